@@ -32,17 +32,12 @@ public final class TfConfigWriter {
    * The {@code TF_CONFIG} JSON (compact, one line).
    *
    * @param spec the cluster
-   * @param taskType this process's job; {@code null} leaves out {@code "task"}
+   * @param taskType this process's job; {@code null} leaves out {@code "task"} (and the index)
    * @param taskIndex this process's task index; {@code null} leaves out {@code "task.index"}
    * @param rpcLayer the rpc layer such as {@code grpc}; {@code null} leaves out {@code "rpc_layer"}
-   * @throws IllegalArgumentException if a task index is given without a task type
    */
   public static String write(ClusterSpec spec, String taskType, Integer taskIndex, String rpcLayer) {
     Objects.requireNonNull(spec, "spec");
-    if (taskType == null && taskIndex != null) {
-      throw new IllegalArgumentException(
-          "TF_CONFIG task index " + taskIndex + " given without a task type: set the task type too");
-    }
     ObjectNode root = MAPPER.createObjectNode();
     ObjectNode cluster = root.putObject("cluster");
     for (Map.Entry<String, Object> job : spec.asMap().entrySet()) {
