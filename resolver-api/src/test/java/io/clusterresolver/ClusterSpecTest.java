@@ -90,6 +90,11 @@ class ClusterSpecTest {
     jobs.put("B", List.of("B:1"));
     jobs.put("wörker", List.of("x:1"));
     assertThat(ClusterSpec.of(jobs).jobs()).containsExactly("B", "a", "b", "wörker");
+    // U+1F600 (a surrogate pair in UTF-16) sorts after U+FF5E by code point, not before it
+    Map<String, Object> astral = new LinkedHashMap<>();
+    astral.put("\uD83D\uDE00", List.of("x:1"));
+    astral.put("\uFF5E", List.of("y:1"));
+    assertThat(ClusterSpec.of(astral).jobs()).containsExactly("\uFF5E", "\uD83D\uDE00");
   }
 
   @Test
