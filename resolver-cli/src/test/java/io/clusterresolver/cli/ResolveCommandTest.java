@@ -149,6 +149,9 @@ class ResolveCommandTest {
         "--task-type", "worker", "--task-id", "1").out);
     assertThat(root.at("/task/type").asText()).isEqualTo("worker");
     assertThat(root.at("/task/index").asInt()).isEqualTo(1);
+    assertThat(root.at("/cluster/worker").isArray()).isTrue();
+    assertThat(root.at("/cluster/evaluator").isObject()).as("a sparse job is an object").isTrue();
+    assertThat(root.at("/cluster/evaluator/3").asText()).isEqualTo("e3:1000");
     CliRun missing = fails(ExitCodes.USAGE, Map.of(), "resolve", "--provider", "viewonly",
         "--task-type", "worker", "--task-id", "7");
     assertThat(missing.err).contains("--task-id 7", "'worker'", "[0, 1]");

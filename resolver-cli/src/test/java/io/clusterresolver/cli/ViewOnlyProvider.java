@@ -13,7 +13,8 @@ import java.util.OptionalInt;
 
 /**
  * A provider for the command's tests that never applies, reads no properties and does not know
- * which task this process is: {@code worker} = {@code [w0:1000, w1:1000]}.
+ * which task this process is: {@code worker} = {@code [w0:1000, w1:1000]} and the sparse
+ * {@code evaluator} = {@code {3: e3:1000}}.
  */
 public final class ViewOnlyProvider implements ClusterResolverProvider {
 
@@ -42,7 +43,8 @@ public final class ViewOnlyProvider implements ClusterResolverProvider {
     return new ClusterResolver() {
       @Override
       public ClusterSpec clusterSpec() {
-        return ClusterSpec.builder().addJob("worker", List.of("w0:1000", "w1:1000")).build();
+        return ClusterSpec.builder().addJob("worker", List.of("w0:1000", "w1:1000"))
+            .addTask("evaluator", 3, "e3:1000").build();
       }
 
       @Override
