@@ -69,6 +69,19 @@ public final class ClusterLayout {
    */
   public static ClusterLayout fromConfig(ResolverConfig config, String tasksPerMemberName) {
     List<String> problems = new ArrayList<>();
+    ClusterLayout layout = fromConfig(config, tasksPerMemberName, problems);
+    if (!problems.isEmpty()) {
+      throw ResolverConfig.problems(config.provider(), problems);
+    }
+    return layout;
+  }
+
+  /**
+   * Like {@link #fromConfig(ResolverConfig, String)}, but adds each problem to {@code problems}
+   * (so a provider can report them together with its own) and returns {@code null} when there is any.
+   */
+  public static ClusterLayout fromConfig(ResolverConfig config, String tasksPerMemberName, List<String> problems) {
+    int before = problems.size();
     Builder b = builder();
     try {
       b.order(MemberOrder.parse(config.string(LayoutProperties.ORDER.name())));
@@ -101,10 +114,7 @@ public final class ClusterLayout {
       problems.add(config.key(which) + ": " + e.getMessage());
     }
     b.port(config.integer(LayoutProperties.PORT.name()));
-    if (!problems.isEmpty()) {
-      throw ResolverConfig.problems(config.provider(), problems);
-    }
-    return b.build();
+    return problems.size() > before ? null : b.build();
   }
 
   public MemberOrder order() {
