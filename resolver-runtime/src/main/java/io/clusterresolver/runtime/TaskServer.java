@@ -244,7 +244,7 @@ public final class TaskServer implements AutoCloseable {
     }
   }
 
-  /** Stops serving and frees every context; waits up to five seconds for calls in flight. */
+  /** Stops serving and frees every context; calls in flight get up to a second to finish. */
   @Override
   public synchronized void close() {
     Server s = server;
@@ -253,8 +253,10 @@ public final class TaskServer implements AutoCloseable {
     }
     s.shutdown();
     try {
-      if (!s.awaitTermination(5, TimeUnit.SECONDS)) {
+      // Calls in flight get a moment to finish; then connections are cut.
+      if (!s.awaitTermination(1, TimeUnit.SECONDS)) {
         s.shutdownNow();
+        s.awaitTermination(2, TimeUnit.SECONDS);
       }
     } catch (InterruptedException e) {
       s.shutdownNow();
