@@ -25,6 +25,14 @@ public interface Area {
      * @throws UnknownOp when the op is not known: a failure, never a skip
      */
     Object run(Vector.Step step) throws Exception;
+
+    /**
+     * Why none of this vector's steps can run in this build (checked before anything else, so the
+     * reason is reported even for steps that also carry a deviation), or {@code null}.
+     */
+    default String unsupported() {
+      return null;
+    }
   }
 
   /** A step with no counterpart in the Java contract; the reason is reported. */

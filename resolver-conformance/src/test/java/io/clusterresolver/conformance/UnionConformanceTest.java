@@ -64,11 +64,7 @@ class UnionConformanceTest {
       case "union":
         return build(member, environment);
       case "gce":
-        boolean gceProvider = ClusterResolvers.providers().stream()
-            .map(ClusterResolverProvider::name).anyMatch("gce"::equals);
-        throw new Area.SkipStep(gceProvider
-            ? "union member kind gce: the runner has no simulated Compute Engine adapter for the gce provider yet"
-            : "union member kind gce: no gce provider (resolver-gce) in this build to run it against");
+        throw new Area.SkipStep(gceReason());
       case "not-a-resolver":
         throw new Area.SkipStep("D3: a non-resolver member cannot be passed in Java");
       default:
@@ -76,11 +72,34 @@ class UnionConformanceTest {
     }
   }
 
+  /** Why a {@code gce} member cannot run here. */
+  static String gceReason() {
+    boolean gceProvider = ClusterResolvers.providers().stream()
+        .map(ClusterResolverProvider::name).anyMatch("gce"::equals);
+    return gceProvider
+        ? "union member kind gce: the runner has no simulated Compute Engine adapter for the gce provider yet"
+        : "union member kind gce: no gce provider (resolver-gce) in this build to run it against";
+  }
+
+  private static boolean hasGceMember(JsonNode setup) {
+    for (JsonNode member : setup.path("resolvers")) {
+      if ("gce".equals(member.path("kind").asText()) || hasGceMember(member)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   static Area.Session open(Vector vector) {
     JsonNode setup = vector.setup();
     Map<String, String> environment = TfConfigConformanceTest.environment(setup.path("env"));
     return new Area.Session() {
       private UnionClusterResolver resolver;
+
+      @Override
+      public String unsupported() {
+        return hasGceMember(setup) ? gceReason() : null;
+      }
 
       private UnionClusterResolver resolver() {
         if (resolver == null) {
