@@ -3,6 +3,7 @@ package io.clusterresolver.slurm;
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.ClusterSpec;
+import io.clusterresolver.spi.Masters;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -64,8 +65,7 @@ public final class SlurmClusterResolver implements ClusterResolver {
       return ""; // this process is not a task of the cluster: nothing to connect to
     }
     String address = snapshot.spec().taskAddress(type.get(), id.getAsInt());
-    String scheme = rpcLayer != null ? rpcLayer : this.rpcLayer.orElse("");
-    return scheme.isEmpty() ? address : scheme + "://" + address;
+    return Masters.format(address, rpcLayer != null ? rpcLayer : this.rpcLayer.orElse(""));
   }
 
   @Override
