@@ -274,13 +274,13 @@ class AwsProviderTest {
   @Test
   void truncatedXmlIsATypedError() {
     ClusterResolverException e = failure(Ec2Fault.truncatedXml().onPage(2).always());
-    assertThat(e.getMessage()).contains("DescribeInstances (page 2)");
+    assertThat(e.getMessage()).contains("DescribeInstances (page 2)").contains("not valid EC2 XML");
   }
 
   @Test
   void malformedXmlIsATypedError() {
     ClusterResolverException e = failure(Ec2Fault.malformedXml().always());
-    assertThat(e.getMessage()).contains("DescribeInstances (page 1)");
+    assertThat(e.getMessage()).contains("DescribeInstances (page 1)").contains("not valid EC2 XML");
   }
 
   @Test
