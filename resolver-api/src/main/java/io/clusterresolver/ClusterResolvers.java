@@ -44,9 +44,13 @@ public final class ClusterResolvers {
    * @throws IllegalStateException if two providers have the same name; the message names both classes
    */
   public static List<ClusterResolverProvider> providers() {
+    return providers(ClusterResolvers.class.getClassLoader());
+  }
+
+  /** The providers a class loader finds, in detection order (see {@link #providers()}). */
+  static List<ClusterResolverProvider> providers(ClassLoader loader) {
     Map<String, ClusterResolverProvider> byName = new HashMap<>();
     List<ClusterResolverProvider> providers = new ArrayList<>();
-    ClassLoader loader = ClusterResolvers.class.getClassLoader();
     Iterator<ClusterResolverProvider> iterator =
         ServiceLoader.load(ClusterResolverProvider.class, loader).iterator();
     while (true) {

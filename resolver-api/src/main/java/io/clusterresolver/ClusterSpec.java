@@ -3,6 +3,7 @@ package io.clusterresolver;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +25,26 @@ import java.util.TreeMap;
  */
 public final class ClusterSpec {
 
-  private static final ClusterSpec EMPTY = new ClusterSpec(new TreeMap<>());
+  /**
+   * Job order: by Unicode code point, as Python sorts strings ({@link String#compareTo} compares
+   * UTF-16 units, which differs for characters outside the Basic Multilingual Plane).
+   */
+  private static final Comparator<String> CODE_POINT_ORDER = (a, b) -> {
+    int i = 0;
+    int j = 0;
+    while (i < a.length() && j < b.length()) {
+      int ca = a.codePointAt(i);
+      int cb = b.codePointAt(j);
+      if (ca != cb) {
+        return Integer.compare(ca, cb);
+      }
+      i += Character.charCount(ca);
+      j += Character.charCount(cb);
+    }
+    return Integer.compare(a.length() - i, b.length() - j);
+  };
+
+  private static final ClusterSpec EMPTY = new ClusterSpec(new TreeMap<>(CODE_POINT_ORDER));
 
   /** Sorted by job name; each job holds its tasks sorted by index. */
   private final TreeMap<String, Job> jobs;
@@ -333,7 +353,7 @@ public final class ClusterSpec {
       if (jobs.isEmpty()) {
         return EMPTY;
       }
-      TreeMap<String, Job> built = new TreeMap<>();
+      TreeMap<String, Job> built = new TreeMap<>(CODE_POINT_ORDER);
       for (Map.Entry<String, JobBuilder> entry : jobs.entrySet()) {
         built.put(entry.getKey(), entry.getValue().build(entry.getKey()));
       }

@@ -30,7 +30,9 @@ public final class PropertySources {
       Map<String, String> file) {
     this.explicit = copy(explicit, "properties");
     this.systemProperties = copy(systemProperties, "system properties");
-    this.environment = copy(environment, "environment");
+    // A read-only view, not a copy: resolvers re-read the environment on every call, so a test or
+    // simulation that changes the map it gave sees the change (the process environment never changes).
+    this.environment = Collections.unmodifiableMap(Objects.requireNonNull(environment, "environment"));
     this.file = copy(file, "file properties");
   }
 
@@ -103,7 +105,10 @@ public final class PropertySources {
     return "property file entry " + key;
   }
 
-  /** The environment variables resolvers read. */
+  /**
+   * The environment variables resolvers read: a read-only view of the map given (or of the
+   * process environment), so changes the caller makes to that map are seen.
+   */
   public Map<String, String> environment() {
     return environment;
   }
@@ -125,7 +130,7 @@ public final class PropertySources {
       }
     }
     for (String variable : environment.keySet()) {
-      if (variable.startsWith(envPrefix)) {
+      if (variable != null && variable.startsWith(envPrefix)) {
         settings.add(new Setting(variable, variable.substring(envPrefix.length()), true));
       }
     }

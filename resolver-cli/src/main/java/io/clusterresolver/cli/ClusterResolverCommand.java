@@ -1,0 +1,143 @@
+package io.clusterresolver.cli;
+
+import io.clusterresolver.ClusterResolverException;
+import java.io.PrintWriter;
+import java.nio.charset.Charset;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.IVersionProvider;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code cluster-resolver} command. Each subcommand is its own class listed below; a new one
+ * (such as {@code serve} or {@code connect}) reaches this process's environment through
+ * {@code @ParentCommand ClusterResolverCommand parent} and {@link #environment()}.
+ *
+ * <p>Exit codes are those of {@link ExitCodes}. Errors go to standard error only; a command writes
+ * to standard output only once it has its whole answer, so nothing reaches standard output when it
+ * fails.
+ */
+@Command(
+    name = "cluster-resolver",
+    mixinStandardHelpOptions = true,
+    versionProvider = ClusterResolverCommand.Version.class,
+    description = {
+      "Tells a distributed program who is in its cluster, at which address, with which accelerators,"
+          + " and which member it is.",
+      ""
+    },
+    subcommands = {
+      ProvidersCommand.class,
+      DetectCommand.class,
+      ResolveCommand.class,
+      CommandLine.HelpCommand.class
+    },
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:success",
+      "2:usage or configuration error (unknown option or provider, invalid property, malformed TF_CONFIG)",
+      "3:resolution failure (the cloud, scheduler or metadata server gave no answer)"
+    })
+public final class ClusterResolverCommand implements Runnable {
+
+  private final Map<String, String> environment;
+
+  @Spec private CommandSpec spec;
+
+  /** A command that reads this environment (the process's, or a map given by a test). */
+  public ClusterResolverCommand(Map<String, String> environment) {
+    this.environment = Map.copyOf(Objects.requireNonNull(environment, "environment"));
+  }
+
+  /** The environment variables resolvers read and {@code CLUSTERRESOLVER_*} settings come from. */
+  public Map<String, String> environment() {
+    return environment;
+  }
+
+  @Override
+  public void run() {
+    throw new ParameterException(spec.commandLine(),
+        "Missing command: use one of " + String.join(", ", spec.subcommands().keySet()));
+  }
+
+  /** Runs the command on this process's environment, standard output and standard error. */
+  public static int execute(String... args) {
+    Charset charset = Charset.defaultCharset();
+    PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(System.out, charset), true);
+    PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err, charset), true);
+    return execute(System.getenv(), out, err, args);
+  }
+
+  /** Runs the command with the given environment and output streams; returns its exit code. */
+  public static int execute(Map<String, String> environment, PrintWriter out, PrintWriter err, String... args) {
+    int code = commandLine(environment, out, err).execute(args);
+    out.flush();
+    err.flush();
+    return code;
+  }
+
+  /** The configured command line: exit codes, error handling and output streams. */
+  public static CommandLine commandLine(Map<String, String> environment, PrintWriter out, PrintWriter err) {
+    CommandLine commandLine = new CommandLine(new ClusterResolverCommand(environment));
+    commandLine.setOut(out);
+    commandLine.setErr(err);
+    commandLine.setExecutionExceptionHandler(ClusterResolverCommand::handleFailure);
+    commandLine.setParameterExceptionHandler(ClusterResolverCommand::handleUsageError);
+    return commandLine;
+  }
+
+  private static int handleUsageError(ParameterException e, String[] args) {
+    CommandLine command = e.getCommandLine();
+    PrintWriter err = command.getErr();
+    err.println("cluster-resolver: " + e.getMessage());
+    if (!CommandLine.UnmatchedArgumentException.printSuggestions(e, err)) {
+      err.println("Run '" + command.getCommandSpec().qualifiedName() + " --help' for usage.");
+    }
+    return ExitCodes.USAGE;
+  }
+
+  private static int handleFailure(Exception e, CommandLine command, ParseResult parseResult) {
+    PrintWriter err = command.getErr();
+    if (e instanceof ClusterResolverException) {
+      err.println("cluster-resolver: " + messageWithCauses(e));
+      return ExitCodes.RESOLUTION_FAILURE;
+    }
+    if (e instanceof IllegalArgumentException || e instanceof IllegalStateException) {
+      // Configuration (or classpath) problems: the message names the key and what to change.
+      err.println("cluster-resolver: " + e.getMessage());
+      return ExitCodes.USAGE;
+    }
+    err.println("cluster-resolver: internal error: " + e);
+    e.printStackTrace(err);
+    return ExitCodes.INTERNAL_ERROR;
+  }
+
+  /** The message and, when they add something, the messages of its causes. */
+  static String messageWithCauses(Throwable e) {
+    Set<String> messages = new LinkedHashSet<>();
+    for (Throwable t = e; t != null && messages.size() < 5; t = t.getCause()) {
+      String message = t.getMessage();
+      if (message != null && !message.isBlank()
+          && messages.stream().noneMatch(m -> m.contains(message))) {
+        messages.add(t == e ? message : t.getClass().getSimpleName() + ": " + message);
+      }
+    }
+    return String.join(System.lineSeparator() + "  caused by ", messages);
+  }
+
+  /** The version from the jar's manifest. */
+  static final class Version implements IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String version = ClusterResolverCommand.class.getPackage().getImplementationVersion();
+      return new String[] {"cluster-resolver " + (version == null ? "(development build)" : version)};
+    }
+  }
+}

@@ -1,0 +1,49 @@
+package io.clusterresolver.cli;
+
+import java.util.Locale;
+import java.util.function.Function;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.TypeConversionException;
+
+/** What {@code resolve} prints. */
+public enum OutputFormat {
+  /** One JSON object: cluster, task, rpc_layer, environment, accelerators. */
+  JSON("json", JsonOutput::render),
+  /** The {@code TF_CONFIG} JSON TensorFlow reads. */
+  TF_CONFIG("tf-config", TfConfigOutput::render),
+  /** An MPI hostfile: one host per line, with {@code slots=N} when it carries several tasks. */
+  HOSTFILE("hostfile", HostfileOutput::render),
+  /** Shell assignments for launchers: TF_CONFIG, PyTorch's MASTER_ADDR/PORT, WORLD_SIZE, RANK, CUDA_VISIBLE_DEVICES. */
+  ENV("env", EnvOutput::render);
+
+  private final String text;
+  private final Function<Resolution, String> renderer;
+
+  OutputFormat(String text, Function<Resolution, String> renderer) {
+    this.text = text;
+    this.renderer = renderer;
+  }
+
+  /** The text of the resolution in this format, ending with a line break. */
+  public String render(Resolution resolution) {
+    return renderer.apply(resolution);
+  }
+
+  @Override
+  public String toString() {
+    return text;
+  }
+
+  /** Parses {@code json}, {@code tf-config}, {@code hostfile} or {@code env}. */
+  static final class Converter implements ITypeConverter<OutputFormat> {
+    @Override
+    public OutputFormat convert(String value) {
+      for (OutputFormat format : values()) {
+        if (format.text.equals(value.toLowerCase(Locale.ROOT))) {
+          return format;
+        }
+      }
+      throw new TypeConversionException("'" + value + "' is not a format: use json, tf-config, hostfile or env");
+    }
+  }
+}

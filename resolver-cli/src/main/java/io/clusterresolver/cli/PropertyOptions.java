@@ -1,0 +1,121 @@
+package io.clusterresolver.cli;
+
+import io.clusterresolver.ClusterResolvers;
+import io.clusterresolver.spi.ClusterResolverProvider;
+import io.clusterresolver.spi.ConfigProperty;
+import io.clusterresolver.spi.PropertySources;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import picocli.CommandLine.Option;
+
+/**
+ * The {@code -D key=value} and {@code --config FILE} options: where provider properties come from
+ * on the command line. A mixin, so every command that creates a resolver takes them the same way.
+ *
+ * <p>Precedence, highest first: {@code -D}, Java system properties, environment variables
+ * ({@code CLUSTERRESOLVER_<PROVIDER>_<NAME>}), the {@code --config} file.
+ */
+public final class PropertyOptions {
+
+  @Option(
+      names = "-D",
+      paramLabel = "KEY=VALUE",
+      description = "A provider property, such as -D clusterresolver.tfconfig.rpc-layer=grpc."
+          + " Repeatable; overrides every other source.")
+  private Map<String, String> properties = new LinkedHashMap<>();
+
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      description = "A properties file of provider properties (clusterresolver.<provider>.<name>=value);"
+          + " the lowest-precedence source.")
+  private Path configFile;
+
+  /** The {@code -D} properties, in the order given. */
+  public Map<String, String> properties() {
+    return Map.copyOf(properties);
+  }
+
+  /**
+   * The property sources of a command: {@code extra} and then {@code -D} over the system properties,
+   * the environment and the {@code --config} file.
+   *
+   * @param extra properties the command derives from its own options (such as {@code --task-type});
+   *     {@code -D} overrides them
+   * @throws IllegalArgumentException if the file cannot be read, or a key is not addressed to a
+   *     known provider
+   */
+  public PropertySources sources(Map<String, String> environment, Map<String, String> extra) {
+    Map<String, String> fileProperties = configFile == null ? Map.of() : readConfigFile(configFile);
+    checkKeys(properties, "-D ");
+    checkKeys(fileProperties, configFile + ": ");
+    Map<String, String> explicit = new LinkedHashMap<>(extra);
+    explicit.putAll(properties);
+    return PropertySources.withEnvironment(explicit, environment).withFile(fileProperties);
+  }
+
+  private static Map<String, String> readConfigFile(Path file) {
+    Properties loaded = new Properties();
+    try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      loaded.load(reader);
+    } catch (NoSuchFileException e) {
+      throw new IllegalArgumentException("--config " + file + ": no such file. Give the path of a"
+          + " properties file with lines like clusterresolver.<provider>.<name>=value.");
+    } catch (IOException | IllegalArgumentException e) {
+      throw new IllegalArgumentException("--config " + file + ": cannot read it as a properties file: "
+          + e.getMessage());
+    }
+    Map<String, String> map = new LinkedHashMap<>();
+    for (String key : new TreeSet<>(loaded.stringPropertyNames())) {
+      map.put(key, loaded.getProperty(key));
+    }
+    return map;
+  }
+
+  /**
+   * Every key given on the command line or in the file must be addressed to a provider on the
+   * classpath: a typo in the provider part would otherwise be ignored silently. The provider that
+   * is used checks the name part itself (with a "did you mean" suggestion).
+   */
+  private static void checkKeys(Map<String, String> properties, String where) {
+    if (properties.isEmpty()) {
+      return;
+    }
+    Set<String> known = ClusterResolvers.providers().stream()
+        .map(ClusterResolverProvider::name)
+        .collect(Collectors.toCollection(TreeSet::new));
+    List<String> problems = new ArrayList<>();
+    for (String key : properties.keySet()) {
+      if (!key.startsWith(ConfigProperty.PREFIX)) {
+        problems.add(where + key + ": property keys are written in full,"
+            + " clusterresolver.<provider>.<name> (for example clusterresolver.tfconfig.rpc-layer)");
+        continue;
+      }
+      String rest = key.substring(ConfigProperty.PREFIX.length());
+      int dot = rest.indexOf('.');
+      String provider = dot < 0 ? rest : rest.substring(0, dot);
+      if (!known.contains(provider)) {
+        problems.add(where + key + ": no provider named '" + provider + "'. Known providers: "
+            + String.join(", ", known));
+      } else if (dot < 0 || dot == rest.length() - 1) {
+        problems.add(where + key + ": the key names no property: write clusterresolver."
+            + provider + ".<name> (run 'cluster-resolver providers' for the names)");
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException(String.join(System.lineSeparator(), problems));
+    }
+  }
+}

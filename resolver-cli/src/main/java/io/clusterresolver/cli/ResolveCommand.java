@@ -1,0 +1,57 @@
+package io.clusterresolver.cli;
+
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code cluster-resolver resolve}: prints the cluster and this process's place in it. */
+@Command(
+    name = "resolve",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Resolves the cluster with the named provider, or with the first that applies here"
+          + " ('local' last), and prints it.",
+      "",
+      "Formats:",
+      "  json       {\"cluster\": {job: [addresses] or {index: address}},",
+      "             \"task\": {\"type\": ..., \"index\": ...}, \"rpc_layer\": ...,",
+      "             \"environment\": ..., \"accelerators\": {...}}",
+      "  tf-config  the TF_CONFIG JSON of this task, on one line",
+      "  hostfile   an MPI hostfile: one host per line, 'HOST slots=N' when a host",
+      "             carries N > 1 tasks",
+      "  env        TF_CONFIG, MASTER_ADDR, MASTER_PORT, WORLD_SIZE, RANK and",
+      "             CUDA_VISIBLE_DEVICES (when known), shell-quoted and exported:",
+      "             eval \"$(cluster-resolver resolve --format env)\"",
+      "Ranks (RANK, hostfile order): the chief job first, then the other jobs by",
+      "name; within a job, tasks by index.",
+      ""
+    })
+public final class ResolveCommand implements Callable<Integer> {
+
+  @ParentCommand private ClusterResolverCommand parent;
+
+  @Spec private CommandSpec spec;
+
+  @Mixin private ResolverOptions resolverOptions;
+
+  @Option(
+      names = "--format",
+      paramLabel = "FORMAT",
+      defaultValue = "json",
+      converter = OutputFormat.Converter.class,
+      description = "json (default), tf-config, hostfile or env.")
+  private OutputFormat format;
+
+  @Override
+  public Integer call() {
+    Resolution resolution = resolverOptions.select(parent.environment()).resolve();
+    String text = format.render(resolution); // complete before anything reaches stdout
+    spec.commandLine().getOut().print(text);
+    spec.commandLine().getOut().flush();
+    return ExitCodes.OK;
+  }
+}

@@ -1,0 +1,56 @@
+package io.clusterresolver.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ProvidersAndDetectTest {
+
+  @Test
+  void providersListsEachProviderWithPriorityAvailabilityAndProperties() {
+    CliRun run = CliRun.run(Map.of("FIXTURE_CLUSTER", "1"), "providers");
+    assertThat(run.code).as(run.toString()).isZero();
+    assertThat(run.out).contains("fixture  priority 500  applies here", "viewonly  priority 10  does not apply here",
+        "KEY", "TYPE", "DEFAULT", "REQUIRED", "SECRET", "DESCRIPTION");
+    assertThat(run.out).containsPattern("clusterresolver\\.fixture\\.port +int +2222 +no +no +First port on each host\\.");
+    assertThat(run.out).containsPattern("clusterresolver\\.fixture\\.hosts +list +- +yes +no");
+    // Providers are listed in detection order: higher priority first.
+    assertThat(run.out.indexOf("fixture  priority")).isLessThan(run.out.indexOf("viewonly  priority"));
+  }
+
+  @Test
+  void providersNeverShowsASecretDefault() {
+    CliRun run = CliRun.run(Map.of(), "providers");
+    assertThat(run.out).contains("clusterresolver.fixture.api-token").doesNotContain("default-token-value");
+    CliRun markdown = CliRun.run(Map.of(), "providers", "--markdown");
+    assertThat(markdown.out).contains("| `clusterresolver.fixture.api-token` | string | (hidden) | no | yes |")
+        .doesNotContain("default-token-value");
+  }
+
+  @Test
+  void availabilityFollowsTheEnvironment() {
+    assertThat(CliRun.run(Map.of(), "providers").out).contains("fixture  priority 500  does not apply here");
+  }
+
+  @Test
+  void detectNamesTheHighestPriorityProviderThatApplies() {
+    CliRun run = CliRun.run(Map.of("FIXTURE_CLUSTER", "1"), "detect");
+    assertThat(run.code).as(run.toString()).isZero();
+    assertThat(run.out).isEqualTo("fixture" + System.lineSeparator());
+    assertThat(run.err).isEmpty();
+  }
+
+  @Test
+  void detectVerboseExplainsOnStderr() {
+    CliRun run = CliRun.run(Map.of("FIXTURE_CLUSTER", "1"), "detect", "--verbose");
+    assertThat(run.out).isEqualTo("fixture" + System.lineSeparator());
+    assertThat(run.err).contains("fixture", "applies");
+  }
+
+  @Test
+  void detectDoesNotPickAProviderThatDoesNotApply() {
+    CliRun run = CliRun.run(Map.of(), "detect");
+    assertThat(run.out).doesNotContain("fixture").doesNotContain("viewonly");
+  }
+}

@@ -1,0 +1,245 @@
+package io.clusterresolver.slurm;
+
+import io.clusterresolver.ClusterResolver;
+import io.clusterresolver.ClusterResolverException;
+import io.clusterresolver.ClusterSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.function.Supplier;
+
+/**
+ * Resolves the cluster of a Slurm job step from the environment of one of its processes, with no
+ * communication: every process of the step computes the same cluster and finds itself in it.
+ *
+ * <p>The ranks of the step are placed on nodes as Slurm placed them: node-list order, tasks per
+ * node and the step's distribution (block, cyclic, plane). Jobs take consecutive ranks in job-name
+ * order; a task's address is {@code host:(port-base + its local id on that host)}. The
+ * environment is read again on every call. Created by {@link SlurmClusterResolverProvider}.
+ */
+public final class SlurmClusterResolver implements ClusterResolver {
+
+  private static final String GPU = "GPU";
+
+  private final Supplier<Map<String, String>> environment;
+  private final JobCounts jobs;
+  private final int portBase;
+  private final SlurmStep.Overrides overrides;
+  private final OptionalInt gpusPerNode;
+  private final OptionalInt gpusPerTask;
+  private final Optional<String> rpcLayer;
+  private final Optional<String> taskTypeOverride;
+  private final OptionalInt taskIdOverride;
+  private final boolean autoSetGpu;
+
+  SlurmClusterResolver(Supplier<Map<String, String>> environment, JobCounts jobs, int portBase,
+      SlurmStep.Overrides overrides, OptionalInt gpusPerNode, OptionalInt gpusPerTask,
+      Optional<String> rpcLayer, Optional<String> taskType, OptionalInt taskId, boolean autoSetGpu) {
+    this.environment = environment;
+    this.jobs = jobs;
+    this.portBase = portBase;
+    this.overrides = overrides;
+    this.gpusPerNode = gpusPerNode;
+    this.gpusPerTask = gpusPerTask;
+    this.rpcLayer = rpcLayer;
+    this.taskTypeOverride = taskType;
+    this.taskIdOverride = taskId;
+    this.autoSetGpu = autoSetGpu;
+    snapshot(); // an unusable environment fails at creation, not at first use
+  }
+
+  @Override
+  public ClusterSpec clusterSpec() {
+    return snapshot().spec();
+  }
+
+  @Override
+  public String master(String taskType, Integer taskId, String rpcLayer) {
+    Snapshot snapshot = snapshot();
+    Optional<String> type = taskType != null ? Optional.of(taskType) : snapshot.taskType();
+    OptionalInt id = taskId != null ? OptionalInt.of(taskId) : snapshot.taskId();
+    if (type.isEmpty() || id.isEmpty()) {
+      return ""; // this process is not a task of the cluster: nothing to connect to
+    }
+    String address = snapshot.spec().taskAddress(type.get(), id.getAsInt());
+    String scheme = rpcLayer != null ? rpcLayer : this.rpcLayer.orElse("");
+    return scheme.isEmpty() ? address : scheme + "://" + address;
+  }
+
+  @Override
+  public Map<String, Integer> numAccelerators(String taskType, Integer taskId) {
+    int gpus = snapshot().gpusPerTask();
+    return gpus > 0 ? Map.of(GPU, gpus) : Map.of();
+  }
+
+  @Override
+  public Optional<String> taskType() {
+    return snapshot().taskType();
+  }
+
+  @Override
+  public OptionalInt taskId() {
+    return snapshot().taskId();
+  }
+
+  @Override
+  public Optional<String> rpcLayer() {
+    return rpcLayer;
+  }
+
+  /**
+   * The GPU ids of this process's own task (D8): under {@code --gpus-per-task} Slurm already shows
+   * each task only its own GPUs, so they are {@code CUDA_VISIBLE_DEVICES}; otherwise the node's
+   * visible ids ({@code CUDA_VISIBLE_DEVICES}, or {@code 0..gpus-per-node-1} when unset) are sliced
+   * by local id. An empty list for CPU-only tasks. Empty when this process is not a task or
+   * {@code auto-set-gpu} is false.
+   */
+  @Override
+  public Optional<List<String>> visibleDevices() {
+    if (!autoSetGpu) {
+      return Optional.empty();
+    }
+    return snapshot().ownDevices();
+  }
+
+  private Snapshot snapshot() {
+    return new Snapshot(environment.get());
+  }
+
+  /** Everything derived from one reading of the environment. */
+  private final class Snapshot {
+    private final Map<String, String> env;
+    private final SlurmStep step;
+    private final Map<String, Integer> jobSizes;
+
+    Snapshot(Map<String, String> env) {
+      this.env = env;
+      this.step = SlurmStep.read(env, overrides);
+      this.jobSizes = jobs.resolve(step.numTasks(), step.source);
+      gpusPerTask(); // validates the GPU configuration against the layout
+    }
+
+    ClusterSpec spec() {
+      ClusterSpec.Builder builder = ClusterSpec.builder();
+      int rank = 0;
+      for (Map.Entry<String, Integer> job : jobSizes.entrySet()) {
+        int size = job.getValue();
+        if (size == 0) {
+          builder.addEmptyJob(job.getKey());
+          continue;
+        }
+        List<String> addresses = new ArrayList<>(size);
+        for (int i = 0; i < size; i++, rank++) {
+          addresses.add(step.hosts.get(step.nodeOfRank[rank]) + ":" + (portBase + step.localIdOfRank[rank]));
+        }
+        builder.addJob(job.getKey(), addresses);
+      }
+      return builder.build();
+    }
+
+    /** The job and index of this process's rank, when it has one. */
+    private Optional<Map.Entry<String, Integer>> ownTask() {
+      if (step.procId.isEmpty()) {
+        return Optional.empty();
+      }
+      int rank = step.procId.getAsInt();
+      int first = 0;
+      for (Map.Entry<String, Integer> job : jobSizes.entrySet()) {
+        if (rank < first + job.getValue()) {
+          return Optional.of(Map.entry(job.getKey(), rank - first));
+        }
+        first += job.getValue();
+      }
+      return Optional.empty(); // a rank left over by jobs without '*'
+    }
+
+    Optional<String> taskType() {
+      return taskTypeOverride.isPresent() ? taskTypeOverride : ownTask().map(Map.Entry::getKey);
+    }
+
+    OptionalInt taskId() {
+      if (taskIdOverride.isPresent()) {
+        return taskIdOverride;
+      }
+      return ownTask().map(t -> OptionalInt.of(t.getValue())).orElse(OptionalInt.empty());
+    }
+
+    private List<String> visibleIds() {
+      String value = env.get("CUDA_VISIBLE_DEVICES");
+      if (value == null) {
+        return null;
+      }
+      List<String> ids = new ArrayList<>();
+      for (String id : value.split(",")) {
+        if (!id.isBlank()) {
+          ids.add(id.trim());
+        }
+      }
+      return ids;
+    }
+
+    /** Whether Slurm bound GPUs per task, so that CUDA_VISIBLE_DEVICES lists only this task's. */
+    private boolean boundPerTask() {
+      return step.inStep && env.get("SLURM_GPUS_PER_TASK") != null && env.get("CUDA_VISIBLE_DEVICES") != null;
+    }
+
+    private int gpusPerNode() {
+      if (gpusPerNode.isPresent()) {
+        return gpusPerNode.getAsInt();
+      }
+      List<String> visible = visibleIds();
+      return visible == null ? 0 : visible.size();
+    }
+
+    /** GPUs per task: configured, bound by Slurm, or the node's GPUs shared by its most tasks. */
+    int gpusPerTask() {
+      boolean bound = boundPerTask();
+      if (gpusPerTask.isPresent()) {
+        int perTask = gpusPerTask.getAsInt();
+        int perNode = gpusPerNode();
+        if (!bound && perTask * step.maxTasksPerNode() > perNode) {
+          throw new ClusterResolverException("Requested more GPUs per node than available: "
+              + "clusterresolver.slurm.gpus-per-task=" + perTask + " times " + step.maxTasksPerNode()
+              + " tasks on the busiest node needs " + (perTask * step.maxTasksPerNode()) + " GPUs, but "
+              + (gpusPerNode.isPresent() ? "clusterresolver.slurm.gpus-per-node=" : "CUDA_VISIBLE_DEVICES lists ")
+              + perNode);
+        }
+        return perTask;
+      }
+      if (bound) {
+        return visibleIds().size();
+      }
+      int maxTasks = step.maxTasksPerNode();
+      return maxTasks == 0 ? 0 : gpusPerNode() / maxTasks;
+    }
+
+    Optional<List<String>> ownDevices() {
+      if (step.procId.isEmpty() || step.procId.getAsInt() < 0 || step.procId.getAsInt() >= step.numTasks()) {
+        return Optional.empty();
+      }
+      List<String> visible = visibleIds();
+      if (boundPerTask()) {
+        return Optional.of(List.copyOf(visible));
+      }
+      List<String> ids = visible;
+      if (ids == null) {
+        ids = new ArrayList<>();
+        for (int i = 0; i < gpusPerNode(); i++) {
+          ids.add(Integer.toString(i));
+        }
+      }
+      int perTask = gpusPerTask();
+      long from = (long) step.localIdOfRank[step.procId.getAsInt()] * perTask;
+      int start = (int) Math.min(from, ids.size());
+      int end = (int) Math.min(from + perTask, ids.size());
+      return Optional.of(List.copyOf(ids.subList(start, end)));
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "SlurmClusterResolver{jobs=" + jobs + ", portBase=" + portBase + "}";
+  }
+}
