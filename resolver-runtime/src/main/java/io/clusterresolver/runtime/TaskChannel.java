@@ -45,6 +45,8 @@ final class TaskChannel {
     this.channel =
         Grpc.newChannelBuilderForAddress(host, port, credentials)
             .maxInboundMessageSize(MAX_MESSAGE_BYTES)
+            // Our callbacks only complete futures: run them on the transport thread, no hand-off.
+            .directExecutor()
             .build();
     Metadata headers = new Metadata();
     headers.put(Caller.HEADER, self.name());

@@ -60,6 +60,7 @@ public final class TaskServer implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(TaskServer.class.getName());
   private static final int MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
   private static final int REMEMBERED_INVALIDATIONS = 4096;
+  static final String WRONG_TASK = "wrong task:";
 
   private final ClusterSpec cluster;
   private final String job;
@@ -395,6 +396,14 @@ public final class TaskServer implements AutoCloseable {
     public void createContext(CreateContextRequest request, StreamObserver<CreateContextResponse> out) {
       respond(out, () -> {
         Caller caller = requireCaller();
+        if (request.getCheckTask()
+            && (!request.getExpectedJob().equals(job) || request.getExpectedTaskIndex() != taskIndex)) {
+          throw Status.FAILED_PRECONDITION
+              .withDescription(WRONG_TASK + " this server is " + taskName() + ", but the cluster says "
+                  + DeviceName.taskName(request.getExpectedJob(), request.getExpectedTaskIndex())
+                  + " is here (check the cluster addresses)")
+              .asRuntimeException();
+        }
         DeviceFilters filters = DeviceFilters.fromProto(request.getDeviceFilters());
         for (String filter : allFilters(filters)) {
           try {
