@@ -72,7 +72,7 @@ public final class VectorRunner {
     }
   }
 
-  private static void runVector(Tally tally, Area area, Vector vector) {
+  static void runVector(Tally tally, Area area, Vector vector) {
     Area.Session session = area.open(vector);
     String unsupported = session.unsupported();
     if (unsupported != null) {
