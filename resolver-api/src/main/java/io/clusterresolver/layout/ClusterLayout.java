@@ -1,0 +1,287 @@
+package io.clusterresolver.layout;
+
+import io.clusterresolver.ClusterResolverException;
+import io.clusterresolver.ClusterSpec;
+import io.clusterresolver.spi.ResolverConfig;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The one rule every cloud provider uses to turn the members it found into a {@link ClusterSpec}:
+ * members are sorted by a {@link MemberOrder}, each runs {@link TasksPerMember} tasks listening on
+ * {@code port + local index}, and tasks get job names by a {@link JobAssignment}. The result is a
+ * pure function of the member set, so every process computes the same cluster. Immutable and
+ * thread-safe.
+ *
+ * <pre>{@code
+ * ClusterLayout layout = ClusterLayout.builder()
+ *     .jobs(JobAssignment.parseCounts("chief:1,worker:*"))
+ *     .port(2222)
+ *     .build();
+ * Placement placement = layout.place(members);
+ * ClusterSpec spec = placement.spec();
+ * }</pre>
+ *
+ * <p>Accelerators of a member are shared by its tasks: each task gets {@code count / tasks} of each
+ * device type (one each with {@link TasksPerMember#perAccelerator()}).
+ */
+public final class ClusterLayout {
+
+  /** The default first port, as in TensorFlow's Slurm resolver. */
+  public static final int DEFAULT_PORT = 8888;
+  /** The default job name. */
+  public static final String DEFAULT_JOB = "worker";
+
+  private final MemberOrder order;
+  private final JobAssignment jobs;
+  private final TasksPerMember tasksPerMember;
+  private final int port;
+
+  private ClusterLayout(Builder b) {
+    this.order = b.order;
+    this.jobs = b.jobs;
+    this.tasksPerMember = b.tasksPerMember;
+    this.port = b.port;
+  }
+
+  /** The defaults: creation-time order, one job {@code worker}, one task per member, port 8888. */
+  public static ClusterLayout defaults() {
+    return builder().build();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * The layout a provider's configuration asks for, from the shared properties of
+   * {@link LayoutProperties}: {@code order}, {@code job}, {@code job-tag}, {@code jobs},
+   * the tasks-per-member property named {@code tasksPerMemberName}, and {@code port}.
+   *
+   * @throws IllegalArgumentException naming every offending full property key at once
+   */
+  public static ClusterLayout fromConfig(ResolverConfig config, String tasksPerMemberName) {
+    List<String> problems = new ArrayList<>();
+    ClusterLayout layout = fromConfig(config, tasksPerMemberName, problems);
+    if (!problems.isEmpty()) {
+      throw ResolverConfig.problems(config.provider(), problems);
+    }
+    return layout;
+  }
+
+  /**
+   * Like {@link #fromConfig(ResolverConfig, String)}, but adds each problem to {@code problems}
+   * (so a provider can report them together with its own) and returns {@code null} when there is any.
+   */
+  public static ClusterLayout fromConfig(ResolverConfig config, String tasksPerMemberName, List<String> problems) {
+    int before = problems.size();
+    Builder b = builder();
+    try {
+      b.order(MemberOrder.parse(config.string(LayoutProperties.ORDER.name())));
+    } catch (IllegalArgumentException e) {
+      problems.add(config.key(LayoutProperties.ORDER.name()) + ": " + e.getMessage());
+    }
+    try {
+      b.tasksPerMember(TasksPerMember.parse(config.string(tasksPerMemberName)));
+    } catch (IllegalArgumentException e) {
+      problems.add(config.key(tasksPerMemberName) + ": " + e.getMessage());
+    }
+    boolean tagSet = config.isSet(LayoutProperties.JOB_TAG.name());
+    boolean countsSet = config.isSet(LayoutProperties.JOBS.name());
+    boolean jobSet = config.isSet(LayoutProperties.JOB.name());
+    if ((tagSet ? 1 : 0) + (countsSet ? 1 : 0) + (jobSet ? 1 : 0) > 1) {
+      problems.add("Set only one of " + config.key(LayoutProperties.JOB.name()) + ", "
+          + config.key(LayoutProperties.JOB_TAG.name()) + " and " + config.key(LayoutProperties.JOBS.name()));
+    }
+    try {
+      if (countsSet) {
+        b.jobs(JobAssignment.parseCounts(config.string(LayoutProperties.JOBS.name())));
+      } else if (tagSet) {
+        b.jobs(JobAssignment.fromTag(config.string(LayoutProperties.JOB_TAG.name())));
+      } else {
+        b.jobs(JobAssignment.fixed(config.string(LayoutProperties.JOB.name())));
+      }
+    } catch (IllegalArgumentException e) {
+      String which = countsSet ? LayoutProperties.JOBS.name() : tagSet ? LayoutProperties.JOB_TAG.name()
+          : LayoutProperties.JOB.name();
+      problems.add(config.key(which) + ": " + e.getMessage());
+    }
+    b.port(config.integer(LayoutProperties.PORT.name()));
+    return problems.size() > before ? null : b.build();
+  }
+
+  public MemberOrder order() {
+    return order;
+  }
+
+  public JobAssignment jobs() {
+    return jobs;
+  }
+
+  public TasksPerMember tasksPerMember() {
+    return tasksPerMember;
+  }
+
+  public int port() {
+    return port;
+  }
+
+  /**
+   * Places tasks on members.
+   *
+   * @param members the members found, in any order; ids must be unique
+   * @throws ClusterResolverException when the members cannot be laid out as configured (a missing
+   *     or non-integer order tag, fewer tasks than fixed job counts need, a duplicate id)
+   */
+  public Placement place(Collection<Member> members) {
+    List<Member> sorted = new ArrayList<>(members);
+    Set<String> ids = new HashSet<>();
+    for (Member m : sorted) {
+      if (!ids.add(m.id())) {
+        throw new ClusterResolverException("Member id " + m.id() + " was listed twice");
+      }
+    }
+    sorted.sort(order.comparator());
+
+    List<Member> leftOut = new ArrayList<>();
+    List<Slot> slots = new ArrayList<>();
+    for (Member m : sorted) {
+      String job = null;
+      if (jobs.tag().isPresent()) {
+        job = m.labels().get(jobs.tag().get());
+        if (job == null || job.isBlank()) {
+          leftOut.add(m);
+          continue;
+        }
+      }
+      int n = tasksPerMember.tasksOn(m);
+      for (int local = 0; local < n; local++) {
+        slots.add(new Slot(m, local, n, job));
+      }
+    }
+
+    List<Placement.Task> tasks = new ArrayList<>();
+    if (jobs.fixedJob().isPresent() || jobs.tag().isPresent()) {
+      Map<String, Integer> next = new TreeMap<>();
+      for (Slot s : slots) {
+        String job = s.job != null ? s.job : jobs.fixedJob().get();
+        int index = next.merge(job, 1, Integer::sum) - 1;
+        tasks.add(s.toTask(job, index, port));
+      }
+    } else {
+      int fixedTotal = 0;
+      for (int n : jobs.counts().values()) {
+        fixedTotal += n == JobAssignment.REST ? 0 : n;
+      }
+      if (slots.size() < fixedTotal) {
+        throw new ClusterResolverException("The jobs " + jobs + " need at least " + fixedTotal
+            + " tasks, but the " + sorted.size() + " members found provide " + slots.size()
+            + ": wait for the fleet to grow or lower the counts");
+      }
+      int rest = slots.size() - fixedTotal;
+      int cursor = 0;
+      for (Map.Entry<String, Integer> e : jobs.counts().entrySet()) {
+        int n = e.getValue() == JobAssignment.REST ? rest : e.getValue();
+        for (int i = 0; i < n; i++) {
+          tasks.add(slots.get(cursor++).toTask(e.getKey(), i, port));
+        }
+      }
+    }
+
+    ClusterSpec.Builder spec = ClusterSpec.builder();
+    if (jobs.counts().isEmpty() && jobs.fixedJob().isPresent()) {
+      spec.addEmptyJob(jobs.fixedJob().get());
+    }
+    for (String job : jobs.counts().keySet()) {
+      spec.addEmptyJob(job);
+    }
+    for (Placement.Task t : tasks) {
+      spec.addTask(t.job(), t.index(), t.address());
+    }
+    return new Placement(spec.build(), tasks, leftOut);
+  }
+
+  /** {@code host:port}, with brackets around an IPv6 literal. */
+  static String hostPort(String host, int port) {
+    boolean ipv6 = host.indexOf(':') >= 0 && !host.startsWith("[");
+    return (ipv6 ? "[" + host + "]" : host) + ":" + port;
+  }
+
+  @Override
+  public String toString() {
+    return "ClusterLayout{order=" + order + ", jobs=" + jobs + ", tasksPerMember=" + tasksPerMember
+        + ", port=" + port + "}";
+  }
+
+  /** One task's place before its job and index are known. */
+  private static final class Slot {
+    final Member member;
+    final int localIndex;
+    final int tasksOnMember;
+    final String job;
+
+    Slot(Member member, int localIndex, int tasksOnMember, String job) {
+      this.member = member;
+      this.localIndex = localIndex;
+      this.tasksOnMember = tasksOnMember;
+      this.job = job;
+    }
+
+    Placement.Task toTask(String job, int index, int port) {
+      Map<String, Integer> accelerators = new LinkedHashMap<>();
+      member.accelerators().forEach((type, count) -> {
+        int share = count / tasksOnMember;
+        if (share > 0) {
+          accelerators.put(type, share);
+        }
+      });
+      return new Placement.Task(job, index, hostPort(member.address(), port + localIndex), member, localIndex,
+          accelerators);
+    }
+  }
+
+  /** Builds a {@link ClusterLayout}; unset parts keep their defaults. */
+  public static final class Builder {
+    private MemberOrder order = MemberOrder.CREATION_TIME;
+    private JobAssignment jobs = JobAssignment.fixed(DEFAULT_JOB);
+    private TasksPerMember tasksPerMember = TasksPerMember.one();
+    private int port = DEFAULT_PORT;
+
+    private Builder() {}
+
+    public Builder order(MemberOrder order) {
+      this.order = Objects.requireNonNull(order, "order");
+      return this;
+    }
+
+    public Builder jobs(JobAssignment jobs) {
+      this.jobs = Objects.requireNonNull(jobs, "jobs");
+      return this;
+    }
+
+    public Builder tasksPerMember(TasksPerMember tasksPerMember) {
+      this.tasksPerMember = Objects.requireNonNull(tasksPerMember, "tasksPerMember");
+      return this;
+    }
+
+    /** The port of each member's first task; task {@code i} on a member listens on {@code port + i}. */
+    public Builder port(int port) {
+      if (port < 1 || port > 65535) {
+        throw new IllegalArgumentException("Port " + port + " is not between 1 and 65535");
+      }
+      this.port = port;
+      return this;
+    }
+
+    public ClusterLayout build() {
+      return new ClusterLayout(this);
+    }
+  }
+}

@@ -1,0 +1,210 @@
+package io.clusterresolver.layout;
+
+import io.clusterresolver.ClusterResolver;
+import io.clusterresolver.ClusterSpec;
+import io.clusterresolver.spi.Masters;
+import io.clusterresolver.spi.ResolverConfig;
+import java.lang.System.Logger.Level;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+/**
+ * A {@link ClusterResolver} over any {@link MemberSource}: every call lists the members afresh and
+ * lays them out with a {@link ClusterLayout}. This process's own task comes from explicit
+ * {@code task-type}/{@code task-id} overrides, else from matching its identity (an instance id from
+ * the metadata server) against the members. Cloud providers build one of these instead of
+ * implementing {@link ClusterResolver} themselves, so every cloud behaves alike. Thread-safe.
+ */
+public final class MemberClusterResolver implements ClusterResolver {
+
+  private static final System.Logger LOG = System.getLogger(MemberClusterResolver.class.getName());
+
+  private final String provider;
+  private final MemberSource source;
+  private final ClusterLayout layout;
+  private final Supplier<Optional<String>> selfIdentity;
+  private final String taskTypeOverride;
+  private final Integer taskIdOverride;
+  private final String rpcLayer;
+  private final String environment;
+
+  private MemberClusterResolver(Builder b) {
+    this.provider = b.provider;
+    this.source = b.source;
+    this.layout = b.layout;
+    this.selfIdentity = b.selfIdentity;
+    this.taskTypeOverride = b.taskType;
+    this.taskIdOverride = b.taskId;
+    this.rpcLayer = b.rpcLayer == null || b.rpcLayer.isEmpty() ? null : b.rpcLayer;
+    this.environment = b.environment;
+  }
+
+  /**
+   * A builder.
+   *
+   * @param provider the provider name, for log lines and messages
+   * @param source lists the members on every call
+   */
+  public static Builder builder(String provider, MemberSource source) {
+    return new Builder(provider, source);
+  }
+
+  /** Lists the members and lays them out: the whole placement, for callers that need more than the spec. */
+  public Placement placement() {
+    Placement placement = layout.place(source.members());
+    if (!placement.leftOut().isEmpty()) {
+      LOG.log(Level.INFO, () -> provider + ": " + placement.leftOut().size() + " member(s) without the job tag '"
+          + layout.jobs().tag().orElse("") + "' left out: "
+          + placement.leftOut().stream().map(Member::id).collect(Collectors.joining(", ")));
+    }
+    return placement;
+  }
+
+  @Override
+  public ClusterSpec clusterSpec() {
+    return placement().spec();
+  }
+
+  @Override
+  public String master(String taskType, Integer taskId, String rpcLayer) {
+    Placement placement = placement();
+    Optional<Placement.Task> own = taskType == null || taskId == null ? self(placement) : Optional.empty();
+    String type = taskType != null ? taskType : taskTypeOverride != null ? taskTypeOverride
+        : own.map(Placement.Task::job).orElse(null);
+    Integer id = taskId != null ? taskId : taskIdOverride != null ? taskIdOverride
+        : own.map(Placement.Task::index).orElse(null);
+    if (type == null || id == null) {
+      return "";
+    }
+    return Masters.format(placement.spec().taskAddress(type, id), rpcLayer != null ? rpcLayer : this.rpcLayer);
+  }
+
+  @Override
+  public Map<String, Integer> numAccelerators(String taskType, Integer taskId) {
+    Placement placement = placement();
+    Optional<Placement.Task> own = taskType == null || taskId == null ? self(placement) : Optional.empty();
+    String type = taskType != null ? taskType : own.map(Placement.Task::job).orElse(null);
+    Integer id = taskId != null ? taskId : own.map(Placement.Task::index).orElse(null);
+    if (type == null || id == null) {
+      return Map.of();
+    }
+    placement.spec().taskAddress(type, id); // IllegalArgumentException naming an unknown job or task
+    return placement.task(type, id).map(Placement.Task::accelerators).orElse(Map.of());
+  }
+
+  @Override
+  public String environment() {
+    return environment;
+  }
+
+  @Override
+  public Optional<String> taskType() {
+    if (taskTypeOverride != null) {
+      return Optional.of(taskTypeOverride);
+    }
+    return self(placement()).map(Placement.Task::job);
+  }
+
+  @Override
+  public OptionalInt taskId() {
+    if (taskIdOverride != null) {
+      return OptionalInt.of(taskIdOverride);
+    }
+    return self(placement()).map(t -> OptionalInt.of(t.index())).orElse(OptionalInt.empty());
+  }
+
+  @Override
+  public Optional<String> rpcLayer() {
+    return Optional.ofNullable(rpcLayer);
+  }
+
+  /** This process's task: the overrides when both are set, else the member matching our identity. */
+  private Optional<Placement.Task> self(Placement placement) {
+    if (taskTypeOverride != null && taskIdOverride != null) {
+      return placement.task(taskTypeOverride, taskIdOverride);
+    }
+    Optional<String> identity = selfIdentity.get();
+    return identity.flatMap(placement::self);
+  }
+
+  @Override
+  public String toString() {
+    return "MemberClusterResolver{" + provider + ", " + layout + "}";
+  }
+
+  /** Builds a {@link MemberClusterResolver}. */
+  public static final class Builder {
+    private final String provider;
+    private final MemberSource source;
+    private ClusterLayout layout = ClusterLayout.defaults();
+    private Supplier<Optional<String>> selfIdentity = Optional::empty;
+    private String taskType;
+    private Integer taskId;
+    private String rpcLayer = "grpc";
+    private String environment = "";
+
+    private Builder(String provider, MemberSource source) {
+      this.provider = Objects.requireNonNull(provider, "provider");
+      this.source = Objects.requireNonNull(source, "source");
+    }
+
+    /**
+     * Takes the layout, overrides and rpc layer from the shared {@link LayoutProperties} of a
+     * provider's configuration.
+     *
+     * @throws IllegalArgumentException naming every offending key
+     */
+    public Builder configure(ResolverConfig config, String tasksPerMemberName) {
+      layout = ClusterLayout.fromConfig(config, tasksPerMemberName);
+      taskType = config.string(LayoutProperties.TASK_TYPE.name());
+      OptionalInt id = config.optionalInt(LayoutProperties.TASK_ID.name());
+      taskId = id.isPresent() ? id.getAsInt() : null;
+      rpcLayer = config.string(LayoutProperties.RPC_LAYER.name());
+      return this;
+    }
+
+    public Builder layout(ClusterLayout layout) {
+      this.layout = Objects.requireNonNull(layout, "layout");
+      return this;
+    }
+
+    /**
+     * Where this process's identity comes from (an instance id, a host name); asked when the own
+     * task is needed. It may cache: an identity does not change while the process runs.
+     */
+    public Builder selfIdentity(Supplier<Optional<String>> selfIdentity) {
+      this.selfIdentity = Objects.requireNonNull(selfIdentity, "selfIdentity");
+      return this;
+    }
+
+    public Builder taskType(String taskType) {
+      this.taskType = taskType;
+      return this;
+    }
+
+    public Builder taskId(Integer taskId) {
+      this.taskId = taskId;
+      return this;
+    }
+
+    /** The scheme of master addresses; {@code null} or empty for none. */
+    public Builder rpcLayer(String rpcLayer) {
+      this.rpcLayer = rpcLayer;
+      return this;
+    }
+
+    /** What {@link ClusterResolver#environment()} returns, such as {@code aws}. */
+    public Builder environment(String environment) {
+      this.environment = Objects.requireNonNull(environment, "environment");
+      return this;
+    }
+
+    public MemberClusterResolver build() {
+      return new MemberClusterResolver(this);
+    }
+  }
+}

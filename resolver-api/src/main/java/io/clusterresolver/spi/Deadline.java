@@ -1,0 +1,77 @@
+package io.clusterresolver.spi;
+
+import io.clusterresolver.ClusterResolverException;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * An overall time limit for one resolve, across pages and retries. Retries belong to whoever owns
+ * backoff (a cloud SDK's retry strategy); the deadline only bounds the total, so a resolve never
+ * hangs past it. Immutable.
+ *
+ * <pre>{@code
+ * Deadline deadline = Deadline.after(config.duration("timeout"));
+ * for (page : pages) {
+ *   deadline.check(provider, "DescribeInstances");     // throws once time is up
+ *   callWithTimeout(deadline.remaining());
+ * }
+ * }</pre>
+ */
+public final class Deadline {
+
+  private final long endNanos;
+  private final Duration budget;
+
+  private Deadline(long endNanos, Duration budget) {
+    this.endNanos = endNanos;
+    this.budget = budget;
+  }
+
+  /** A deadline {@code budget} from now. */
+  public static Deadline after(Duration budget) {
+    Objects.requireNonNull(budget, "budget");
+    if (budget.isNegative() || budget.isZero()) {
+      throw new IllegalArgumentException("A deadline needs a positive time budget, not " + budget);
+    }
+    return new Deadline(System.nanoTime() + budget.toNanos(), budget);
+  }
+
+  /** The total budget this deadline was made with. */
+  public Duration budget() {
+    return budget;
+  }
+
+  /** The time left, zero once expired. */
+  public Duration remaining() {
+    long left = endNanos - System.nanoTime();
+    return left <= 0 ? Duration.ZERO : Duration.ofNanos(left);
+  }
+
+  /** Whether the time is up. */
+  public boolean expired() {
+    return endNanos - System.nanoTime() <= 0;
+  }
+
+  /**
+   * Throws when the time is up.
+   *
+   * @throws ClusterResolverException naming the provider, the operation and the budget
+   */
+  public void check(String provider, String operation) {
+    if (expired()) {
+      throw timedOut(provider, operation, null);
+    }
+  }
+
+  /** The error for an operation that ran out of time, naming the budget and how to raise it. */
+  public ClusterResolverException timedOut(String provider, String operation, Throwable cause) {
+    return new ClusterResolverException(provider + ": " + operation + " did not complete within the timeout of "
+        + budget.toMillis() + " ms (raise " + ConfigProperty.PREFIX + provider + ".timeout if the API is slow)",
+        cause);
+  }
+
+  @Override
+  public String toString() {
+    return "Deadline{" + remaining().toMillis() + " ms of " + budget.toMillis() + " ms left}";
+  }
+}

@@ -1,0 +1,118 @@
+package io.clusterresolver.spi;
+
+import java.io.IOException;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Small, retry-free building blocks for {@link ClusterResolverProvider#isAvailable}: read a hint
+ * file (DMI vendor, hypervisor uuid) and make one HTTP request to a metadata server with short
+ * timeouts. None of them throws; a failure is an empty answer. Nothing retries: detection must
+ * cost no noticeable time off the platform.
+ */
+public final class PlatformProbes {
+
+  /** The DMI files that name the machine's vendor on Linux. */
+  public static final Path DMI_SYS_VENDOR = Path.of("/sys/class/dmi/id/sys_vendor");
+  public static final Path DMI_BOARD_VENDOR = Path.of("/sys/class/dmi/id/board_vendor");
+  public static final Path HYPERVISOR_UUID = Path.of("/sys/hypervisor/uuid");
+
+  private PlatformProbes() {}
+
+  /** The first line of a small file, trimmed, or empty when it is missing or unreadable. */
+  public static Optional<String> firstLine(Path file) {
+    try {
+      if (!Files.isRegularFile(file) || Files.size(file) > 4096) {
+        return Optional.empty();
+      }
+      String text = Files.readString(file, StandardCharsets.UTF_8);
+      int nl = text.indexOf('\n');
+      return Optional.of((nl >= 0 ? text.substring(0, nl) : text).trim());
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** Whether a file's first line contains {@code needle}, ignoring case. */
+  public static boolean fileContains(Path file, String needle) {
+    return firstLine(file).map(s -> s.toLowerCase(Locale.ROOT).contains(needle.toLowerCase(Locale.ROOT)))
+        .orElse(false);
+  }
+
+  /** Whether a file's first line starts with {@code prefix}, ignoring case. */
+  public static boolean fileStartsWith(Path file, String prefix) {
+    return firstLine(file).map(s -> s.toLowerCase(Locale.ROOT).startsWith(prefix.toLowerCase(Locale.ROOT)))
+        .orElse(false);
+  }
+
+  /**
+   * One HTTP request, no retries, no redirects, connect and read each bounded by {@code timeout}.
+   *
+   * @return the status and body (at most 64 KiB), or empty on any failure
+   */
+  public static Optional<Response> http(String method, URI uri, Map<String, String> headers, Duration timeout) {
+    HttpURLConnection connection = null;
+    try {
+      connection = (HttpURLConnection) uri.toURL().openConnection(java.net.Proxy.NO_PROXY);
+      int millis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
+      connection.setConnectTimeout(millis);
+      connection.setReadTimeout(millis);
+      connection.setInstanceFollowRedirects(false);
+      connection.setUseCaches(false);
+      connection.setRequestMethod(method);
+      headers.forEach(connection::setRequestProperty);
+      int status = connection.getResponseCode();
+      var in = status >= 400 ? connection.getErrorStream() : connection.getInputStream();
+      String body = "";
+      if (in != null) {
+        try (in) {
+          body = new String(in.readNBytes(64 * 1024), StandardCharsets.UTF_8);
+        }
+      }
+      return Optional.of(new Response(status, body));
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty();
+    } finally {
+      if (connection != null) {
+        connection.disconnect();
+      }
+    }
+  }
+
+  /** An HTTP status and body. */
+  public static final class Response {
+    private final int status;
+    private final String body;
+
+    Response(int status, String body) {
+      this.status = status;
+      this.body = body;
+    }
+
+    public int status() {
+      return status;
+    }
+
+    public String body() {
+      return body;
+    }
+
+    /** Whether the status is 2xx. */
+    public boolean ok() {
+      return status >= 200 && status < 300;
+    }
+
+    /** Only the status: a body may hold a token. */
+    @Override
+    public String toString() {
+      return "Response{" + status + "}";
+    }
+  }
+}

@@ -1,0 +1,78 @@
+package io.clusterresolver.aws;
+
+import io.clusterresolver.ClusterResolver;
+import io.clusterresolver.ClusterResolvers;
+import io.clusterresolver.testkit.SimulatedEc2;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+/** Properties pointing the provider at a simulation, with explicit region and static keys. */
+final class AwsTestSupport {
+
+  static final String ACCESS_KEY = "AKIAEXAMPLESIMULATED";
+  static final String SECRET_KEY = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYSIMULATEDKEY";
+
+  private AwsTestSupport() {}
+
+  static Map<String, String> properties(SimulatedEc2 ec2) {
+    Map<String, String> p = new LinkedHashMap<>();
+    p.put("clusterresolver.aws.region", "us-east-1");
+    p.put("clusterresolver.aws.endpoint", ec2.endpoint().toString());
+    p.put("clusterresolver.aws.imds-endpoint", ec2.imdsEndpoint().toString());
+    p.put("clusterresolver.aws.access-key-id", ACCESS_KEY);
+    p.put("clusterresolver.aws.secret-access-key", SECRET_KEY);
+    return p;
+  }
+
+  static ClusterResolver resolver(SimulatedEc2 ec2, String... keyValues) {
+    Map<String, String> p = properties(ec2);
+    for (int i = 0; i < keyValues.length; i += 2) {
+      p.put("clusterresolver.aws." + keyValues[i], keyValues[i + 1]);
+    }
+    return ClusterResolvers.create("aws", p, Map.of());
+  }
+
+  /** Captures java.util.logging records (where System.Logger goes by default). */
+  static final class LogCapture implements AutoCloseable {
+    final List<LogRecord> records = Collections.synchronizedList(new ArrayList<>());
+    private final Handler handler = new Handler() {
+      @Override
+      public void publish(LogRecord record) {
+        records.add(record);
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
+
+    LogCapture() {
+      handler.setLevel(Level.ALL);
+      Logger.getLogger("").addHandler(handler);
+    }
+
+    List<String> messages() {
+      synchronized (records) {
+        List<String> out = new ArrayList<>();
+        for (LogRecord r : records) {
+          out.add(r.getMessage());
+        }
+        return out;
+      }
+    }
+
+    @Override
+    public void close() {
+      Logger.getLogger("").removeHandler(handler);
+    }
+  }
+}

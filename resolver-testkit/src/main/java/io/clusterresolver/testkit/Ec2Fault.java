@@ -1,0 +1,130 @@
+package io.clusterresolver.testkit;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * A fault {@link SimulatedEc2} injects into its EC2 API answers. Immutable: {@link #onAction},
+ * {@link #onPage} and {@link #times} return changed copies.
+ *
+ * <pre>{@code
+ * ec2.inject(Ec2Fault.requestLimitExceeded().times(2));          // the next two calls are throttled
+ * ec2.inject(Ec2Fault.internalError().onPage(3).always());       // page 3 of DescribeInstances always fails
+ * ec2.inject(Ec2Fault.connectionReset().onAction("DescribeInstanceTypes"));
+ * }</pre>
+ */
+public final class Ec2Fault {
+
+  /** What goes wrong. */
+  public enum Kind {
+    /** HTTP 503 with EC2's {@code RequestLimitExceeded} error XML (throttling). */
+    REQUEST_LIMIT_EXCEEDED,
+    /** HTTP 500 with EC2's {@code InternalError} error XML. */
+    INTERNAL_ERROR,
+    /** The connection is reset before any response. */
+    CONNECTION_RESET,
+    /** A 200 answer whose XML is cut off halfway. */
+    TRUNCATED_XML,
+    /** A 200 answer whose body is not XML at all. */
+    MALFORMED_XML,
+    /** The right answer, after a delay. */
+    SLOW
+  }
+
+  private final Kind kind;
+  private final String action;
+  private final int page;
+  private final int times;
+  private final Duration delay;
+
+  private Ec2Fault(Kind kind, String action, int page, int times, Duration delay) {
+    this.kind = kind;
+    this.action = action;
+    this.page = page;
+    this.times = times;
+    this.delay = delay;
+  }
+
+  public static Ec2Fault requestLimitExceeded() {
+    return new Ec2Fault(Kind.REQUEST_LIMIT_EXCEEDED, null, 0, 1, Duration.ZERO);
+  }
+
+  public static Ec2Fault internalError() {
+    return new Ec2Fault(Kind.INTERNAL_ERROR, null, 0, 1, Duration.ZERO);
+  }
+
+  public static Ec2Fault connectionReset() {
+    return new Ec2Fault(Kind.CONNECTION_RESET, null, 0, 1, Duration.ZERO);
+  }
+
+  public static Ec2Fault truncatedXml() {
+    return new Ec2Fault(Kind.TRUNCATED_XML, null, 0, 1, Duration.ZERO);
+  }
+
+  public static Ec2Fault malformedXml() {
+    return new Ec2Fault(Kind.MALFORMED_XML, null, 0, 1, Duration.ZERO);
+  }
+
+  /** A correct answer that arrives after {@code delay}. */
+  public static Ec2Fault slow(Duration delay) {
+    return new Ec2Fault(Kind.SLOW, null, 0, 1, Objects.requireNonNull(delay));
+  }
+
+  /** Only for calls of this action ({@code DescribeInstances}, …); any action by default. */
+  public Ec2Fault onAction(String action) {
+    return new Ec2Fault(kind, Objects.requireNonNull(action), page, times, delay);
+  }
+
+  /** Only for page {@code k} (1 = the first) of {@code DescribeInstances}. */
+  public Ec2Fault onPage(int k) {
+    if (k < 1) {
+      throw new IllegalArgumentException("Pages count from 1, not " + k);
+    }
+    return new Ec2Fault(kind, action == null ? "DescribeInstances" : action, k, times, delay);
+  }
+
+  /** For the next {@code n} matching calls (1 by default). */
+  public Ec2Fault times(int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("A fault must apply at least once, not " + n + " times");
+    }
+    return new Ec2Fault(kind, action, page, n, delay);
+  }
+
+  /** For every matching call until {@link SimulatedEc2#clearFaults()}. */
+  public Ec2Fault always() {
+    return new Ec2Fault(kind, action, page, Integer.MAX_VALUE, delay);
+  }
+
+  public Kind kind() {
+    return kind;
+  }
+
+  /** The action it applies to, or {@code null} for any. */
+  public String action() {
+    return action;
+  }
+
+  /** The page it applies to, or 0 for any. */
+  public int page() {
+    return page;
+  }
+
+  public int times() {
+    return times;
+  }
+
+  public Duration delay() {
+    return delay;
+  }
+
+  boolean matches(String action, int page) {
+    return (this.action == null || this.action.equals(action)) && (this.page == 0 || this.page == page);
+  }
+
+  @Override
+  public String toString() {
+    return kind + (action == null ? "" : " on " + action) + (page == 0 ? "" : " page " + page)
+        + (times == Integer.MAX_VALUE ? " always" : " x" + times);
+  }
+}

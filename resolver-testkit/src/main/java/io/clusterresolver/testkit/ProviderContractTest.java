@@ -1,0 +1,274 @@
+package io.clusterresolver.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import io.clusterresolver.ClusterResolver;
+import io.clusterresolver.ClusterResolverException;
+import io.clusterresolver.ClusterResolvers;
+import io.clusterresolver.ClusterSpec;
+import io.clusterresolver.spi.ClusterResolverProvider;
+import io.clusterresolver.spi.ConfigProperty;
+import io.clusterresolver.spi.PropertySources;
+import io.clusterresolver.spi.ResolverContext;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The provider contract (TCK): every provider's test suite extends this class and points it at a
+ * simulated source of truth (a {@link SimulatedEc2}, a fake scheduler environment, …). It checks
+ * what every provider promises, whatever its cloud:
+ *
+ * <ul>
+ *   <li>the {@link java.util.ServiceLoader} entry loads, and every property is documented;
+ *   <li>freshness: the spec follows the members between two calls of one resolver;
+ *   <li>stable ordering: two resolvers over the same members compute the same spec;
+ *   <li>self-identification: a process on member {@code i} is task {@code i} of the default job;
+ *   <li>faults end in a {@link ClusterResolverException} within the deadline, never a partial spec;
+ *   <li>no secret appears in any {@code toString}, log line (every level of {@code io.clusterresolver.*},
+ *       the configured level of other loggers) or error message;
+ *   <li>detection never throws and answers quickly; unknown properties are rejected by key.
+ * </ul>
+ *
+ * <p>Members are numbered {@code 0..n-1} in creation order; the default layout puts member
+ * {@code i} at task {@code i} of job {@code worker}.
+ */
+public abstract class ProviderContractTest {
+
+  /** The provider under test (a fresh instance). */
+  protected abstract ClusterResolverProvider provider();
+
+  /** Makes the source of truth hold exactly {@code n} members, numbered in creation order. */
+  protected abstract void setMembers(int n);
+
+  /**
+   * Properties pointing the provider at the simulation (endpoints, region, credentials), plus
+   * {@code extra}; the values of secret properties among them are checked against every output.
+   */
+  protected abstract Map<String, String> properties(Map<String, String> extra);
+
+  /** Makes this process appear to run on member {@code index} (or on none for {@code -1}). */
+  protected abstract void identifyAs(int index);
+
+  /** Makes every further call to the source of truth fail, even after retries. */
+  protected abstract void failPersistently();
+
+  /** Makes the source of truth answer correctly again. */
+  protected abstract void heal();
+
+  /** The environment the resolver sees; empty by default. */
+  protected Map<String, String> environment() {
+    return Map.of();
+  }
+
+  /** How long a failing resolve may take at most (the provider's deadline plus slack). */
+  protected Duration faultBound() {
+    return Duration.ofSeconds(10);
+  }
+
+  /** Extra strings that must never appear in outputs, besides the secret property values. */
+  protected Collection<String> extraSecrets() {
+    return List.of();
+  }
+
+  private final List<LogRecord> logs = Collections.synchronizedList(new ArrayList<>());
+  private final Handler capture = new Handler() {
+    @Override
+    public void publish(LogRecord record) {
+      logs.add(record);
+    }
+
+    @Override
+    public void flush() {}
+
+    @Override
+    public void close() {}
+  };
+  private Level previousLevel;
+  private static final Logger OWN_LOGGERS = Logger.getLogger("io.clusterresolver");
+
+  /** Our own loggers at every level; everyone else's (the JDK, SDKs) at their configured level. */
+  @BeforeEach
+  void captureLogs() {
+    previousLevel = OWN_LOGGERS.getLevel();
+    OWN_LOGGERS.setLevel(Level.ALL);
+    capture.setLevel(Level.ALL);
+    Logger.getLogger("").addHandler(capture);
+  }
+
+  @AfterEach
+  void releaseLogs() {
+    Logger.getLogger("").removeHandler(capture);
+    OWN_LOGGERS.setLevel(previousLevel);
+    heal();
+  }
+
+  /** Creates a resolver through the public facade, as users do. */
+  protected ClusterResolver resolver(Map<String, String> extra) {
+    return ClusterResolvers.create(provider().name(), properties(extra), environment());
+  }
+
+  @Test
+  void serviceLoaderFindsTheProvider() {
+    ClusterResolverProvider expected = provider();
+    assertThat(ClusterResolvers.providers())
+        .anySatisfy(p -> {
+          assertThat(p.name()).isEqualTo(expected.name());
+          assertThat(p.getClass()).isEqualTo(expected.getClass());
+        });
+    assertThat(ClusterResolvers.provider(expected.name()).getClass()).isEqualTo(expected.getClass());
+  }
+
+  @Test
+  void everyPropertyIsDocumentedAndSecretsHaveNoDefault() {
+    List<ConfigProperty> properties = provider().properties();
+    assertThat(properties).isNotEmpty();
+    for (ConfigProperty p : properties) {
+      assertThat(p.description()).as("description of %s", p.name()).isNotBlank();
+      if (p.secret()) {
+        assertThat(p.defaultValue()).as("default of secret %s", p.name()).isNull();
+      }
+    }
+    assertThat(properties).extracting(ConfigProperty::name).doesNotHaveDuplicates();
+  }
+
+  @Test
+  void specFollowsTheMembersBetweenCalls() {
+    setMembers(2);
+    ClusterResolver resolver = resolver(Map.of());
+    ClusterSpec first = resolver.clusterSpec();
+    assertThat(first.totalTasks()).isEqualTo(2);
+    setMembers(3);
+    ClusterSpec second = resolver.clusterSpec();
+    assertThat(second.totalTasks()).isEqualTo(3);
+    setMembers(1);
+    assertThat(resolver.clusterSpec().totalTasks()).isEqualTo(1);
+  }
+
+  @Test
+  void orderingIsStableAcrossCallsAndResolvers() {
+    setMembers(5);
+    ClusterSpec a = resolver(Map.of()).clusterSpec();
+    ClusterSpec b = resolver(Map.of()).clusterSpec();
+    assertThat(b).isEqualTo(a);
+    assertThat(a.jobTasks("worker")).hasSize(5).doesNotHaveDuplicates();
+  }
+
+  @Test
+  void aProcessFindsItsOwnTask() {
+    setMembers(3);
+    identifyAs(1);
+    ClusterResolver resolver = resolver(Map.of());
+    assertThat(resolver.taskType()).contains("worker");
+    assertThat(resolver.taskId()).isEqualTo(OptionalInt.of(1));
+    String own = resolver.clusterSpec().taskAddress("worker", 1);
+    assertThat(resolver.master()).endsWith(own);
+
+    identifyAs(-1);
+    ClusterResolver stranger = resolver(Map.of());
+    assertThat(stranger.taskId()).isEmpty();
+    assertThat(stranger.master()).isEmpty();
+  }
+
+  @Test
+  void explicitTaskOverridesWin() {
+    setMembers(3);
+    identifyAs(1);
+    ClusterResolver resolver = resolver(Map.of(
+        ConfigProperty.PREFIX + provider().name() + ".task-type", "worker",
+        ConfigProperty.PREFIX + provider().name() + ".task-id", "2"));
+    assertThat(resolver.taskType()).contains("worker");
+    assertThat(resolver.taskId()).isEqualTo(OptionalInt.of(2));
+  }
+
+  @Test
+  void aFailingSourceEndsInATypedErrorWithinTheBoundNeverAPartialSpec() {
+    setMembers(3);
+    ClusterResolver resolver = resolver(Map.of());
+    failPersistently();
+    long start = System.nanoTime();
+    Throwable thrown = catchThrowable(resolver::clusterSpec);
+    Duration took = Duration.ofNanos(System.nanoTime() - start);
+    assertThat(thrown).isInstanceOf(ClusterResolverException.class);
+    assertThat(thrown.getMessage()).contains(provider().name());
+    assertThat(took).isLessThan(faultBound());
+    heal();
+    assertThat(resolver.clusterSpec().totalTasks()).isEqualTo(3);
+  }
+
+  @Test
+  void noSecretInAnyOutput() {
+    setMembers(2);
+    identifyAs(0);
+    List<String> outputs = new ArrayList<>();
+    ClusterResolver resolver = resolver(Map.of());
+    outputs.add(resolver.toString());
+    outputs.add(resolver.clusterSpec().toString());
+    outputs.add(resolver.master());
+    failPersistently();
+    Throwable failure = catchThrowable(resolver::clusterSpec);
+    heal();
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      outputs.add(String.valueOf(t.getMessage()));
+      outputs.add(t.toString());
+    }
+    Throwable invalid = catchThrowable(() -> ClusterResolvers.create(provider().name(),
+        properties(Map.of(ConfigProperty.PREFIX + provider().name() + ".no-such-property", "x")), environment()));
+    assertThat(invalid).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(ConfigProperty.PREFIX + provider().name() + ".no-such-property");
+    outputs.add(invalid.getMessage());
+    synchronized (logs) {
+      for (LogRecord record : logs) {
+        outputs.add(String.valueOf(record.getMessage()));
+        if (record.getParameters() != null) {
+          for (Object p : record.getParameters()) {
+            outputs.add(String.valueOf(p));
+          }
+        }
+      }
+    }
+    List<String> secrets = new ArrayList<>(extraSecrets());
+    Map<String, String> props = properties(Map.of());
+    for (ConfigProperty p : provider().properties()) {
+      String value = props.get(p.key(provider().name()));
+      if (p.secret() && value != null && !value.isEmpty()) {
+        secrets.add(value);
+      }
+    }
+    assertThat(secrets).as("the suite must configure at least one secret to check").isNotEmpty();
+    for (String output : outputs) {
+      for (String secret : secrets) {
+        assertThat(output).doesNotContain(secret);
+      }
+    }
+  }
+
+  @Test
+  void detectionNeverThrowsAndIsQuick() {
+    ResolverContext context = ResolverContext.of(PropertySources.of(Map.of(), Map.of(), environment(), Map.of()));
+    long start = System.nanoTime();
+    provider().isAvailable(context);
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
+  }
+
+  @Test
+  void invalidValuesAreRejectedNamingTheKey() {
+    String key = ConfigProperty.PREFIX + provider().name() + ".port";
+    assertThatThrownBy(() -> ClusterResolvers.create(provider().name(), properties(Map.of(key, "not-a-port")),
+        environment()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(key);
+  }
+}

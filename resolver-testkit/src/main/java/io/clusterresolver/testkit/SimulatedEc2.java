@@ -1,0 +1,843 @@
+package io.clusterresolver.testkit;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.any;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
+import com.github.tomakehurst.wiremock.extension.ResponseDefinitionTransformerV2;
+import com.github.tomakehurst.wiremock.http.Fault;
+import com.github.tomakehurst.wiremock.http.HttpHeader;
+import com.github.tomakehurst.wiremock.http.Request;
+import com.github.tomakehurst.wiremock.http.ResponseDefinition;
+import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
+import java.util.regex.Pattern;
+
+/**
+ * A simulated Amazon EC2 on a local WireMock server: an in-memory fleet that may change between
+ * calls, answered in the EC2 Query API's own wire format, plus an IMDSv2 instance metadata service
+ * on the same port. Point the real AWS SDK (or any EC2 client) at {@link #endpoint()} and
+ * {@link #imdsEndpoint()}.
+ *
+ * <ul>
+ *   <li>{@code DescribeInstances}: filters {@code tag:KEY}, {@code tag-key},
+ *       {@code instance-state-name}, {@code availability-zone}, {@code instance-id},
+ *       {@code vpc-id}, {@code subnet-id} (values may use EC2's {@code *} and {@code ?} wildcards),
+ *       {@code InstanceId.N}, {@code MaxResults} 5–1000 and {@code NextToken}. A request without
+ *       {@code MaxResults} gets at most {@link #unpaginatedLimit(int)} (1000) instances and a
+ *       {@code nextToken}, as large accounts see on the real API.
+ *   <li>{@code DescribeInstanceTypes}: {@code gpuInfo}, {@code neuronInfo},
+ *       {@code inferenceAcceleratorInfo} from a catalog of common types ({@link #defineInstanceType});
+ *       unknown types are reported without accelerators.
+ *   <li>IMDSv2: {@code PUT /latest/api/token}, then GETs with {@code x-aws-ec2-metadata-token} of
+ *       {@code meta-data/instance-id}, {@code meta-data/local-ipv4},
+ *       {@code meta-data/placement/availability-zone}, {@code meta-data/placement/region} and
+ *       {@code dynamic/instance-identity/document}; GETs without a valid token get 401, as on an
+ *       instance that requires IMDSv2. Which instance "this" is: {@link #identifyAs(String)}.
+ *   <li>Requests must carry a SigV4 {@code Authorization} header, else 401 {@code AuthFailure}.
+ *   <li>Per-action call counts, the requests seen, a latency added to every API call, and faults
+ *       ({@link Ec2Fault}) by action, page and count.
+ * </ul>
+ *
+ * <p>The server listens on 127.0.0.1 only. Thread-safe; close it when done.
+ */
+public final class SimulatedEc2 implements AutoCloseable {
+
+  /** The XML namespace of EC2 API version 2016-11-15. */
+  public static final String NAMESPACE = "http://ec2.amazonaws.com/doc/2016-11-15/";
+
+  private static final String TRANSFORMER = "simulated-ec2";
+  private static final int REQUEST_LOG_LIMIT = 10_000;
+  private static final Pattern SIGV4 = Pattern.compile("AWS4-HMAC-SHA256 Credential=[^/\\s]+/\\d{8}/[^/]+/ec2/aws4_request.*");
+
+  private final WireMockServer server;
+  private final String region;
+  private final Map<String, SimulatedInstance> fleet = new LinkedHashMap<>();
+  private final Map<String, SimulatedInstanceType> types = new ConcurrentHashMap<>();
+  private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
+  private final List<FaultRule> faults = new ArrayList<>();
+  private final Deque<RecordedRequest> requests = new ArrayDeque<>();
+  private final Set<String> tokens = ConcurrentHashMap.newKeySet();
+  private volatile Duration latency = Duration.ZERO;
+  private volatile int unpaginatedLimit = 1000;
+  private volatile String self;
+
+  private SimulatedEc2(String region) {
+    this.region = region;
+    defineDefaultTypes();
+    server = new WireMockServer(options()
+        .bindAddress("127.0.0.1")
+        .dynamicPort()
+        .disableRequestJournal()
+        .containerThreads(16)
+        .asynchronousResponseEnabled(true)
+        .extensions(new Transformer()));
+    server.start();
+    server.stubFor(any(anyUrl()).willReturn(aResponse().withTransformers(TRANSFORMER)));
+  }
+
+  /** Starts a simulation of region {@code us-east-1} on a free loopback port. */
+  public static SimulatedEc2 start() {
+    return start("us-east-1");
+  }
+
+  /** Starts a simulation of a region on a free loopback port. */
+  public static SimulatedEc2 start(String region) {
+    return new SimulatedEc2(region);
+  }
+
+  /** The EC2 API endpoint, e.g. {@code http://127.0.0.1:41234}. */
+  public URI endpoint() {
+    return URI.create("http://127.0.0.1:" + server.port());
+  }
+
+  /** The IMDS endpoint (the same server; IMDS paths start with {@code /latest/}). */
+  public URI imdsEndpoint() {
+    return endpoint();
+  }
+
+  /** The port the server listens on. */
+  public int port() {
+    return server.port();
+  }
+
+  /** The simulated region. */
+  public String region() {
+    return region;
+  }
+
+  // ---- the fleet ----
+
+  /** Adds instances (replacing any with the same id). */
+  public SimulatedEc2 add(SimulatedInstance... instances) {
+    synchronized (fleet) {
+      for (SimulatedInstance i : instances) {
+        fleet.put(i.instanceId(), i);
+      }
+    }
+    return this;
+  }
+
+  /** Adds {@code n} {@linkplain SimulatedInstance#typical(int) typical} running instances numbered from {@code from}, changed by {@code customize}. */
+  public SimulatedEc2 addTypical(int from, int n, UnaryOperator<SimulatedInstance.Builder> customize) {
+    synchronized (fleet) {
+      for (int i = from; i < from + n; i++) {
+        SimulatedInstance instance = customize.apply(SimulatedInstance.typical(i)).build();
+        fleet.put(instance.instanceId(), instance);
+      }
+    }
+    return this;
+  }
+
+  /** Removes an instance; true when it was there. */
+  public boolean remove(String instanceId) {
+    synchronized (fleet) {
+      return fleet.remove(instanceId) != null;
+    }
+  }
+
+  /** Changes an instance in place. */
+  public SimulatedEc2 update(String instanceId, UnaryOperator<SimulatedInstance.Builder> change) {
+    synchronized (fleet) {
+      SimulatedInstance current = fleet.get(instanceId);
+      if (current == null) {
+        throw new IllegalArgumentException("No instance " + instanceId + " in the simulated fleet");
+      }
+      SimulatedInstance changed = change.apply(current.toBuilder()).build();
+      if (!changed.instanceId().equals(instanceId)) {
+        throw new IllegalArgumentException("An update cannot change the instance id " + instanceId);
+      }
+      fleet.put(instanceId, changed);
+    }
+    return this;
+  }
+
+  /** Sets an instance's state. */
+  public SimulatedEc2 setState(String instanceId, SimulatedInstance.State state) {
+    return update(instanceId, b -> b.state(state));
+  }
+
+  /** Removes every instance. */
+  public SimulatedEc2 clear() {
+    synchronized (fleet) {
+      fleet.clear();
+    }
+    return this;
+  }
+
+  /** A snapshot of the fleet in insertion order. */
+  public List<SimulatedInstance> instances() {
+    synchronized (fleet) {
+      return List.copyOf(fleet.values());
+    }
+  }
+
+  /** Adds or replaces an instance type in the catalog {@code DescribeInstanceTypes} answers from. */
+  public SimulatedEc2 defineInstanceType(SimulatedInstanceType type) {
+    types.put(type.name(), type);
+    return this;
+  }
+
+  /** Which instance the metadata service describes; {@code null}: none (IMDS answers 404). */
+  public SimulatedEc2 identifyAs(String instanceId) {
+    this.self = instanceId;
+    return this;
+  }
+
+  // ---- behaviour ----
+
+  /** A delay added to every EC2 API call (not to IMDS). */
+  public SimulatedEc2 latency(Duration latency) {
+    this.latency = latency == null ? Duration.ZERO : latency;
+    return this;
+  }
+
+  /** The most instances a {@code DescribeInstances} without {@code MaxResults} returns at once. */
+  public SimulatedEc2 unpaginatedLimit(int limit) {
+    if (limit < 1) {
+      throw new IllegalArgumentException("limit must be positive");
+    }
+    this.unpaginatedLimit = limit;
+    return this;
+  }
+
+  /** Adds a fault; faults are checked in the order added. */
+  public SimulatedEc2 inject(Ec2Fault fault) {
+    synchronized (faults) {
+      faults.add(new FaultRule(fault));
+    }
+    return this;
+  }
+
+  /** Removes all faults. */
+  public SimulatedEc2 clearFaults() {
+    synchronized (faults) {
+      faults.clear();
+    }
+    return this;
+  }
+
+  // ---- observation ----
+
+  /** How many requests of an action ({@code DescribeInstances}, …) arrived, faulted ones included. */
+  public int callCount(String action) {
+    AtomicInteger n = calls.get(action);
+    return n == null ? 0 : n.get();
+  }
+
+  /** Request counts by action; IMDS requests are counted as {@code IMDS}. */
+  public Map<String, Integer> callCounts() {
+    Map<String, Integer> copy = new TreeMap<>();
+    calls.forEach((k, v) -> copy.put(k, v.get()));
+    return copy;
+  }
+
+  /** The requests seen (the last 10 000), oldest first. */
+  public List<RecordedRequest> requests() {
+    synchronized (requests) {
+      return List.copyOf(requests);
+    }
+  }
+
+  /** Forgets counts and recorded requests (not the fleet or faults). */
+  public SimulatedEc2 resetCounts() {
+    calls.clear();
+    synchronized (requests) {
+      requests.clear();
+    }
+    return this;
+  }
+
+  @Override
+  public void close() {
+    server.stop();
+  }
+
+  @Override
+  public String toString() {
+    return "SimulatedEc2{" + endpoint() + ", " + instances().size() + " instances}";
+  }
+
+  /** One request the simulation received: method, path, the EC2 action (or {@code IMDS}), headers (lower-case names). */
+  public static final class RecordedRequest {
+    private final String method;
+    private final String path;
+    private final String action;
+    private final Map<String, String> headers;
+    private final Map<String, String> parameters;
+
+    RecordedRequest(String method, String path, String action, Map<String, String> headers,
+        Map<String, String> parameters) {
+      this.method = method;
+      this.path = path;
+      this.action = action;
+      this.headers = Collections.unmodifiableMap(headers);
+      this.parameters = Collections.unmodifiableMap(parameters);
+    }
+
+    public String method() {
+      return method;
+    }
+
+    public String path() {
+      return path;
+    }
+
+    public String action() {
+      return action;
+    }
+
+    /** A header's value by lower-case name, or {@code null}. */
+    public String header(String name) {
+      return headers.get(name.toLowerCase(Locale.ROOT));
+    }
+
+    public Map<String, String> headers() {
+      return headers;
+    }
+
+    /** The Query API parameters (form body and query string). */
+    public Map<String, String> parameters() {
+      return parameters;
+    }
+
+    @Override
+    public String toString() {
+      return method + " " + path + " (" + action + ")";
+    }
+  }
+
+  // ---- internals ----
+
+  private void defineDefaultTypes() {
+    for (String plain : List.of("t3.micro", "t3.large", "m5.large", "m5.xlarge", "c5.xlarge", "c6i.2xlarge")) {
+      defineInstanceType(SimulatedInstanceType.plain(plain));
+    }
+    defineInstanceType(SimulatedInstanceType.withGpus("g5.xlarge", 1, "A10G"));
+    defineInstanceType(SimulatedInstanceType.withGpus("g5.12xlarge", 4, "A10G"));
+    defineInstanceType(SimulatedInstanceType.withGpus("p4d.24xlarge", 8, "A100"));
+    defineInstanceType(SimulatedInstanceType.withGpus("p5.48xlarge", 8, "H100"));
+    defineInstanceType(SimulatedInstanceType.withNeuronDevices("trn1.32xlarge", 16));
+    defineInstanceType(SimulatedInstanceType.withNeuronDevices("inf2.xlarge", 1));
+    defineInstanceType(SimulatedInstanceType.withInferenceAccelerators("inf1.xlarge", 1));
+  }
+
+  private final class FaultRule {
+    final Ec2Fault fault;
+    int remaining;
+
+    FaultRule(Ec2Fault fault) {
+      this.fault = fault;
+      this.remaining = fault.times();
+    }
+  }
+
+  private Ec2Fault takeFault(String action, int page) {
+    synchronized (faults) {
+      for (FaultRule rule : faults) {
+        if (rule.remaining > 0 && rule.fault.matches(action, page)) {
+          if (rule.remaining != Integer.MAX_VALUE) {
+            rule.remaining--;
+          }
+          return rule.fault;
+        }
+      }
+    }
+    return null;
+  }
+
+  private void record(RecordedRequest request) {
+    calls.computeIfAbsent(request.action(), k -> new AtomicInteger()).incrementAndGet();
+    synchronized (requests) {
+      if (requests.size() >= REQUEST_LOG_LIMIT) {
+        requests.removeFirst();
+      }
+      requests.addLast(request);
+    }
+  }
+
+  /** Answers every request from the simulation's state. */
+  private final class Transformer implements ResponseDefinitionTransformerV2 {
+    @Override
+    public String getName() {
+      return TRANSFORMER;
+    }
+
+    @Override
+    public boolean applyGlobally() {
+      return false;
+    }
+
+    @Override
+    public ResponseDefinition transform(ServeEvent event) {
+      Request request = event.getRequest();
+      String path = URI.create(request.getUrl()).getPath();
+      Map<String, String> headers = new LinkedHashMap<>();
+      for (HttpHeader h : request.getHeaders().all()) {
+        headers.put(h.key().toLowerCase(Locale.ROOT), h.firstValue());
+      }
+      if (path.startsWith("/latest/")) {
+        record(new RecordedRequest(request.getMethod().getName(), path, "IMDS", headers, Map.of()));
+        return imds(request.getMethod().getName(), path, headers);
+      }
+      Map<String, String> params = new LinkedHashMap<>();
+      String query = URI.create(request.getUrl()).getRawQuery();
+      parseForm(query, params);
+      if ("POST".equals(request.getMethod().getName())) {
+        parseForm(request.getBodyAsString(), params);
+      }
+      String action = params.getOrDefault("Action", "(none)");
+      RecordedRequest recorded = new RecordedRequest(request.getMethod().getName(), path, action, headers, params);
+      record(recorded);
+      String requestId = UUID.randomUUID().toString();
+      String authorization = headers.get("authorization");
+      if (authorization == null || !SIGV4.matcher(authorization).matches()) {
+        return error(401, "AuthFailure", "AWS was not able to validate the provided access credentials", requestId, 0);
+      }
+      if (!"2016-11-15".equals(params.get("Version"))) {
+        return error(400, "InvalidParameterValue", "Unsupported API version: " + params.get("Version"), requestId, 0);
+      }
+      try {
+        switch (action) {
+          case "DescribeInstances":
+            return describeInstances(params, requestId);
+          case "DescribeInstanceTypes":
+            return describeInstanceTypes(params, requestId);
+          default:
+            return error(400, "InvalidAction", "The action " + action + " is not valid for this web service.",
+                requestId, 0);
+        }
+      } catch (BadRequest e) {
+        return error(400, e.code, e.getMessage(), requestId, 0);
+      }
+    }
+  }
+
+  private ResponseDefinition describeInstances(Map<String, String> params, String requestId) {
+    int pageSize = unpaginatedLimit;
+    if (params.containsKey("MaxResults")) {
+      int max;
+      try {
+        max = Integer.parseInt(params.get("MaxResults"));
+      } catch (NumberFormatException e) {
+        throw new BadRequest("InvalidParameterValue", "Invalid value for MaxResults: " + params.get("MaxResults"));
+      }
+      if (max < 5 || max > 1000) {
+        throw new BadRequest("InvalidParameterValue",
+            "Value ( " + max + " ) for parameter maxResults is invalid. Expecting a value between 5 and 1000.");
+      }
+      pageSize = max;
+    }
+    int page = 1;
+    int offset = 0;
+    String token = params.get("NextToken");
+    if (token != null) {
+      int[] decoded = decodeToken(token);
+      page = decoded[0];
+      offset = decoded[1];
+    }
+    Ec2Fault fault = takeFault("DescribeInstances", page);
+    if (fault != null && fault.kind() != Ec2Fault.Kind.SLOW) {
+      return faulted(fault, requestId);
+    }
+    Map<String, List<String>> filters = filters(params);
+    Set<String> ids = new TreeSet<>();
+    params.forEach((k, v) -> {
+      if (k.startsWith("InstanceId.")) {
+        ids.add(v);
+      }
+    });
+    List<SimulatedInstance> matching = new ArrayList<>();
+    for (SimulatedInstance i : instances()) {
+      if ((ids.isEmpty() || ids.contains(i.instanceId())) && matches(i, filters)) {
+        matching.add(i);
+      }
+    }
+    int end = Math.min(matching.size(), offset + pageSize);
+    StringBuilder xml = new StringBuilder(256 + (end - offset) * 1400);
+    xml.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<DescribeInstancesResponse xmlns=\"")
+        .append(NAMESPACE).append("\">\n  <requestId>").append(requestId).append("</requestId>\n  <reservationSet>\n");
+    for (int n = offset; n < end; n++) {
+      appendReservation(xml, matching.get(n), n);
+    }
+    xml.append("  </reservationSet>\n");
+    if (end < matching.size()) {
+      xml.append("  <nextToken>").append(encodeToken(page + 1, end)).append("</nextToken>\n");
+    }
+    xml.append("</DescribeInstancesResponse>\n");
+    return ok(xml.toString(), requestId, fault);
+  }
+
+  private ResponseDefinition describeInstanceTypes(Map<String, String> params, String requestId) {
+    Ec2Fault fault = takeFault("DescribeInstanceTypes", 1);
+    if (fault != null && fault.kind() != Ec2Fault.Kind.SLOW) {
+      return faulted(fault, requestId);
+    }
+    Set<String> asked = new TreeSet<>();
+    params.forEach((k, v) -> {
+      if (k.startsWith("InstanceType.")) {
+        asked.add(v);
+      }
+    });
+    if (asked.size() > 100) {
+      throw new BadRequest("InvalidParameterValue", "At most 100 instance types may be described at once");
+    }
+    if (asked.isEmpty()) {
+      asked.addAll(types.keySet());
+    }
+    StringBuilder xml = new StringBuilder();
+    xml.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<DescribeInstanceTypesResponse xmlns=\"")
+        .append(NAMESPACE).append("\">\n  <requestId>").append(requestId).append("</requestId>\n  <instanceTypeSet>\n");
+    for (String name : asked) {
+      SimulatedInstanceType type = types.getOrDefault(name, SimulatedInstanceType.plain(name));
+      xml.append("    <item>\n      <instanceType>").append(esc(name)).append("</instanceType>\n")
+          .append("      <currentGeneration>true</currentGeneration>\n");
+      if (type.gpus() > 0) {
+        xml.append("      <gpuInfo><gpus><item><name>").append(esc(type.gpuName())).append("</name>")
+            .append("<manufacturer>NVIDIA</manufacturer><count>").append(type.gpus())
+            .append("</count><memoryInfo><sizeInMiB>24576</sizeInMiB></memoryInfo></item></gpus>")
+            .append("<totalGpuMemoryInMiB>").append(24576 * type.gpus()).append("</totalGpuMemoryInMiB></gpuInfo>\n");
+      }
+      if (type.neuronDevices() > 0) {
+        xml.append("      <neuronInfo><neuronDevices><item><count>").append(type.neuronDevices())
+            .append("</count><name>").append(name.startsWith("trn") ? "Trainium" : "Inferentia2")
+            .append("</name><coreInfo><count>2</count><version>2</version></coreInfo>")
+            .append("<memoryInfo><sizeInMiB>32768</sizeInMiB></memoryInfo></item></neuronDevices>")
+            .append("<totalNeuronDeviceMemoryInMiB>").append(32768 * type.neuronDevices())
+            .append("</totalNeuronDeviceMemoryInMiB></neuronInfo>\n");
+      }
+      if (type.inferenceAccelerators() > 0) {
+        xml.append("      <inferenceAcceleratorInfo><accelerators><member><count>").append(type.inferenceAccelerators())
+            .append("</count><name>Inferentia</name><manufacturer>AWS</manufacturer></member></accelerators>")
+            .append("</inferenceAcceleratorInfo>\n");
+      }
+      xml.append("    </item>\n");
+    }
+    xml.append("  </instanceTypeSet>\n</DescribeInstanceTypesResponse>\n");
+    return ok(xml.toString(), requestId, fault);
+  }
+
+  private static void appendReservation(StringBuilder xml, SimulatedInstance i, int n) {
+    String launch = i.launchTime().truncatedTo(ChronoUnit.MILLIS).toString();
+    xml.append("    <item>\n      <reservationId>r-").append(i.instanceId().replace("i-", ""))
+        .append("</reservationId>\n      <ownerId>123456789012</ownerId>\n      <groupSet/>\n      <instancesSet>\n")
+        .append("        <item>\n          <instanceId>").append(esc(i.instanceId())).append("</instanceId>\n")
+        .append("          <imageId>ami-0abcdef1234567890</imageId>\n")
+        .append("          <instanceState><code>").append(i.state().code()).append("</code><name>")
+        .append(i.state().apiName()).append("</name></instanceState>\n")
+        .append("          <privateDnsName>").append(esc(i.privateDns().orElse(""))).append("</privateDnsName>\n")
+        .append("          <dnsName>").append(esc(i.publicDns().orElse(""))).append("</dnsName>\n")
+        .append("          <amiLaunchIndex>0</amiLaunchIndex>\n")
+        .append("          <instanceType>").append(esc(i.instanceType())).append("</instanceType>\n")
+        .append("          <launchTime>").append(launch).append("</launchTime>\n")
+        .append("          <placement><availabilityZone>").append(esc(i.availabilityZone()))
+        .append("</availabilityZone><groupName/><tenancy>default</tenancy></placement>\n")
+        .append("          <monitoring><state>disabled</state></monitoring>\n");
+    if (i.subnetId() != null) {
+      xml.append("          <subnetId>").append(esc(i.subnetId())).append("</subnetId>\n");
+    }
+    if (i.vpcId() != null) {
+      xml.append("          <vpcId>").append(esc(i.vpcId())).append("</vpcId>\n");
+    }
+    i.privateIpv4().ifPresent(ip -> xml.append("          <privateIpAddress>").append(esc(ip)).append("</privateIpAddress>\n"));
+    i.publicIpv4().ifPresent(ip -> xml.append("          <ipAddress>").append(esc(ip)).append("</ipAddress>\n"));
+    xml.append("          <architecture>x86_64</architecture>\n          <rootDeviceType>ebs</rootDeviceType>\n");
+    if (!i.tags().isEmpty()) {
+      xml.append("          <tagSet>\n");
+      i.tags().forEach((k, v) -> xml.append("            <item><key>").append(esc(k)).append("</key><value>")
+          .append(esc(v)).append("</value></item>\n"));
+      xml.append("          </tagSet>\n");
+    }
+    if (i.state() != SimulatedInstance.State.TERMINATED) {
+      xml.append("          <networkInterfaceSet>\n            <item>\n              <networkInterfaceId>eni-")
+          .append(String.format("%017x", n + 1L)).append("</networkInterfaceId>\n");
+      if (i.subnetId() != null) {
+        xml.append("              <subnetId>").append(esc(i.subnetId())).append("</subnetId>\n");
+      }
+      if (i.vpcId() != null) {
+        xml.append("              <vpcId>").append(esc(i.vpcId())).append("</vpcId>\n");
+      }
+      xml.append("              <status>in-use</status>\n");
+      i.privateIpv4().ifPresent(ip -> xml.append("              <privateIpAddress>").append(esc(ip))
+          .append("</privateIpAddress>\n"));
+      i.ipv6().ifPresent(ip -> xml.append("              <ipv6AddressesSet><item><ipv6Address>").append(esc(ip))
+          .append("</ipv6Address><isPrimaryIpv6>true</isPrimaryIpv6></item></ipv6AddressesSet>\n"));
+      xml.append("            </item>\n          </networkInterfaceSet>\n");
+    }
+    i.ipv6().ifPresent(ip -> xml.append("          <ipv6Address>").append(esc(ip)).append("</ipv6Address>\n"));
+    xml.append("        </item>\n      </instancesSet>\n    </item>\n");
+  }
+
+  private static Map<String, List<String>> filters(Map<String, String> params) {
+    Map<String, String> names = new TreeMap<>();
+    params.forEach((k, v) -> {
+      if (k.startsWith("Filter.") && k.endsWith(".Name")) {
+        names.put(k.substring(7, k.length() - 5), v);
+      }
+    });
+    Map<String, List<String>> filters = new LinkedHashMap<>();
+    names.forEach((n, name) -> {
+      List<String> values = new ArrayList<>();
+      String prefix = "Filter." + n + ".Value.";
+      params.forEach((k, v) -> {
+        if (k.startsWith(prefix)) {
+          values.add(v);
+        }
+      });
+      filters.computeIfAbsent(name, x -> new ArrayList<>()).addAll(values);
+    });
+    for (String name : filters.keySet()) {
+      if (!name.startsWith("tag:") && !Set.of("tag-key", "instance-state-name", "availability-zone", "instance-id",
+          "vpc-id", "subnet-id", "instance-type").contains(name)) {
+        throw new BadRequest("InvalidParameterValue", "The filter '" + name + "' is invalid");
+      }
+    }
+    return filters;
+  }
+
+  private static boolean matches(SimulatedInstance i, Map<String, List<String>> filters) {
+    for (Map.Entry<String, List<String>> f : filters.entrySet()) {
+      String name = f.getKey();
+      List<String> values = f.getValue();
+      boolean ok;
+      if (name.startsWith("tag:")) {
+        String tag = i.tags().get(name.substring(4));
+        ok = tag != null && anyMatch(values, tag);
+      } else {
+        switch (name) {
+          case "tag-key":
+            ok = i.tags().keySet().stream().anyMatch(k -> anyMatch(values, k));
+            break;
+          case "instance-state-name":
+            ok = anyMatch(values, i.state().apiName());
+            break;
+          case "availability-zone":
+            ok = anyMatch(values, i.availabilityZone());
+            break;
+          case "instance-id":
+            ok = anyMatch(values, i.instanceId());
+            break;
+          case "vpc-id":
+            ok = i.vpcId() != null && anyMatch(values, i.vpcId());
+            break;
+          case "subnet-id":
+            ok = i.subnetId() != null && anyMatch(values, i.subnetId());
+            break;
+          default:
+            ok = anyMatch(values, i.instanceType());
+        }
+      }
+      if (!ok) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** EC2 filter values: {@code *} matches any run, {@code ?} one character, case-sensitive. */
+  private static boolean anyMatch(List<String> patterns, String value) {
+    for (String p : patterns) {
+      StringBuilder regex = new StringBuilder();
+      for (char c : p.toCharArray()) {
+        regex.append(c == '*' ? ".*" : c == '?' ? "." : Pattern.quote(String.valueOf(c)));
+      }
+      if (value.matches(regex.toString())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private ResponseDefinition imds(String method, String path, Map<String, String> headers) {
+    if (path.equals("/latest/api/token")) {
+      if (!"PUT".equals(method)) {
+        return plain(405, "");
+      }
+      String ttl = headers.get("x-aws-ec2-metadata-token-ttl-seconds");
+      if (ttl == null || !ttl.matches("\\d+") || Integer.parseInt(ttl) < 1 || Integer.parseInt(ttl) > 21600) {
+        return plain(400, "");
+      }
+      String token = "AQAEA" + UUID.randomUUID().toString().replace("-", "");
+      tokens.add(token);
+      return aResponse().withStatus(200).withHeader("Content-Type", "text/plain")
+          .withHeader("x-aws-ec2-metadata-token-ttl-seconds", ttl).withBody(token).build();
+    }
+    String token = headers.get("x-aws-ec2-metadata-token");
+    if (token == null || !tokens.contains(token)) {
+      return plain(401, "");
+    }
+    SimulatedInstance me = null;
+    String id = self;
+    if (id != null) {
+      synchronized (fleet) {
+        me = fleet.get(id);
+      }
+    }
+    if (me == null) {
+      return plain(404, "");
+    }
+    switch (path) {
+      case "/latest/meta-data/instance-id":
+        return plain(200, me.instanceId());
+      case "/latest/meta-data/local-ipv4":
+        return me.privateIpv4().map(ip -> plain(200, ip)).orElse(plain(404, ""));
+      case "/latest/meta-data/placement/availability-zone":
+        return plain(200, me.availabilityZone());
+      case "/latest/meta-data/placement/region":
+        return plain(200, region);
+      case "/latest/meta-data/instance-type":
+        return plain(200, me.instanceType());
+      case "/latest/dynamic/instance-identity/document":
+        String doc = "{\n  \"accountId\" : \"123456789012\",\n  \"architecture\" : \"x86_64\",\n"
+            + "  \"availabilityZone\" : \"" + me.availabilityZone() + "\",\n"
+            + "  \"imageId\" : \"ami-0abcdef1234567890\",\n"
+            + "  \"instanceId\" : \"" + me.instanceId() + "\",\n"
+            + "  \"instanceType\" : \"" + me.instanceType() + "\",\n"
+            + "  \"pendingTime\" : \"" + me.launchTime().truncatedTo(ChronoUnit.SECONDS) + "\",\n"
+            + "  \"privateIp\" : \"" + me.privateIpv4().orElse("") + "\",\n"
+            + "  \"region\" : \"" + region + "\",\n  \"version\" : \"2017-09-30\"\n}";
+        return aResponse().withStatus(200).withHeader("Content-Type", "application/json").withBody(doc).build();
+      default:
+        return plain(404, "");
+    }
+  }
+
+  private ResponseDefinition ok(String xml, String requestId, Ec2Fault slow) {
+    long delay = latency.toMillis() + (slow != null ? slow.delay().toMillis() : 0);
+    ResponseDefinitionBuilder b = aResponse().withStatus(200).withHeader("Content-Type", "text/xml;charset=UTF-8")
+        .withHeader("x-amzn-RequestId", requestId).withBody(xml);
+    if (delay > 0) {
+      b.withFixedDelay((int) delay);
+    }
+    return b.build();
+  }
+
+  private ResponseDefinition faulted(Ec2Fault fault, String requestId) {
+    switch (fault.kind()) {
+      case REQUEST_LIMIT_EXCEEDED:
+        return error(503, "RequestLimitExceeded", "Request limit exceeded.", requestId, latency.toMillis());
+      case INTERNAL_ERROR:
+        return error(500, "InternalError", "An internal error has occurred", requestId, latency.toMillis());
+      case CONNECTION_RESET:
+        return aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER).build();
+      case TRUNCATED_XML: {
+        String xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<DescribeInstancesResponse xmlns=\"" + NAMESPACE
+            + "\">\n  <requestId>" + requestId + "</requestId>\n  <reservationSet>\n    <item>\n      <reservationId>r-0";
+        return ok(xml, requestId, null);
+      }
+      default:
+        return ok("this is <not xml & never was", requestId, null);
+    }
+  }
+
+  private static ResponseDefinition error(int status, String code, String message, String requestId, long delayMs) {
+    String xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Response><Errors><Error><Code>" + esc(code)
+        + "</Code><Message>" + esc(message) + "</Message></Error></Errors><RequestID>" + requestId
+        + "</RequestID></Response>";
+    ResponseDefinitionBuilder b = aResponse().withStatus(status).withHeader("Content-Type", "text/xml;charset=UTF-8")
+        .withBody(xml);
+    if (delayMs > 0) {
+      b.withFixedDelay((int) delayMs);
+    }
+    return b.build();
+  }
+
+  private static ResponseDefinition plain(int status, String body) {
+    return aResponse().withStatus(status).withHeader("Content-Type", "text/plain").withBody(body).build();
+  }
+
+  private static String encodeToken(int page, int offset) {
+    return Base64.getUrlEncoder().withoutPadding()
+        .encodeToString(("sim:" + page + ":" + offset).getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static int[] decodeToken(String token) {
+    try {
+      String[] parts = new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8).split(":");
+      if (parts.length == 3 && parts[0].equals("sim")) {
+        return new int[] {Integer.parseInt(parts[1]), Integer.parseInt(parts[2])};
+      }
+    } catch (IllegalArgumentException e) {
+      // fall through
+    }
+    throw new BadRequest("InvalidParameterValue", "The token '" + token + "' is invalid");
+  }
+
+  private static void parseForm(String form, Map<String, String> into) {
+    if (form == null || form.isEmpty()) {
+      return;
+    }
+    for (String pair : form.split("&")) {
+      if (pair.isEmpty()) {
+        continue;
+      }
+      int eq = pair.indexOf('=');
+      String k = eq < 0 ? pair : pair.substring(0, eq);
+      String v = eq < 0 ? "" : pair.substring(eq + 1);
+      into.put(URLDecoder.decode(k, StandardCharsets.UTF_8), URLDecoder.decode(v, StandardCharsets.UTF_8));
+    }
+  }
+
+  static String esc(String s) {
+    if (s == null) {
+      return "";
+    }
+    StringBuilder out = new StringBuilder(s.length());
+    for (char c : s.toCharArray()) {
+      switch (c) {
+        case '<':
+          out.append("&lt;");
+          break;
+        case '>':
+          out.append("&gt;");
+          break;
+        case '&':
+          out.append("&amp;");
+          break;
+        case '"':
+          out.append("&quot;");
+          break;
+        case '\'':
+          out.append("&apos;");
+          break;
+        default:
+          out.append(c);
+      }
+    }
+    return out.toString();
+  }
+
+  private static final class BadRequest extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    final String code;
+
+    BadRequest(String code, String message) {
+      super(message);
+      this.code = code;
+    }
+  }
+}
