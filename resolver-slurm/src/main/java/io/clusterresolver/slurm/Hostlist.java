@@ -473,6 +473,22 @@ public final class Hostlist {
     return !a.single && !b.single && a.prefix.equals(b.prefix);
   }
 
+  /** Appends {@code number} (unsigned) with at least {@code width} digits, without garbage. */
+  private static void appendPadded(StringBuilder out, long number, int width) {
+    if (number < 0) { // above 2^63-1: rare, take the simple way
+      out.append(format(number, width));
+      return;
+    }
+    int digits = 1;
+    for (long rest = number / 10; rest != 0; rest /= 10) {
+      digits++;
+    }
+    for (int k = digits; k < width; k++) {
+      out.append('0');
+    }
+    out.append(number);
+  }
+
   static String format(long number, int width) {
     String digits = Long.toUnsignedString(number);
     if (digits.length() >= width) {
@@ -594,8 +610,11 @@ public final class Hostlist {
         hosts.add(prefix);
         return;
       }
+      StringBuilder name = new StringBuilder(prefix.length() + Math.max(width, 20)).append(prefix);
       for (long n = lo; ; n++) {
-        hosts.add(prefix + format(n, width));
+        name.setLength(prefix.length());
+        appendPadded(name, n, width);
+        hosts.add(name.toString());
         if (n == hi) {
           break;
         }
