@@ -347,11 +347,17 @@ public final class Hostlist {
       boolean same = i > 0 && NaturalOrder.compare(prefixes.get(i - 1), prefixes.get(i)) == 0;
       rank.put(prefixes.get(i), same ? rank.get(prefixes.get(i - 1)) : i);
     }
-    ranges.sort((a, b) -> {
-      int byPrefix = Integer.compare(rank.get(a.prefix), rank.get(b.prefix));
+    List<Ranked> ranked = new ArrayList<>(ranges.size());
+    for (HostRange range : ranges) {
+      ranked.add(new Ranked(rank.get(range.prefix), range));
+    }
+    ranked.sort((x, y) -> {
+      int byPrefix = Integer.compare(x.prefixRank, y.prefixRank);
       if (byPrefix != 0) {
         return byPrefix;
       }
+      HostRange a = x.range;
+      HostRange b = y.range;
       if (a.single != b.single) {
         return a.single ? -1 : 1; // Slurm puts a host without number before numbered ones
       }
@@ -363,6 +369,20 @@ public final class Hostlist {
       }
       return Integer.compare(a.width, b.width);
     });
+    for (int i = 0; i < ranked.size(); i++) {
+      ranges.set(i, ranked.get(i).range);
+    }
+  }
+
+  /** A range with the rank of its prefix, so that sorting compares integers. */
+  private static final class Ranked {
+    final int prefixRank;
+    final HostRange range;
+
+    Ranked(int prefixRank, HostRange range) {
+      this.prefixRank = prefixRank;
+      this.range = range;
+    }
   }
 
   private static boolean widthsCompatible(long n, int wn, long m, int wm) {
