@@ -64,7 +64,7 @@ public final class SlurmClusterResolver implements ClusterResolver {
     if (type.isEmpty() || id.isEmpty()) {
       return ""; // this process is not a task of the cluster: nothing to connect to
     }
-    String address = snapshot.spec().taskAddress(type.get(), id.getAsInt());
+    String address = snapshot.address(type.get(), id.getAsInt());
     return Masters.format(address, rpcLayer != null ? rpcLayer : this.rpcLayer.orElse(""));
   }
 
@@ -137,6 +137,26 @@ public final class SlurmClusterResolver implements ClusterResolver {
         builder.addJob(job.getKey(), addresses);
       }
       return builder.build();
+    }
+
+    /**
+     * One task's address, computed from its rank alone: a task needs only its own (or its
+     * master's) address at start-up, not the other tasks' — no need to build the whole cluster.
+     */
+    String address(String job, int index) {
+      int first = 0;
+      for (Map.Entry<String, Integer> entry : jobSizes.entrySet()) {
+        if (entry.getKey().equals(job)) {
+          if (index < 0 || index >= entry.getValue()) {
+            throw new IllegalArgumentException("No task with index " + index + " in job '" + job + "'");
+          }
+          int rank = first + index;
+          return step.hosts.get(step.nodeOfRank[rank]) + ":" + (portBase + step.localIdOfRank[rank]);
+        }
+        first += entry.getValue();
+      }
+      throw new IllegalArgumentException("No job '" + job + "' in the cluster (jobs: " + jobSizes.keySet()
+          + "; set clusterresolver.slurm.jobs)");
     }
 
     /** The job and index of this process's rank, when it has one. */
