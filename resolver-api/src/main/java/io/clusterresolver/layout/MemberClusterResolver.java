@@ -2,6 +2,7 @@ package io.clusterresolver.layout;
 
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.ClusterSpec;
+import io.clusterresolver.spi.Masters;
 import io.clusterresolver.spi.ResolverConfig;
 import java.lang.System.Logger.Level;
 import java.util.Map;
@@ -79,9 +80,7 @@ public final class MemberClusterResolver implements ClusterResolver {
     if (type == null || id == null) {
       return "";
     }
-    String address = placement.spec().taskAddress(type, id);
-    String layer = rpcLayer != null ? rpcLayer : this.rpcLayer;
-    return layer == null || layer.isEmpty() ? address : layer + "://" + address;
+    return Masters.format(placement.spec().taskAddress(type, id), rpcLayer != null ? rpcLayer : this.rpcLayer);
   }
 
   @Override

@@ -204,6 +204,10 @@ final class Ec2MemberSource implements MemberSource {
       if (deadline.expired()) {
         throw deadline.timedOut(PROVIDER, what, e);
       }
+      if (String.valueOf(e.getMessage()).contains("Unable to unmarshall")) {
+        throw new ClusterResolverException(PROVIDER + ": " + what + " returned an answer that is not valid EC2 XML ("
+            + firstLine(e.getMessage()) + "); check that clusterresolver.aws.endpoint is an EC2 API endpoint", e);
+      }
       throw new ClusterResolverException(PROVIDER + ": " + what + " failed without a valid HTTP response ("
           + e.getClass().getSimpleName() + ": " + firstLine(e.getMessage()) + ") after " + attempts(e)
           + "; check clusterresolver.aws.endpoint and the network path to EC2", e);

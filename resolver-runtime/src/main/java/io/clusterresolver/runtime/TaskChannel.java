@@ -10,6 +10,7 @@ import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.MetadataUtils;
+import java.net.InetAddress;
 import java.util.concurrent.TimeUnit;
 
 /** The client side of one task: its channel and stubs, calls naming the local task. */
@@ -34,12 +35,18 @@ final class TaskChannel {
     if (host.startsWith("[") && host.endsWith("]")) {
       host = host.substring(1, host.length() - 1);
     }
+    if (host.equalsIgnoreCase("localhost")) {
+      // Servers listen on the loopback address; "localhost" may resolve to an unreachable ::1 first.
+      host = InetAddress.getLoopbackAddress().getHostAddress();
+    }
     int port = TaskServer.portOf(address);
     ChannelCredentials credentials =
         tls == null ? InsecureChannelCredentials.create() : tls.channelCredentials();
     this.channel =
         Grpc.newChannelBuilderForAddress(host, port, credentials)
             .maxInboundMessageSize(MAX_MESSAGE_BYTES)
+            // Our callbacks only complete futures: run them on the transport thread, no hand-off.
+            .directExecutor()
             .build();
     Metadata headers = new Metadata();
     headers.put(Caller.HEADER, self.name());
