@@ -3,6 +3,7 @@ package io.clusterresolver.slurm;
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.ClusterSpec;
+import io.clusterresolver.spi.LocalAccelerators;
 import io.clusterresolver.spi.Masters;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +23,7 @@ import java.util.function.Supplier;
  */
 public final class SlurmClusterResolver implements ClusterResolver {
 
-  private static final String GPU = "GPU";
+  private static final String GPU = LocalAccelerators.GPU;
 
   private final Supplier<Map<String, String>> environment;
   private final JobCounts jobs;
@@ -188,16 +189,7 @@ public final class SlurmClusterResolver implements ClusterResolver {
 
     private List<String> visibleIds() {
       String value = env.get("CUDA_VISIBLE_DEVICES");
-      if (value == null) {
-        return null;
-      }
-      List<String> ids = new ArrayList<>();
-      for (String id : value.split(",")) {
-        if (!id.isBlank()) {
-          ids.add(id.trim());
-        }
-      }
-      return ids;
+      return value == null ? null : LocalAccelerators.visibleDeviceIds(value);
     }
 
     /**
