@@ -83,6 +83,19 @@ class ConnectTest {
   }
 
   @Test
+  void masterTaskIsFoundByExactAddress() {
+    ClusterSpec cluster = TestCluster.cluster("worker", 2);
+    serve(cluster, "worker", 0);
+    serve(cluster, "worker", 1);
+    ClusterConnection connection = closeLater(Cluster.connect(cluster));
+    String address = cluster.taskAddress("worker", 1);
+    assertThat(connection.taskAt("grpc://" + address)).contains("/job:worker/replica:0/task:1");
+    assertThat(connection.taskAt(address)).contains("/job:worker/replica:0/task:1");
+    // A prefix of an address is not that address (TensorFlow's substring match would say it is).
+    assertThat(connection.taskAt("grpc://" + address.substring(0, address.length() - 1))).isEmpty();
+  }
+
+  @Test
   void localTaskMissingFromItsJobIsRejected() {
     ClusterSpec cluster = TestCluster.cluster("worker", 2);
     assertThatThrownBy(() -> Cluster.connect(cluster, "worker", 5, "grpc", null))
