@@ -83,6 +83,36 @@ class ConnectTest {
   }
 
   @Test
+  void statusReportsTaskDevicesAndClusterToAnyone() {
+    ClusterSpec cluster = TestCluster.cluster("worker", 2);
+    closeLater(TaskServer.builder(cluster, "worker", 1).accelerators(Map.of("TPU", 2)).start());
+    io.grpc.ManagedChannel channel = ChannelPool.newChannel(cluster.taskAddress("worker", 1), null);
+    try {
+      // No x-cluster-task header: health checks need no identity.
+      io.clusterresolver.runtime.rpc.StatusResponse status =
+          io.clusterresolver.runtime.rpc.TaskServiceGrpc.newBlockingStub(channel)
+              .withDeadlineAfter(5, TimeUnit.SECONDS)
+              .getStatus(io.clusterresolver.runtime.rpc.StatusRequest.getDefaultInstance());
+      assertThat(status.getServing()).isTrue();
+      assertThat(status.getJob()).isEqualTo("worker");
+      assertThat(status.getTaskIndex()).isEqualTo(1);
+      assertThat(status.getDevicesList()).containsExactly(cpu("worker", 1),
+          "/job:worker/replica:0/task:1/device:TPU:0", "/job:worker/replica:0/task:1/device:TPU:1");
+      assertThat(io.clusterresolver.proto.ClusterDefs.fromClusterDef(status.getCluster()))
+          .isEqualTo(cluster);
+      // ...but everything else does.
+      assertThatThrownBy(() -> io.clusterresolver.runtime.rpc.TaskServiceGrpc.newBlockingStub(channel)
+              .withDeadlineAfter(5, TimeUnit.SECONDS)
+              .createContext(io.clusterresolver.runtime.rpc.CreateContextRequest.newBuilder()
+                  .setContextId("anonymous").build()))
+          .isInstanceOfSatisfying(StatusRuntimeException.class,
+              e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED));
+    } finally {
+      channel.shutdownNow();
+    }
+  }
+
+  @Test
   void masterTaskIsFoundByExactAddress() {
     ClusterSpec cluster = TestCluster.cluster("worker", 2);
     serve(cluster, "worker", 0);
