@@ -171,6 +171,21 @@ public final class ClusterConnection implements AutoCloseable {
     }
   }
 
+  /**
+   * Frees a stored value on its task (values otherwise live until the connection ends). Releasing
+   * a value twice does nothing; using it afterwards fails with {@code NOT_FOUND "unknown value"}.
+   */
+  public void release(RemoteValue value) {
+    checkOwn(value);
+    TaskChannel task = taskOf(value.device);
+    try {
+      task.blocking(callMillis).delete(ValueHandle.newBuilder().setContextId(contextId)
+          .setDevice(value.device).setId(value.id).build());
+    } catch (StatusRuntimeException e) {
+      throw task.failure("release of " + value, e);
+    }
+  }
+
   private void checkOwn(RemoteValue value) {
     if (value == null) {
       throw new IllegalArgumentException("The remote value must not be null");

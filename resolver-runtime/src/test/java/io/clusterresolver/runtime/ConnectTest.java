@@ -220,6 +220,23 @@ class ConnectTest {
   }
 
   @Test
+  void releaseFreesOneValue() {
+    ClusterSpec cluster = TestCluster.cluster("worker", 1);
+    TaskServer worker0 = serve(cluster, "worker", 0);
+    ClusterConnection connection = closeLater(Cluster.connect(cluster));
+    RemoteValue kept = connection.put(cpu("worker", 0), ABC);
+    RemoteValue freed = connection.run(cpu("worker", 0), "upper", kept);
+    assertThat(worker0.storedValueCount()).isEqualTo(2);
+    connection.release(freed);
+    connection.release(freed); // again: nothing to do
+    assertThat(worker0.storedValueCount()).isEqualTo(1);
+    assertThat(connection.fetch(kept)).isEqualTo(ABC);
+    assertThatThrownBy(() -> connection.fetch(freed))
+        .isInstanceOfSatisfying(RemoteTaskException.class, e -> assertThat(e.code()).isEqualTo("NOT_FOUND"))
+        .hasMessageContaining("unknown value");
+  }
+
+  @Test
   void closeFreesValuesOnTheServers() {
     ClusterSpec cluster = TestCluster.cluster("worker", 1);
     TaskServer worker0 = serve(cluster, "worker", 0);
