@@ -113,6 +113,22 @@ class ConnectTest {
   }
 
   @Test
+  void explicitDevicesReplaceCpuAndAcceleratorsAndMustBelongToTheTask() {
+    ClusterSpec cluster = TestCluster.cluster("worker", 1);
+    List<String> devices = List.of("/job:worker/replica:0/task:0/device:CPU:0",
+        "/job:worker/replica:0/task:0/device:XPU:3");
+    closeLater(TaskServer.builder(cluster, "worker", 0).devices(devices).start());
+    ClusterConnection connection = closeLater(Cluster.connect(cluster));
+    assertThat(connection.devices()).containsExactly(
+        cpu("localhost", 0), devices.get(0), devices.get(1));
+    assertThatThrownBy(() -> TaskServer.builder(cluster, "worker", 0)
+            .devices(List.of("/job:ps/replica:0/task:0/device:CPU:0")).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("/job:ps/replica:0/task:0/device:CPU:0")
+        .hasMessageContaining("/job:worker/replica:0/task:0");
+  }
+
+  @Test
   void masterTaskIsFoundByExactAddress() {
     ClusterSpec cluster = TestCluster.cluster("worker", 2);
     serve(cluster, "worker", 0);
