@@ -86,6 +86,7 @@ public final class ClusterResolverCommand implements Runnable {
   /** The configured command line: exit codes, error handling and output streams. */
   public static CommandLine commandLine(Map<String, String> environment, PrintWriter out, PrintWriter err) {
     CommandLine commandLine = new CommandLine(new ClusterResolverCommand(environment));
+    commandLine.setExpandAtFiles(false); // an argument starting with @ is a value, never a file to read
     commandLine.setOut(out);
     commandLine.setErr(err);
     commandLine.setExecutionExceptionHandler(ClusterResolverCommand::handleFailure);

@@ -230,6 +230,13 @@ class ResolveCommandTest {
   }
 
   @Test
+  void argumentsStartingWithAtAreValuesNotFiles() throws IOException {
+    JsonNode root = JSON.readTree(ok(ENV, "resolve", "-D", "clusterresolver.fixture.hosts=h1",
+        "--task-type", "@chief", "--task-id", "0").out);
+    assertThat(root.at("/task/type").asText()).isEqualTo("@chief");
+  }
+
+  @Test
   void missingConfigFileIsAUsageError(@TempDir Path dir) {
     CliRun run = fails(ExitCodes.USAGE, ENV, "resolve", "--config", dir.resolve("nope.properties").toString());
     assertThat(run.err).contains("nope.properties", "no such file");
