@@ -137,7 +137,8 @@ class ResolveCommandTest {
     builder.environment().put("CR_OUT", run.out);
     Process p = builder.redirectErrorStream(true).start();
     String exported = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-    assertThat(p.waitFor()).isZero();
+    assertThat(p.waitFor(300, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).isZero();
     JsonNode tfConfig = JSON.readTree(exported);
     assertThat(tfConfig.at("/rpc_layer").asText()).isEqualTo(nasty);
   }

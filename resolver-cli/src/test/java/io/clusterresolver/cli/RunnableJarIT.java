@@ -156,7 +156,7 @@ class RunnableJarIT {
     shell.environment().put("CR", run.out);
     Process p = shell.start();
     String line = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-    assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.waitFor(300, TimeUnit.SECONDS)).isTrue();
     assertThat(line).isEqualTo("a:2222 3 2");
   }
 
