@@ -1,5 +1,6 @@
 package io.clusterresolver.cli;
 
+import io.clusterresolver.testkit.Simulation;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -46,9 +47,29 @@ public final class ResolveCommand implements Callable<Integer> {
       description = "json (default), tf-config, hostfile or env.")
   private OutputFormat format;
 
+  @Option(
+      names = "--simulate",
+      description = "Resolve against an in-process simulation of the provider's cloud with a small demo"
+          + " fleet (needs --provider; available: aws). The whole path runs: the real SDK, paging,"
+          + " signing, the metadata service. No account needed.")
+  private boolean simulate;
+
   @Override
   public Integer call() {
-    Resolution resolution = resolverOptions.select(parent.environment()).resolve();
+    if (simulate) {
+      if (resolverOptions.providerName() == null) {
+        throw new IllegalArgumentException("--simulate needs --provider NAME (for example --provider aws)");
+      }
+      try (Simulation simulation = Simulation.startDemo(resolverOptions.providerName())) {
+        spec.commandLine().getErr().println("cluster-resolver: " + simulation.description());
+        spec.commandLine().getErr().flush();
+        return print(resolverOptions.select(parent.environment(), simulation.properties()).resolve());
+      }
+    }
+    return print(resolverOptions.select(parent.environment()).resolve());
+  }
+
+  private int print(Resolution resolution) {
     String text = format.render(resolution); // complete before anything reaches stdout
     spec.commandLine().getOut().print(text);
     spec.commandLine().getOut().flush();

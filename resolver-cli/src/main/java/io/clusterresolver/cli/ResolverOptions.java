@@ -56,7 +56,15 @@ public final class ResolverOptions {
    * @throws io.clusterresolver.ClusterResolverException if no provider applies
    */
   public Selection select(Map<String, String> environment) {
-    PropertySources plain = propertyOptions.sources(environment, Map.of());
+    return select(environment, Map.of());
+  }
+
+  /**
+   * Like {@link #select(Map)}, with {@code defaults} (such as the properties that point a provider at
+   * a simulation) below {@code -D} and above every other source.
+   */
+  public Selection select(Map<String, String> environment, Map<String, String> defaults) {
+    PropertySources plain = propertyOptions.sources(environment, defaults);
     ClusterResolverProvider chosen = provider != null
         ? ClusterResolvers.provider(provider)
         : ClusterResolvers.detectProvider(ResolverContext.of(plain));
@@ -73,13 +81,20 @@ public final class ResolverOptions {
       taskProperties.put(key(chosen, TASK_ID_PROPERTY), Integer.toString(taskId));
       viewTaskId = null;
     }
+    Map<String, String> derived = new LinkedHashMap<>(defaults);
+    derived.putAll(taskProperties);
     PropertySources sources = taskProperties.isEmpty()
         ? plain
-        : propertyOptions.sources(environment, taskProperties);
+        : propertyOptions.sources(environment, derived);
     ResolverConfig config = ResolverConfig.resolve(chosen.name(), chosen.properties(), sources);
     ClusterResolver resolver = chosen.create(config);
     // ... otherwise they only choose which task's view is printed.
     return new Selection(chosen, resolver, viewTaskType, viewTaskId);
+  }
+
+  /** The provider named with {@code --provider}, or {@code null} when it is to be detected. */
+  public String providerName() {
+    return provider;
   }
 
   private static boolean declares(ClusterResolverProvider provider, String name) {

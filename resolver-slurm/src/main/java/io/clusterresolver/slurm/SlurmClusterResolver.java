@@ -3,6 +3,7 @@ package io.clusterresolver.slurm;
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.ClusterSpec;
+import io.clusterresolver.spi.LocalAccelerators;
 import io.clusterresolver.spi.Masters;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +23,7 @@ import java.util.function.Supplier;
  */
 public final class SlurmClusterResolver implements ClusterResolver {
 
-  private static final String GPU = "GPU";
+  private static final String GPU = LocalAccelerators.GPU;
 
   private final Supplier<Map<String, String>> environment;
   private final JobCounts jobs;
@@ -64,7 +65,7 @@ public final class SlurmClusterResolver implements ClusterResolver {
     if (type.isEmpty() || id.isEmpty()) {
       return ""; // this process is not a task of the cluster: nothing to connect to
     }
-    String address = snapshot.spec().taskAddress(type.get(), id.getAsInt());
+    String address = snapshot.address(type.get(), id.getAsInt());
     return Masters.format(address, rpcLayer != null ? rpcLayer : this.rpcLayer.orElse(""));
   }
 
@@ -139,6 +140,26 @@ public final class SlurmClusterResolver implements ClusterResolver {
       return builder.build();
     }
 
+    /**
+     * One task's address, computed from its rank alone: a task needs only its own (or its
+     * master's) address at start-up, not the other tasks' — no need to build the whole cluster.
+     */
+    String address(String job, int index) {
+      int first = 0;
+      for (Map.Entry<String, Integer> entry : jobSizes.entrySet()) {
+        if (entry.getKey().equals(job)) {
+          if (index < 0 || index >= entry.getValue()) {
+            throw new IllegalArgumentException("No task with index " + index + " in job '" + job + "'");
+          }
+          int rank = first + index;
+          return step.hosts.get(step.nodeOfRank[rank]) + ":" + (portBase + step.localIdOfRank[rank]);
+        }
+        first += entry.getValue();
+      }
+      throw new IllegalArgumentException("No job '" + job + "' in the cluster (jobs: " + jobSizes.keySet()
+          + "; set clusterresolver.slurm.jobs)");
+    }
+
     /** The job and index of this process's rank, when it has one. */
     private Optional<Map.Entry<String, Integer>> ownTask() {
       if (step.procId.isEmpty()) {
@@ -168,16 +189,7 @@ public final class SlurmClusterResolver implements ClusterResolver {
 
     private List<String> visibleIds() {
       String value = env.get("CUDA_VISIBLE_DEVICES");
-      if (value == null) {
-        return null;
-      }
-      List<String> ids = new ArrayList<>();
-      for (String id : value.split(",")) {
-        if (!id.isBlank()) {
-          ids.add(id.trim());
-        }
-      }
-      return ids;
+      return value == null ? null : LocalAccelerators.visibleDeviceIds(value);
     }
 
     /**

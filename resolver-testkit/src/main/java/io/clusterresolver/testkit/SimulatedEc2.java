@@ -45,7 +45,7 @@ import java.util.regex.Pattern;
  *
  * <ul>
  *   <li>{@code DescribeInstances}: filters {@code tag:KEY}, {@code tag-key},
- *       {@code instance-state-name}, {@code availability-zone}, {@code instance-id},
+ *       {@code tag-value}, {@code instance-state-name}, {@code availability-zone}, {@code instance-id},
  *       {@code vpc-id}, {@code subnet-id} (values may use EC2's {@code *} and {@code ?} wildcards),
  *       {@code InstanceId.N}, {@code MaxResults} 5–1000 and {@code NextToken}. A request without
  *       {@code MaxResults} gets at most {@link #unpaginatedLimit(int)} (1000) instances and a
@@ -611,7 +611,7 @@ public final class SimulatedEc2 implements AutoCloseable {
       filters.computeIfAbsent(name, x -> new ArrayList<>()).addAll(values);
     });
     for (String name : filters.keySet()) {
-      if (!name.startsWith("tag:") && !Set.of("tag-key", "instance-state-name", "availability-zone", "instance-id",
+      if (!name.startsWith("tag:") && !Set.of("tag-key", "tag-value", "instance-state-name", "availability-zone", "instance-id",
           "vpc-id", "subnet-id", "instance-type").contains(name)) {
         throw new BadRequest("InvalidParameterValue", "The filter '" + name + "' is invalid");
       }
@@ -631,6 +631,9 @@ public final class SimulatedEc2 implements AutoCloseable {
         switch (name) {
           case "tag-key":
             ok = i.tags().keySet().stream().anyMatch(k -> anyMatch(values, k));
+            break;
+          case "tag-value":
+            ok = i.tags().values().stream().anyMatch(v -> anyMatch(values, v));
             break;
           case "instance-state-name":
             ok = anyMatch(values, i.state().apiName());
@@ -661,15 +664,22 @@ public final class SimulatedEc2 implements AutoCloseable {
   /** EC2 filter values: {@code *} matches any run, {@code ?} one character, case-sensitive. */
   private static boolean anyMatch(List<String> patterns, String value) {
     for (String p : patterns) {
-      StringBuilder regex = new StringBuilder();
-      for (char c : p.toCharArray()) {
-        regex.append(c == '*' ? ".*" : c == '?' ? "." : Pattern.quote(String.valueOf(c)));
-      }
-      if (value.matches(regex.toString())) {
+      if (p.indexOf('*') < 0 && p.indexOf('?') < 0 ? p.equals(value) : GLOBS.computeIfAbsent(p, SimulatedEc2::glob)
+          .matcher(value).matches()) {
         return true;
       }
     }
     return false;
+  }
+
+  private static final Map<String, Pattern> GLOBS = new ConcurrentHashMap<>();
+
+  private static Pattern glob(String p) {
+    StringBuilder regex = new StringBuilder();
+    for (char c : p.toCharArray()) {
+      regex.append(c == '*' ? ".*" : c == '?' ? "." : Pattern.quote(String.valueOf(c)));
+    }
+    return Pattern.compile(regex.toString());
   }
 
   private ResponseDefinition imds(String method, String path, Map<String, String> headers) {
