@@ -47,6 +47,11 @@ public final class Hostlist {
     List<HostRange> ranges = parse(hostlist);
     long total = 0;
     for (HostRange range : ranges) {
+      if (range.endsAtUnsignedMax()) {
+        // Slurm's own quirk: a range that ends at 2^64-1 (its "empty" marker) makes scontrol print
+        // no host at all for the whole list.
+        return new ArrayList<>();
+      }
       total += range.count();
     }
     List<String> hosts = new ArrayList<>((int) total);
@@ -65,6 +70,9 @@ public final class Hostlist {
     Objects.requireNonNull(hostlist, "hostlist");
     long total = 0;
     for (HostRange range : parse(hostlist)) {
+      if (range.endsAtUnsignedMax()) {
+        return 0;
+      }
       total += range.count();
     }
     return (int) total;
@@ -193,6 +201,11 @@ public final class Hostlist {
       String between = prefix.substring(close + 1);
       List<NumberRange> outer = parseRangeList(hostlist, prefix.substring(open + 1, close));
       for (NumberRange range : outer) {
+        if (range.hi == -1L && range.lo != -1L) {
+          // Slurm prints nothing for such a list (after a long loop): so do we, at once.
+          out.add(new HostRange(head, -2L, -1L, 0, false));
+          return;
+        }
         for (long n = range.lo; Long.compareUnsigned(n, range.hi) <= 0; n++) {
           String newPrefix = head + format(n, range.width) + between;
           expandPrefix(hostlist, newPrefix, numbers, out, total);
@@ -623,6 +636,10 @@ public final class Hostlist {
 
     long count() {
       return single ? 1 : hi - lo + 1;
+    }
+
+    boolean endsAtUnsignedMax() {
+      return !single && hi == -1L && lo != -1L;
     }
 
     void appendHosts(List<String> hosts) {
