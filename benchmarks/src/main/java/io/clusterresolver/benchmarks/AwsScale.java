@@ -56,9 +56,9 @@ public final class AwsScale {
         Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
         ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(), latencyMs);
     System.out.println("| N | DescribeInstances / resolve | DescribeInstanceTypes / JVM | warm median ms | warm min ms |"
-        + " goal ms | first resolve ms (cold JVM) | peak heap MiB (-Xmx64m) | Hazelcast members | Hazelcast calls |"
+        + " goal ms | resolving thread CPU ms / resolve | first resolve ms (cold JVM) | peak heap MiB (-Xmx64m) | Hazelcast members | Hazelcast calls |"
         + " Hazelcast warm median ms |");
-    System.out.println("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    System.out.println("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     for (int n : sizes) {
       try (SimulatedEc2 ec2 = SimulatedEc2.start()) {
         ec2.addTypical(0, n, b -> b.tag("cluster", "bench").instanceType(TYPES[0]));
@@ -81,9 +81,9 @@ public final class AwsScale {
 
         ec2.resetCounts();
         Hazelcast hz = hazelcast(ec2, reps);
-        System.out.printf(Locale.ROOT, "| %d | %.1f | %d | %s | %s | %.0f | %s | %s | %d of %d | %.1f / discovery | %.1f |%n",
+        System.out.printf(Locale.ROOT, "| %d | %.1f | %d | %s | %s | %.0f | %s | %s | %s | %d of %d | %.1f / discovery | %s |%n",
             n, perResolve, typeCalls, child.get("warm_median_ms"), child.get("warm_min_ms"), goal,
-            child.get("first_ms"), child.get("peak_heap_mib"), hz.members, n, hz.callsPerDiscovery, hz.medianMs);
+            child.get("cpu_ms"), child.get("first_ms"), child.get("peak_heap_mib"), hz.members, n, hz.callsPerDiscovery, hz.medianMs);
         if (!child.get("tasks").equals(Integer.toString(n))) {
           System.out.println("  WRONG: the aws provider found " + child.get("tasks") + " tasks, expected " + n);
         }
@@ -149,10 +149,12 @@ public final class AwsScale {
     int discoveries = 0;
     for (int i = 0; i < reps + 2; i++) {
       long start = System.nanoTime();
-      int found = 0;
+      // Hazelcast returns one node per port of its hz-port range: count distinct hosts.
+      java.util.Set<String> hosts = new java.util.HashSet<>();
       for (DiscoveryNode node : strategy.discoverNodes()) {
-        found++;
+        hosts.add(node.getPrivateAddress().getHost());
       }
+      int found = hosts.size();
       discoveries++;
       if (i >= 2) {
         times.add((System.nanoTime() - start) / 1e6);
@@ -212,12 +214,15 @@ public final class AwsScale {
         }
       }
       List<Double> times = new ArrayList<>();
+      java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+      long cpuStart = threads.getCurrentThreadCpuTime();
       for (int i = 0; i < reps; i++) {
         long t = System.nanoTime();
         spec = resolver.clusterSpec();
         times.add((System.nanoTime() - t) / 1e6);
         resolves++;
       }
+      double cpuPerResolve = (threads.getCurrentThreadCpuTime() - cpuStart) / 1e6 / reps;
       long peak = 0;
       for (MemoryPoolMXBean pool : heap) {
         peak += pool.getPeakUsage().getUsed();
@@ -226,6 +231,7 @@ public final class AwsScale {
       System.out.printf(Locale.ROOT, "first_ms=%.0f%n", first);
       System.out.printf(Locale.ROOT, "warm_median_ms=%.0f%n", times.get(times.size() / 2));
       System.out.printf(Locale.ROOT, "warm_min_ms=%.0f%n", times.get(0));
+      System.out.printf(Locale.ROOT, "cpu_ms=%.0f%n", cpuPerResolve);
       System.out.printf(Locale.ROOT, "peak_heap_mib=%.1f%n", peak / 1048576.0);
       System.out.println("tasks=" + spec.numTasks("worker"));
       System.out.println("resolves=" + resolves);

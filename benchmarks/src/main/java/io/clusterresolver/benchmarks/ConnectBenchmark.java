@@ -3,6 +3,7 @@ package io.clusterresolver.benchmarks;
 import io.clusterresolver.ClusterSpec;
 import io.clusterresolver.runtime.Cluster;
 import io.clusterresolver.runtime.ClusterConnection;
+import io.clusterresolver.runtime.ConnectOptions;
 import io.clusterresolver.runtime.TaskServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -30,6 +31,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * the time of 1). One connect is: start the local {@code localhost} task's server, contact every
  * task in parallel (status, then context creation), collect the visible devices. Closing is not
  * measured. The task servers run in the same JVM (and so share its 2 cores with the client).
+ * {@code reuseChannels=false} opens a fresh HTTP/2 connection to every task on every connect (what
+ * the first connect of a process pays); {@code true} is the default, where a reconnect reuses the
+ * process's open channels.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -41,6 +45,10 @@ public class ConnectBenchmark {
 
   @Param({"1", "16", "64"})
   public int tasks;
+
+  /** true: reconnects reuse the process's open channels (the default); false: fresh connections. */
+  @Param({"true", "false"})
+  public boolean reuseChannels;
 
   private final List<TaskServer> servers = new ArrayList<>();
   private ClusterSpec cluster;
@@ -60,7 +68,7 @@ public class ConnectBenchmark {
 
   @Benchmark
   public ClusterConnection connect() {
-    connection = Cluster.connect(cluster);
+    connection = Cluster.connect(cluster, ConnectOptions.builder().reuseChannels(reuseChannels).build());
     return connection;
   }
 

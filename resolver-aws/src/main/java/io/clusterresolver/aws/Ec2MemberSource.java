@@ -67,7 +67,9 @@ final class Ec2MemberSource implements MemberSource {
   @Override
   public List<Member> members() {
     Deadline deadline = Deadline.after(timeout);
-    List<Instance> instances = new ArrayList<>();
+    // Each page's SDK objects are dropped once read: only what the layout needs is kept.
+    List<Listed> listed = new ArrayList<>();
+    List<String> withoutAddress = new ArrayList<>();
     String token = null;
     int page = 0;
     do {
@@ -82,29 +84,22 @@ final class Ec2MemberSource implements MemberSource {
       DescribeInstancesResponse response = call("DescribeInstances", page, deadline,
           () -> ec2.describeInstances(request));
       for (Reservation r : response.reservations()) {
-        instances.addAll(r.instances());
+        for (Instance i : r.instances()) {
+          String chosen = address.of(i).orElse(null);
+          if (chosen == null) {
+            withoutAddress.add(i.instanceId() + " (" + i.state().nameAsString() + ")");
+          } else {
+            listed.add(new Listed(i, chosen));
+          }
+        }
       }
       token = response.nextToken();
     } while (token != null && !token.isEmpty());
 
-    Map<String, Map<String, Integer>> typeAccelerators = accelerators ? acceleratorsOf(instances, deadline) : Map.of();
-    List<Member> members = new ArrayList<>(instances.size());
-    List<String> withoutAddress = new ArrayList<>();
-    for (Instance i : instances) {
-      String chosen = address.of(i).orElse(null);
-      if (chosen == null) {
-        withoutAddress.add(i.instanceId() + " (" + i.state().nameAsString() + ")");
-        continue;
-      }
-      Member.Builder m = Member.builder(i.instanceId(), chosen).creationTime(i.launchTime());
-      for (Tag tag : i.tags()) {
-        m.label(tag.key(), tag.value());
-        if ("Name".equals(tag.key())) {
-          m.name(tag.value());
-        }
-      }
-      m.accelerators(typeAccelerators.getOrDefault(i.instanceTypeAsString(), Map.of()));
-      members.add(m.build());
+    Map<String, Map<String, Integer>> typeAccelerators = accelerators ? acceleratorsOf(listed, deadline) : Map.of();
+    List<Member> members = new ArrayList<>(listed.size());
+    for (Listed i : listed) {
+      members.add(i.member.accelerators(typeAccelerators.getOrDefault(i.type, Map.of())).build());
     }
     if (!withoutAddress.isEmpty()) {
       LOG.log(Level.INFO, () -> PROVIDER + ": " + withoutAddress.size() + " instance(s) without a "
@@ -115,11 +110,28 @@ final class Ec2MemberSource implements MemberSource {
     return members;
   }
 
+  /** What is kept of one listed instance: its member (accelerators still to come) and its type. */
+  private static final class Listed {
+    final Member.Builder member;
+    final String type;
+
+    Listed(Instance i, String address) {
+      this.type = i.instanceTypeAsString();
+      this.member = Member.builder(i.instanceId(), address).creationTime(i.launchTime());
+      for (Tag tag : i.tags()) {
+        member.label(tag.key(), tag.value());
+        if ("Name".equals(tag.key())) {
+          member.name(tag.value());
+        }
+      }
+    }
+  }
+
   /** Accelerators by type name for the instances' types; unknown types are asked for in one call (per 100 types). */
-  private Map<String, Map<String, Integer>> acceleratorsOf(List<Instance> instances, Deadline deadline) {
+  private Map<String, Map<String, Integer>> acceleratorsOf(List<Listed> instances, Deadline deadline) {
     Set<String> missing = new TreeSet<>();
-    for (Instance i : instances) {
-      String type = i.instanceTypeAsString();
+    for (Listed i : instances) {
+      String type = i.type;
       if (type != null && !TYPE_CACHE.containsKey(cacheScope + "|" + type)) {
         missing.add(type);
       }
@@ -139,8 +151,8 @@ final class Ec2MemberSource implements MemberSource {
       }
     }
     Map<String, Map<String, Integer>> result = new LinkedHashMap<>();
-    for (Instance i : instances) {
-      String type = i.instanceTypeAsString();
+    for (Listed i : instances) {
+      String type = i.type;
       if (type != null) {
         result.put(type, TYPE_CACHE.getOrDefault(cacheScope + "|" + type, Map.of()));
       }

@@ -33,6 +33,16 @@ public interface Area {
     default String unsupported() {
       return null;
     }
+
+    /**
+     * The Java expectation for a step whose TF value is untagged, derived from TF's value by a kept
+     * rule where TF's output carries an input's incidental form (for example a ClusterDef's job
+     * order, which D1/K2 fix). By default TF's value itself.
+     */
+    default com.fasterxml.jackson.databind.JsonNode javaExpectation(
+        Vector.Step step, com.fasterxml.jackson.databind.JsonNode tfValue) {
+      return tfValue;
+    }
   }
 
   /** A step with no counterpart in the Java contract; the reason is reported. */

@@ -4,6 +4,11 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import io.clusterresolver.ClusterSpec;
 import io.clusterresolver.proto.ClusterDef;
 import io.clusterresolver.proto.ClusterDefs;
+import io.clusterresolver.proto.JobDef;
+import io.clusterresolver.proto.ProtoBytes;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 
 /** ClusterSpec <-> TensorFlow {@code ClusterDef} bytes, through {@code resolver-proto}. */
 final class ClusterDefCodec {
@@ -13,6 +18,21 @@ final class ClusterDefCodec {
   /** The deterministic serialization of the spec's ClusterDef (K2). */
   static byte[] toBytes(ClusterSpec spec) {
     return ClusterDefs.toBytes(spec);
+  }
+
+  /**
+   * The same ClusterDef with its jobs stably sorted by name, serialized deterministically. Works on
+   * the message itself (not through a ClusterSpec), so repeated job names and task order are kept.
+   */
+  static byte[] withJobsSorted(byte[] clusterDef) {
+    try {
+      ClusterDef def = ClusterDef.parseFrom(clusterDef);
+      List<JobDef> jobs = new ArrayList<>(def.getJobList());
+      jobs.sort(Comparator.comparing(JobDef::getName));
+      return ProtoBytes.deterministic(def.toBuilder().clearJob().addAllJob(jobs).build());
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalArgumentException("Not a ClusterDef: " + e.getMessage(), e);
+    }
   }
 
   /** The spec of serialized ClusterDef bytes (K3: a repeated job name, the last wins). */

@@ -35,6 +35,19 @@ class ClusterSpecConformanceTest {
         return setup.has("right") ? Specs.build(setup.get("right")) : Values.decode(setup.get("right_value"));
       }
 
+      /**
+       * D1/K2: a Java ClusterSpec keeps its jobs sorted, so its ClusterDef lists them sorted. TF
+       * returns a ClusterDef it was given as is, so the expectation is TF's own bytes with the jobs
+       * stably sorted by name: the same bytes wherever TF's input was already sorted.
+       */
+      @Override
+      public JsonNode javaExpectation(Vector.Step step, JsonNode tfValue) {
+        if (!"as_cluster_def".equals(step.op()) || !tfValue.has("hex")) {
+          return tfValue;
+        }
+        return Values.protoResult(ClusterDefCodec.withJobsSorted(Values.hexToBytes(tfValue.get("hex").asText())));
+      }
+
       @Override
       public Object run(Vector.Step step) {
         switch (step.op()) {

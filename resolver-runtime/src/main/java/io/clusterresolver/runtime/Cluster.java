@@ -164,7 +164,10 @@ public final class Cluster {
     List<TaskChannel> channels = new ArrayList<>();
     for (String j : full.jobs()) {
       for (int t : full.taskIndices(j)) {
-        channels.add(new TaskChannel(j, t, full.taskAddress(j, t), self, options.tls()));
+        // The local server is this connection's own: its channel is not worth sharing.
+        boolean own = localServer != null && j.equals(job) && t == index;
+        channels.add(new TaskChannel(
+            j, t, full.taskAddress(j, t), self, options.tls(), options.reuseChannels() && !own));
       }
     }
     long start = System.nanoTime();

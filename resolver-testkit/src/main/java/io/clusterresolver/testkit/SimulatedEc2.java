@@ -664,15 +664,22 @@ public final class SimulatedEc2 implements AutoCloseable {
   /** EC2 filter values: {@code *} matches any run, {@code ?} one character, case-sensitive. */
   private static boolean anyMatch(List<String> patterns, String value) {
     for (String p : patterns) {
-      StringBuilder regex = new StringBuilder();
-      for (char c : p.toCharArray()) {
-        regex.append(c == '*' ? ".*" : c == '?' ? "." : Pattern.quote(String.valueOf(c)));
-      }
-      if (value.matches(regex.toString())) {
+      if (p.indexOf('*') < 0 && p.indexOf('?') < 0 ? p.equals(value) : GLOBS.computeIfAbsent(p, SimulatedEc2::glob)
+          .matcher(value).matches()) {
         return true;
       }
     }
     return false;
+  }
+
+  private static final Map<String, Pattern> GLOBS = new ConcurrentHashMap<>();
+
+  private static Pattern glob(String p) {
+    StringBuilder regex = new StringBuilder();
+    for (char c : p.toCharArray()) {
+      regex.append(c == '*' ? ".*" : c == '?' ? "." : Pattern.quote(String.valueOf(c)));
+    }
+    return Pattern.compile(regex.toString());
   }
 
   private ResponseDefinition imds(String method, String path, Map<String, String> headers) {
