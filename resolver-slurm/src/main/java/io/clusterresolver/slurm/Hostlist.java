@@ -146,8 +146,8 @@ public final class Hostlist {
         end++;
       }
       while (true) {
-        int open = s.indexOf('[', parse);
-        if (open < 0 || open > end) {
+        int open = indexWithin(s, '[', parse, end);
+        if (open < 0) {
           return end;
         }
         int close = s.indexOf(']', parse);
@@ -162,6 +162,17 @@ public final class Hostlist {
         break;
       }
     }
+  }
+
+  /** The first {@code c} in {@code s[from..to]} (inclusive), or -1: never scans past the item. */
+  private static int indexWithin(String s, char c, int from, int to) {
+    int limit = Math.min(to, s.length() - 1);
+    for (int i = from; i <= limit; i++) {
+      if (s.charAt(i) == c) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   private static void parseToken(String hostlist, String token, List<HostRange> out, long[] total) {
