@@ -37,6 +37,8 @@ import picocli.CommandLine.Spec;
       ProvidersCommand.class,
       DetectCommand.class,
       ResolveCommand.class,
+      ServeCommand.class,
+      ConnectCommand.class,
       CommandLine.HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",

@@ -3,6 +3,7 @@ package io.clusterresolver.cli;
 import io.clusterresolver.ClusterResolvers;
 import io.clusterresolver.spi.ClusterResolverProvider;
 import io.clusterresolver.spi.ConfigProperty;
+import io.clusterresolver.spi.PropertyTable;
 import io.clusterresolver.spi.ResolverContext;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +38,7 @@ public final class ProvidersCommand implements Callable<Integer> {
 
   @Mixin private PropertyOptions propertyOptions;
 
-  @Option(names = "--markdown", description = "Print Markdown tables (for documentation) instead of plain text.")
+  @Option(names = "--markdown", description = "Print the Markdown tables module READMEs carry instead of plain text.")
   private boolean markdown;
 
   @Override
@@ -45,17 +46,17 @@ public final class ProvidersCommand implements Callable<Integer> {
     ResolverContext context = ResolverContext.of(propertyOptions.sources(parent.environment(), Map.of()));
     StringBuilder out = new StringBuilder();
     for (ClusterResolverProvider provider : ClusterResolvers.providers()) {
-      boolean available = ClusterResolvers.isAvailable(provider, context);
       if (out.length() > 0) {
         out.append('\n');
       }
       if (markdown) {
         out.append("### `").append(provider.name()).append("`\n\n")
             .append("Priority ").append(priority(provider)).append(".\n\n")
-            .append(markdownTable(provider));
+            .append(PropertyTable.markdown(provider.name(), provider.properties()));
       } else {
-        out.append(provider.name()).append("  priority ").append(priority(provider))
-            .append("  ").append(available ? "applies here" : "does not apply here").append('\n')
+        boolean applies = ClusterResolvers.isAvailable(provider, context);
+        out.append(provider.name()).append("  priority ").append(priority(provider)).append("  ")
+            .append(applies ? "applies here" : "does not apply here").append('\n')
             .append(textTable(provider));
       }
     }
@@ -67,21 +68,6 @@ public final class ProvidersCommand implements Callable<Integer> {
   private static String priority(ClusterResolverProvider provider) {
     int priority = provider.priority();
     return priority == Integer.MIN_VALUE ? "lowest (" + priority + ")" : Integer.toString(priority);
-  }
-
-  /** The properties of a provider as a Markdown table; the same columns as the text table. */
-  public static String markdownTable(ClusterResolverProvider provider) {
-    StringBuilder out = new StringBuilder();
-    out.append("| key | type | default | required | secret | description |\n")
-        .append("|---|---|---|---|---|---|\n");
-    for (List<String> row : rows(provider)) {
-      out.append("| `").append(row.get(0)).append("` |");
-      for (String cell : row.subList(1, row.size())) {
-        out.append(' ').append(cell.replace("|", "\\|")).append(" |");
-      }
-      out.append('\n');
-    }
-    return out.toString();
   }
 
   private static String textTable(ClusterResolverProvider provider) {

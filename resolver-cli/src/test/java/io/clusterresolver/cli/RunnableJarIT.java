@@ -95,8 +95,40 @@ class RunnableJarIT {
     CliProcess help = run(List.of(), Map.of(), "--help");
     assertThat(help.code).as(help.toString()).isZero();
     assertThat(help.out).contains("providers", "detect", "resolve");
+    // Both provider modules' service files survive shading (ServicesResourceTransformer).
     CliProcess providers = run(List.of(), Map.of(), "providers");
     assertThat(providers.code).as(providers.toString()).isZero();
+    assertThat(providers.out).contains("tfconfig  priority 200", "local  priority lowest");
+  }
+
+  @Test
+  void resolveWithNoArgumentsIsTheLocalHostOffCloud() throws Exception {
+    CliProcess run = run(List.of(), Map.of("HOSTNAME", "it-host"), "resolve");
+    assertThat(run.code).as(run.toString()).isZero();
+    assertThat(run.err).isEmpty();
+    JsonNode root = new ObjectMapper().readTree(run.out);
+    assertThat(root.at("/cluster/worker/0").asText()).isEqualTo("it-host:8888");
+    assertThat(root.at("/task/type").asText()).isEqualTo("worker");
+  }
+
+  @Test
+  void tfConfigFromTheEnvironmentInEveryFormat() throws Exception {
+    Map<String, String> env = Map.of("TF_CONFIG",
+        "{\"cluster\":{\"chief\":[\"c:1\"],\"worker\":[\"w:1\",\"w:2\"]},\"task\":{\"type\":\"worker\",\"index\":1}}");
+    assertThat(run(List.of(), env, "detect").out.trim()).isEqualTo("tfconfig");
+    CliProcess tfConfig = run(List.of(), env, "resolve", "--format", "tf-config");
+    assertThat(tfConfig.code).as(tfConfig.toString()).isZero();
+    assertThat(new ObjectMapper().readTree(tfConfig.out)).isEqualTo(new ObjectMapper().readTree(env.get("TF_CONFIG")));
+    assertThat(run(List.of(), env, "resolve", "--format", "hostfile").out).isEqualTo("c\nw slots=2\n");
+    assertThat(run(List.of(), env, "resolve", "--format", "env").out).contains("RANK=2\n", "WORLD_SIZE=3\n");
+  }
+
+  @Test
+  void malformedTfConfigExitsWithTwo() throws Exception {
+    CliProcess run = run(List.of(), Map.of("TF_CONFIG", "{not json"), "resolve");
+    assertThat(run.code).as(run.toString()).isEqualTo(2);
+    assertThat(run.out).isEmpty();
+    assertThat(run.err).contains("TF_CONFIG");
   }
 
   @Test

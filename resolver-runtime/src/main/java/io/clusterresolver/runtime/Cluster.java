@@ -7,8 +7,6 @@ import io.clusterresolver.proto.ClusterDefs;
 import io.clusterresolver.proto.DeviceFilters;
 import io.clusterresolver.runtime.rpc.CreateContextRequest;
 import io.clusterresolver.runtime.rpc.CreateContextResponse;
-import io.clusterresolver.runtime.rpc.StatusRequest;
-import io.clusterresolver.runtime.rpc.StatusResponse;
 import io.clusterresolver.runtime.rpc.TaskServiceGrpc;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
@@ -166,7 +164,10 @@ public final class Cluster {
     List<TaskChannel> channels = new ArrayList<>();
     for (String j : full.jobs()) {
       for (int t : full.taskIndices(j)) {
-        channels.add(new TaskChannel(j, t, full.taskAddress(j, t), self, options.tls()));
+        // The local server is this connection's own: its channel is not worth sharing.
+        boolean own = localServer != null && j.equals(job) && t == index;
+        channels.add(new TaskChannel(
+            j, t, full.taskAddress(j, t), self, options.tls(), options.reuseChannels() && !own));
       }
     }
     long start = System.nanoTime();
@@ -274,26 +275,13 @@ public final class Cluster {
 
   // --- joining one task: status (is it the task we expect?), then the context, with retries ---
 
+  /** One call per task: the server checks it is the task the cluster places there. */
   private static CompletableFuture<CreateContextResponse> join(
       TaskChannel channel, CreateContextRequest request, long deadline, long callMillis) {
-    AsyncCall<StatusResponse> getStatus =
-        (stub, out) -> stub.getStatus(StatusRequest.getDefaultInstance(), out);
-    AsyncCall<CreateContextResponse> create = (stub, out) -> stub.createContext(request, out);
-    return retrying(channel, deadline, callMillis, getStatus)
-        .thenCompose(status -> {
-          checkIdentity(channel, status);
-          return retrying(channel, deadline, callMillis, create);
-        });
-  }
-
-  private static void checkIdentity(TaskChannel channel, StatusResponse status) {
-    if (!status.getJob().equals(channel.job) || status.getTaskIndex() != channel.index) {
-      throw new RemoteTaskException(
-          channel.task, "FAILED_PRECONDITION",
-          "The server at " + channel.address + " is " + DeviceName.taskName(status.getJob(), status.getTaskIndex())
-              + ", but the cluster says " + channel.task + " is there (check the cluster addresses)",
-          null);
-    }
+    CreateContextRequest forTask = request.toBuilder()
+        .setCheckTask(true).setExpectedJob(channel.job).setExpectedTaskIndex(channel.index).build();
+    AsyncCall<CreateContextResponse> create = (stub, out) -> stub.createContext(forTask, out);
+    return retrying(channel, deadline, callMillis, create);
   }
 
   private interface AsyncCall<T> {
@@ -332,6 +320,16 @@ public final class Cluster {
                   () -> attempt(channel, deadline, callMillis, call, result, attempt + 1,
                       Math.min(backoffMillis * 2, 500)),
                   backoffMillis, TimeUnit.MILLISECONDS);
+              return;
+            }
+            Status status = Status.fromThrowable(error);
+            if (status.getCode() == Status.Code.FAILED_PRECONDITION
+                && status.getDescription() != null
+                && status.getDescription().startsWith(TaskServer.WRONG_TASK)) {
+              result.completeExceptionally(new RemoteTaskException(channel.task, status.getCode().name(),
+                  "The server at " + channel.address + ": "
+                      + status.getDescription().substring(TaskServer.WRONG_TASK.length()).trim(),
+                  error));
               return;
             }
             RemoteTaskException failure = channel.failure("Connecting", error);

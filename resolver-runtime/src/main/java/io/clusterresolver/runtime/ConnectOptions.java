@@ -24,8 +24,10 @@ public final class ConnectOptions {
   private final TlsConfig tls;
   private final Map<String, TaskFunction> localFunctions;
   private final Map<String, Integer> localAccelerators;
+  private final boolean reuseChannels;
 
   private ConnectOptions(Builder b) {
+    this.reuseChannels = b.reuseChannels;
     this.jobName = b.jobName;
     this.taskIndex = b.taskIndex;
     this.protocol = b.protocol;
@@ -91,6 +93,15 @@ public final class ConnectOptions {
     return localAccelerators;
   }
 
+  /**
+   * Whether connections share this process's open channels to the same addresses (default true):
+   * connecting again then reuses the HTTP/2 connections. False opens fresh ones, closed with the
+   * connection.
+   */
+  public boolean reuseChannels() {
+    return reuseChannels;
+  }
+
   @Override
   public String toString() {
     return "ConnectOptions{job=" + jobName + ", task=" + taskIndex + ", protocol=" + protocol
@@ -109,8 +120,14 @@ public final class ConnectOptions {
     private TlsConfig tls;
     private final Map<String, TaskFunction> localFunctions = new LinkedHashMap<>();
     private final Map<String, Integer> localAccelerators = new TreeMap<>();
+    private boolean reuseChannels = true;
 
     private Builder() {}
+
+    public Builder reuseChannels(boolean reuse) {
+      this.reuseChannels = reuse;
+      return this;
+    }
 
     public Builder jobName(String jobName) {
       if (jobName == null || jobName.isEmpty()) {

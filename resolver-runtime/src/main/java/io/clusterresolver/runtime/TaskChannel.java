@@ -1,10 +1,7 @@
 package io.clusterresolver.runtime;
 
 import io.clusterresolver.runtime.rpc.TaskServiceGrpc;
-import io.grpc.ChannelCredentials;
 import io.grpc.ClientInterceptors;
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.Status;
@@ -24,23 +21,24 @@ final class TaskChannel {
   final TaskServiceGrpc.TaskServiceBlockingStub blocking;
   final TaskServiceGrpc.TaskServiceStub async;
 
+  private final TlsConfig tls;
+  private final boolean pooled;
+
+  /** A channel of its own (closed by {@link #shutdown()}). */
   TaskChannel(String job, int index, String address, Caller self, TlsConfig tls) {
+    this(job, index, address, self, tls, false);
+  }
+
+  /** With {@code pooled}, the channel is shared through {@link ChannelPool}. */
+  TaskChannel(String job, int index, String address, Caller self, TlsConfig tls, boolean pooled) {
     this.job = job;
     this.index = index;
     this.task = DeviceName.taskName(job, index);
     this.address = address;
-    int colon = address.lastIndexOf(':');
-    String host = address.substring(0, colon);
-    if (host.startsWith("[") && host.endsWith("]")) {
-      host = host.substring(1, host.length() - 1);
-    }
-    int port = TaskServer.portOf(address);
-    ChannelCredentials credentials =
-        tls == null ? InsecureChannelCredentials.create() : tls.channelCredentials();
+    this.tls = tls;
+    this.pooled = pooled;
     this.channel =
-        Grpc.newChannelBuilderForAddress(host, port, credentials)
-            .maxInboundMessageSize(MAX_MESSAGE_BYTES)
-            .build();
+        pooled ? ChannelPool.acquire(address, tls) : ChannelPool.newChannel(address, tls);
     Metadata headers = new Metadata();
     headers.put(Caller.HEADER, self.name());
     io.grpc.Channel named =
@@ -65,7 +63,12 @@ final class TaskChannel {
         cause instanceof StatusRuntimeException ? cause : status.asRuntimeException());
   }
 
+  /** Closes the channel, or gives it back to the pool. Call once. */
   void shutdown() {
-    channel.shutdownNow();
+    if (pooled) {
+      ChannelPool.release(address, tls, channel);
+    } else {
+      channel.shutdownNow();
+    }
   }
 }

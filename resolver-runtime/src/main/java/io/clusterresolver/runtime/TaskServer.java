@@ -60,6 +60,7 @@ public final class TaskServer implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(TaskServer.class.getName());
   private static final int MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
   private static final int REMEMBERED_INVALIDATIONS = 4096;
+  static final String WRONG_TASK = "wrong task:";
 
   private final ClusterSpec cluster;
   private final String job;
@@ -244,7 +245,7 @@ public final class TaskServer implements AutoCloseable {
     }
   }
 
-  /** Stops serving and frees every context; waits up to five seconds for calls in flight. */
+  /** Stops serving and frees every context; calls in flight get up to a second to finish. */
   @Override
   public synchronized void close() {
     Server s = server;
@@ -253,8 +254,10 @@ public final class TaskServer implements AutoCloseable {
     }
     s.shutdown();
     try {
-      if (!s.awaitTermination(5, TimeUnit.SECONDS)) {
+      // Calls in flight get a moment to finish; then connections are cut.
+      if (!s.awaitTermination(1, TimeUnit.SECONDS)) {
         s.shutdownNow();
+        s.awaitTermination(2, TimeUnit.SECONDS);
       }
     } catch (InterruptedException e) {
       s.shutdownNow();
@@ -393,6 +396,14 @@ public final class TaskServer implements AutoCloseable {
     public void createContext(CreateContextRequest request, StreamObserver<CreateContextResponse> out) {
       respond(out, () -> {
         Caller caller = requireCaller();
+        if (request.getCheckTask()
+            && (!request.getExpectedJob().equals(job) || request.getExpectedTaskIndex() != taskIndex)) {
+          throw Status.FAILED_PRECONDITION
+              .withDescription(WRONG_TASK + " this server is " + taskName() + ", but the cluster says "
+                  + DeviceName.taskName(request.getExpectedJob(), request.getExpectedTaskIndex())
+                  + " is here (check the cluster addresses)")
+              .asRuntimeException();
+        }
         DeviceFilters filters = DeviceFilters.fromProto(request.getDeviceFilters());
         for (String filter : allFilters(filters)) {
           try {

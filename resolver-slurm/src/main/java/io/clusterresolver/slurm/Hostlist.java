@@ -1,8 +1,9 @@
 package io.clusterresolver.slurm;
 
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -93,7 +94,7 @@ public final class Hostlist {
     for (String host : hosts) {
       push(ranges, HostRange.ofHostname(Objects.requireNonNull(host, "host")));
     }
-    ranges.sort(HostRange.SLURM_ORDER);
+    sortLikeSlurm(ranges);
     coalesce(ranges);
     collapse(ranges);
     return rangedString(ranges);
@@ -328,6 +329,67 @@ public final class Hostlist {
   }
 
   /**
+   * Sorts ranges in Slurm's order: prefix in natural order (see {@link NaturalOrder}), a host
+   * without number before numbered ones, then number, or width when paddings differ. Distinct
+   * prefixes are few, so they are ranked once and the sort compares integers.
+   */
+  private static void sortLikeSlurm(List<HostRange> ranges) {
+    List<String> prefixes = new ArrayList<>();
+    Map<String, Integer> rank = new HashMap<>();
+    for (HostRange range : ranges) {
+      if (rank.putIfAbsent(range.prefix, 0) == null) {
+        prefixes.add(range.prefix);
+      }
+    }
+    prefixes.sort(NaturalOrder::compare);
+    for (int i = 0; i < prefixes.size(); i++) {
+      // Prefixes equal in natural order (they differ only in blanks) share a rank, as in Slurm.
+      boolean same = i > 0 && NaturalOrder.compare(prefixes.get(i - 1), prefixes.get(i)) == 0;
+      rank.put(prefixes.get(i), same ? rank.get(prefixes.get(i - 1)) : i);
+    }
+    List<Ranked> ranked = new ArrayList<>(ranges.size());
+    for (HostRange range : ranges) {
+      ranked.add(new Ranked(rank.get(range.prefix), range));
+    }
+    ranked.sort((x, y) -> {
+      int byPrefix = Integer.compare(x.prefixRank, y.prefixRank);
+      if (byPrefix != 0) {
+        return byPrefix;
+      }
+      HostRange a = x.range;
+      HostRange b = y.range;
+      if (a.single != b.single) {
+        return a.single ? -1 : 1; // Slurm puts a host without number before numbered ones
+      }
+      if (a.single) {
+        return 0;
+      }
+      if (widthsCompatible(a.lo, a.width, b.lo, b.width)) {
+        return Long.compareUnsigned(a.lo, b.lo);
+      }
+      return Integer.compare(a.width, b.width);
+    });
+    for (int i = 0; i < ranked.size(); i++) {
+      ranges.set(i, ranked.get(i).range);
+    }
+  }
+
+  /** A range with the rank of its prefix, so that sorting compares integers. */
+  private static final class Ranked {
+    final int prefixRank;
+    final HostRange range;
+
+    Ranked(int prefixRank, HostRange range) {
+      this.prefixRank = prefixRank;
+      this.range = range;
+    }
+  }
+
+  private static boolean widthsCompatible(long n, int wn, long m, int wm) {
+    return wn == wm || zeroPadding(n, wn) == zeroPadding(n, wm) || zeroPadding(m, wm) == zeroPadding(m, wn);
+  }
+
+  /**
    * Splits overlapping neighbours of a sorted list so that each number appears once per range
    * (Slurm's coalesce): {@code [1-3],[2-4]} becomes {@code [1-2],[2],[3],[3-4]}.
    */
@@ -368,20 +430,31 @@ public final class Hostlist {
     }
   }
 
-  /** Joins neighbours that continue each other (Slurm's collapse). */
+  /**
+   * Joins neighbours that continue each other (Slurm's collapse), right to left as Slurm does, in
+   * one pass (removing from the list one by one would be quadratic).
+   */
   private static void collapse(List<HostRange> ranges) {
-    for (int i = ranges.size() - 1; i > 0; i--) {
-      HostRange prev = ranges.get(i - 1);
-      HostRange next = ranges.get(i);
-      if (prev.single || next.single || prev.hi != next.lo - 1 || next.lo == 0
-          || !prev.prefix.equals(next.prefix)) {
-        continue;
+    if (ranges.size() < 2) {
+      return;
+    }
+    List<HostRange> reversed = new ArrayList<>(ranges.size());
+    HostRange current = ranges.get(ranges.size() - 1);
+    for (int i = ranges.size() - 2; i >= 0; i--) {
+      HostRange prev = ranges.get(i);
+      int[] widths = {prev.width, current.width};
+      if (!prev.single && !current.single && prev.hi == current.lo - 1 && current.lo != 0
+          && prev.prefix.equals(current.prefix) && widthsEquivalent(prev.lo, current.lo, widths)) {
+        current = new HostRange(prev.prefix, prev.lo, current.hi, widths[0], false);
+      } else {
+        reversed.add(current);
+        current = prev;
       }
-      int[] widths = {prev.width, next.width};
-      if (widthsEquivalent(prev.lo, next.lo, widths)) {
-        ranges.set(i - 1, new HostRange(prev.prefix, prev.lo, next.hi, widths[0], false));
-        ranges.remove(i);
-      }
+    }
+    reversed.add(current);
+    ranges.clear();
+    for (int i = reversed.size() - 1; i >= 0; i--) {
+      ranges.add(reversed.get(i));
     }
   }
 
@@ -418,6 +491,22 @@ public final class Hostlist {
 
   private static boolean sameBracket(HostRange a, HostRange b) {
     return !a.single && !b.single && a.prefix.equals(b.prefix);
+  }
+
+  /** Appends {@code number} (unsigned) with at least {@code width} digits, without garbage. */
+  private static void appendPadded(StringBuilder out, long number, int width) {
+    if (number < 0) { // above 2^63-1: rare, take the simple way
+      out.append(format(number, width));
+      return;
+    }
+    int digits = 1;
+    for (long rest = number / 10; rest != 0; rest /= 10) {
+      digits++;
+    }
+    for (int k = digits; k < width; k++) {
+      out.append('0');
+    }
+    out.append(number);
   }
 
   static String format(long number, int width) {
@@ -504,25 +593,6 @@ public final class Hostlist {
    */
   private static final class HostRange {
 
-    /** Slurm's sort order: prefix in natural order, then number, or width when paddings differ. */
-    static final Comparator<HostRange> SLURM_ORDER = (a, b) -> {
-      int byPrefix = NaturalOrder.compare(a.prefix, b.prefix);
-      if (byPrefix != 0) {
-        return byPrefix;
-      }
-      if (a.single != b.single) {
-        return a.single ? -1 : 1; // Slurm puts a suffix-less host before numbered ones
-      }
-      if (a.single) {
-        return 0;
-      }
-      int[] widths = {a.width, b.width};
-      if (widthsEquivalent(a.lo, b.lo, widths)) {
-        return Long.compareUnsigned(a.lo, b.lo);
-      }
-      return Integer.compare(a.width, b.width);
-    };
-
     final String prefix;
     final long lo;
     final long hi;
@@ -560,8 +630,11 @@ public final class Hostlist {
         hosts.add(prefix);
         return;
       }
+      StringBuilder name = new StringBuilder(prefix.length() + Math.max(width, 20)).append(prefix);
       for (long n = lo; ; n++) {
-        hosts.add(prefix + format(n, width));
+        name.setLength(prefix.length());
+        appendPadded(name, n, width);
+        hosts.add(name.toString());
         if (n == hi) {
           break;
         }

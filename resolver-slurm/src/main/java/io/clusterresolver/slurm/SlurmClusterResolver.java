@@ -3,6 +3,8 @@ package io.clusterresolver.slurm;
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.ClusterSpec;
+import io.clusterresolver.spi.LocalAccelerators;
+import io.clusterresolver.spi.Masters;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +23,7 @@ import java.util.function.Supplier;
  */
 public final class SlurmClusterResolver implements ClusterResolver {
 
-  private static final String GPU = "GPU";
+  private static final String GPU = LocalAccelerators.GPU;
 
   private final Supplier<Map<String, String>> environment;
   private final JobCounts jobs;
@@ -63,9 +65,8 @@ public final class SlurmClusterResolver implements ClusterResolver {
     if (type.isEmpty() || id.isEmpty()) {
       return ""; // this process is not a task of the cluster: nothing to connect to
     }
-    String address = snapshot.spec().taskAddress(type.get(), id.getAsInt());
-    String scheme = rpcLayer != null ? rpcLayer : this.rpcLayer.orElse("");
-    return scheme.isEmpty() ? address : scheme + "://" + address;
+    String address = snapshot.address(type.get(), id.getAsInt());
+    return Masters.format(address, rpcLayer != null ? rpcLayer : this.rpcLayer.orElse(""));
   }
 
   @Override
@@ -139,6 +140,26 @@ public final class SlurmClusterResolver implements ClusterResolver {
       return builder.build();
     }
 
+    /**
+     * One task's address, computed from its rank alone: a task needs only its own (or its
+     * master's) address at start-up, not the other tasks' — no need to build the whole cluster.
+     */
+    String address(String job, int index) {
+      int first = 0;
+      for (Map.Entry<String, Integer> entry : jobSizes.entrySet()) {
+        if (entry.getKey().equals(job)) {
+          if (index < 0 || index >= entry.getValue()) {
+            throw new IllegalArgumentException("No task with index " + index + " in job '" + job + "'");
+          }
+          int rank = first + index;
+          return step.hosts.get(step.nodeOfRank[rank]) + ":" + (portBase + step.localIdOfRank[rank]);
+        }
+        first += entry.getValue();
+      }
+      throw new IllegalArgumentException("No job '" + job + "' in the cluster (jobs: " + jobSizes.keySet()
+          + "; set clusterresolver.slurm.jobs)");
+    }
+
     /** The job and index of this process's rank, when it has one. */
     private Optional<Map.Entry<String, Integer>> ownTask() {
       if (step.procId.isEmpty()) {
@@ -168,52 +189,66 @@ public final class SlurmClusterResolver implements ClusterResolver {
 
     private List<String> visibleIds() {
       String value = env.get("CUDA_VISIBLE_DEVICES");
-      if (value == null) {
-        return null;
-      }
-      List<String> ids = new ArrayList<>();
-      for (String id : value.split(",")) {
-        if (!id.isBlank()) {
-          ids.add(id.trim());
-        }
-      }
-      return ids;
+      return value == null ? null : LocalAccelerators.visibleDeviceIds(value);
     }
 
-    /** Whether Slurm bound GPUs per task, so that CUDA_VISIBLE_DEVICES lists only this task's. */
+    /**
+     * Whether Slurm bound GPUs per task, so that CUDA_VISIBLE_DEVICES lists only this task's:
+     * {@code --gpus-per-task} in the step, or fewer ids visible than the node has for the step.
+     */
     private boolean boundPerTask() {
-      return step.inStep && env.get("SLURM_GPUS_PER_TASK") != null && env.get("CUDA_VISIBLE_DEVICES") != null;
+      List<String> visible = visibleIds();
+      if (!step.inStep || visible == null) {
+        return false;
+      }
+      if (env.get("SLURM_GPUS_PER_TASK") != null) {
+        return true;
+      }
+      String onNode = env.get("SLURM_GPUS_ON_NODE");
+      return onNode != null && SlurmStep.parseInt("SLURM_GPUS_ON_NODE", onNode) > visible.size();
     }
 
     private int gpusPerNode() {
-      if (gpusPerNode.isPresent()) {
-        return gpusPerNode.getAsInt();
-      }
-      List<String> visible = visibleIds();
-      return visible == null ? 0 : visible.size();
+      return gpusPerNode.isPresent() ? gpusPerNode.getAsInt() : sizeOrZero(visibleIds());
     }
 
-    /** GPUs per task: configured, bound by Slurm, or the node's GPUs shared by its most tasks. */
+    /** Tasks on this process's node; the most on any node when this process is not a task. */
+    private int tasksOnOwnNode() {
+      if (step.procId.isPresent() && step.procId.getAsInt() >= 0 && step.procId.getAsInt() < step.numTasks()) {
+        return step.tasksPerNode[step.nodeOfRank[step.procId.getAsInt()]];
+      }
+      return step.maxTasksPerNode();
+    }
+
+    /**
+     * GPUs per task: configured; as bound by Slurm; the configured GPUs per node shared by the most
+     * tasks on one node (TensorFlow's rule, for uniform nodes); or this node's visible GPUs shared
+     * by its own tasks (the nodes of one step may see different numbers: --gpus=3 on two nodes).
+     */
     int gpusPerTask() {
       boolean bound = boundPerTask();
       if (gpusPerTask.isPresent()) {
         int perTask = gpusPerTask.getAsInt();
-        int perNode = gpusPerNode();
-        if (!bound && perTask * step.maxTasksPerNode() > perNode) {
-          throw new ClusterResolverException("Requested more GPUs per node than available: "
-              + "clusterresolver.slurm.gpus-per-task=" + perTask + " times " + step.maxTasksPerNode()
-              + " tasks on the busiest node needs " + (perTask * step.maxTasksPerNode()) + " GPUs, but "
-              + (gpusPerNode.isPresent() ? "clusterresolver.slurm.gpus-per-node=" : "CUDA_VISIBLE_DEVICES lists ")
-              + perNode);
+        if (!bound) {
+          int perNode = gpusPerNode();
+          int tasks = gpusPerNode.isPresent() ? step.maxTasksPerNode() : tasksOnOwnNode();
+          if ((long) perTask * tasks > perNode) {
+            throw new ClusterResolverException("Requested more GPUs per node than available: "
+                + "clusterresolver.slurm.gpus-per-task=" + perTask + " for " + tasks + " tasks on a node needs "
+                + ((long) perTask * tasks) + " GPUs, but "
+                + (gpusPerNode.isPresent() ? "clusterresolver.slurm.gpus-per-node=" : "CUDA_VISIBLE_DEVICES lists ")
+                + perNode);
+          }
         }
         return perTask;
       }
       if (bound) {
         return visibleIds().size();
       }
-      int maxTasks = step.maxTasksPerNode();
-      return maxTasks == 0 ? 0 : gpusPerNode() / maxTasks;
+      int tasks = gpusPerNode.isPresent() ? step.maxTasksPerNode() : tasksOnOwnNode();
+      return tasks == 0 ? 0 : gpusPerNode() / tasks;
     }
+
 
     Optional<List<String>> ownDevices() {
       if (step.procId.isEmpty() || step.procId.getAsInt() < 0 || step.procId.getAsInt() >= step.numTasks()) {
@@ -236,6 +271,10 @@ public final class SlurmClusterResolver implements ClusterResolver {
       int end = (int) Math.min(from + perTask, ids.size());
       return Optional.of(List.copyOf(ids.subList(start, end)));
     }
+  }
+
+  private static int sizeOrZero(List<String> list) {
+    return list == null ? 0 : list.size();
   }
 
   @Override

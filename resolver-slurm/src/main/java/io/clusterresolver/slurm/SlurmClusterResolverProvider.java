@@ -39,7 +39,7 @@ public final class SlurmClusterResolverProvider implements ClusterResolverProvid
               + " unset").build(),
       ConfigProperty.integer("gpus-per-task").range(0, 1 << 16)
           .description("GPUs of each task; default: as bound by Slurm (--gpus-per-task), else the node's"
-              + " GPUs divided by the most tasks on one node").build(),
+              + " visible GPUs divided by its tasks (gpus-per-node divided by the most tasks on one node)").build(),
       ConfigProperty.string("rpc-layer").defaultValue("grpc")
           .description("Scheme of master() addresses; empty for none").build(),
       ConfigProperty.string("task-type")

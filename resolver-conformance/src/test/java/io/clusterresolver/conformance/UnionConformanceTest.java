@@ -1,0 +1,140 @@
+package io.clusterresolver.conformance;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.clusterresolver.ClusterResolver;
+import io.clusterresolver.ClusterResolvers;
+import io.clusterresolver.UnionClusterResolver;
+import io.clusterresolver.spi.ClusterResolverProvider;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * {@code tf-vectors/union.json}: {@link UnionClusterResolver} over Simple, TF_CONFIG and nested
+ * union members (K6, D5). Members of kind {@code gce} need a gce provider and a simulated Compute
+ * Engine; without them those vectors are skipped with that reason.
+ */
+class UnionConformanceTest {
+
+  static final String FILE = "tf-vectors/union.json";
+
+  @TestFactory
+  Stream<DynamicNode> union() {
+    return VectorRunner.run(FILE, UnionConformanceTest::open);
+  }
+
+  static UnionClusterResolver build(JsonNode setup, Map<String, String> environment) {
+    UnionClusterResolver.Builder union = UnionClusterResolver.builder();
+    for (JsonNode member : setup.path("resolvers")) {
+      union.add(member(member, environment));
+    }
+    JsonNode kwargs = setup.path("kwargs");
+    for (Iterator<Map.Entry<String, JsonNode>> it = kwargs.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      switch (e.getKey()) {
+        case "task_type":
+          union.taskType(Values.string(e.getValue()));
+          break;
+        case "task_id":
+          union.taskId(Values.integer(e.getValue()));
+          break;
+        case "rpc_layer":
+          union.rpcLayer(Values.string(e.getValue()));
+          break;
+        default:
+          throw new IllegalStateException("Unknown UnionClusterResolver kwarg '" + e.getKey() + "'");
+      }
+    }
+    return union.build();
+  }
+
+  private static ClusterResolver member(JsonNode member, Map<String, String> environment) {
+    String kind = member.path("kind").asText();
+    switch (kind) {
+      case "simple":
+        return SimpleConformanceTest.build(member);
+      case "tfconfig":
+        Map<String, String> env = member.has("env") ? TfConfigConformanceTest.environment(member.get("env")) : environment;
+        return ClusterResolvers.create(TfConfigConformanceTest.PROVIDER,
+            TfConfigConformanceTest.properties(TfConfigConformanceTest.PROVIDER, member.path("kwargs")), env);
+      case "union":
+        return build(member, environment);
+      case "gce":
+        throw new Area.SkipStep(gceReason());
+      case "not-a-resolver":
+        throw new Area.SkipStep("D3: a non-resolver member cannot be passed in Java");
+      default:
+        throw new IllegalStateException("Unknown union member kind '" + kind + "'");
+    }
+  }
+
+  /** Why a {@code gce} member cannot run here. */
+  static String gceReason() {
+    boolean gceProvider = ClusterResolvers.providers().stream()
+        .map(ClusterResolverProvider::name).anyMatch("gce"::equals);
+    return gceProvider
+        ? "union member kind gce: the runner has no simulated Compute Engine adapter for the gce provider yet"
+        : "union member kind gce: no gce provider (resolver-gce) in this build to run it against";
+  }
+
+  private static boolean hasGceMember(JsonNode setup) {
+    for (JsonNode member : setup.path("resolvers")) {
+      if ("gce".equals(member.path("kind").asText()) || hasGceMember(member)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static Area.Session open(Vector vector) {
+    JsonNode setup = vector.setup();
+    Map<String, String> environment = TfConfigConformanceTest.environment(setup.path("env"));
+    return new Area.Session() {
+      private UnionClusterResolver resolver;
+
+      @Override
+      public String unsupported() {
+        return hasGceMember(setup) ? gceReason() : null;
+      }
+
+      private UnionClusterResolver resolver() {
+        if (resolver == null) {
+          resolver = build(setup, environment);
+        }
+        return resolver;
+      }
+
+      @Override
+      public Object run(Vector.Step step) {
+        if ("construct".equals(step.op())) {
+          UnionClusterResolver union = resolver();
+          // A construct value lists attributes of the new resolver (TF's overrides).
+          Map<String, Object> attributes = new LinkedHashMap<>();
+          if (step.hasValue() && step.value().isObject()) {
+            OptionalInt id = union.taskId();
+            attributes.put("task_type", union.taskType().orElse(null));
+            attributes.put("task_id", id.isPresent() ? id.getAsInt() : null);
+            attributes.put("rpc_layer", union.rpcLayer().orElse(null));
+            attributes.keySet().retainAll(iterable(step.value().fieldNames()));
+            return attributes;
+          }
+          return null;
+        }
+        if (ResolverOps.handles(step.op())) {
+          return ResolverOps.run(resolver(), step);
+        }
+        throw new Area.UnknownOp(step);
+      }
+    };
+  }
+
+  private static java.util.Set<String> iterable(Iterator<String> names) {
+    java.util.Set<String> set = new java.util.HashSet<>();
+    names.forEachRemaining(set::add);
+    return set;
+  }
+}
