@@ -146,5 +146,12 @@ class HostlistTest {
     long start = System.nanoTime();
     assertThat(Hostlist.expand("n[1-50000],m[1-50000]")).hasSize(100_000);
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+    List<String> plain = new ArrayList<>();
+    for (int i = 0; i < 50_000; i++) {
+      plain.add("host" + i + "x");
+    }
+    start = System.nanoTime(); // many items without brackets before the last bracket: once quadratic
+    assertThat(Hostlist.expand(String.join(",", plain) + ",n[1-2]")).hasSize(50_002);
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
   }
 }
