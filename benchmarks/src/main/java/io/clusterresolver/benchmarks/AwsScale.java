@@ -11,8 +11,6 @@ import io.clusterresolver.testkit.SimulatedEc2;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,7 +32,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.clusterresolver.benchmarks.AwsScale \
- *     [--sizes 10,1000,10000] [--latency-ms 20] [--reps 10] [--cli-jar resolver-cli/target/cluster-resolver.jar]
+ *     [--sizes 10,1000,10000] [--latency-ms 20] [--reps 10] [--warmups 10] [--cli-jar resolver-cli/target/cluster-resolver.jar]
  * </pre>
  */
 public final class AwsScale {
@@ -49,6 +47,7 @@ public final class AwsScale {
         .mapToInt(Integer::parseInt).toArray();
     int latencyMs = Integer.parseInt(options.getOrDefault("latency-ms", "20"));
     int reps = Integer.parseInt(options.getOrDefault("reps", "10"));
+    int warmups = Integer.parseInt(options.getOrDefault("warmups", "10"));
     String cliJar = options.get("cli-jar");
     java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
 
@@ -56,7 +55,7 @@ public final class AwsScale {
         Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
         ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(), latencyMs);
     System.out.println("| N | DescribeInstances / resolve | DescribeInstanceTypes / JVM | warm median ms | warm min ms |"
-        + " goal ms | resolving thread CPU ms / resolve | first resolve ms (cold JVM) | peak heap MiB (-Xmx64m) | Hazelcast members | Hazelcast calls |"
+        + " goal ms | resolving thread CPU ms / resolve | first resolve ms (cold JVM) | heap MiB, peak before GC / live after GC (-Xmx64m) | Hazelcast members | Hazelcast calls |"
         + " Hazelcast warm median ms |");
     System.out.println("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     for (int n : sizes) {
@@ -73,14 +72,14 @@ public final class AwsScale {
         ec2.addTypical(n, 1, b -> b.tag("cluster", "other"));
         ec2.latency(Duration.ofMillis(latencyMs));
 
-        Map<String, String> child = runChild(ec2, n, reps);
+        Map<String, String> child = runChild(ec2, n, reps, warmups);
         int resolves = Integer.parseInt(child.get("resolves"));
         double perResolve = ec2.callCount("DescribeInstances") / (double) resolves;
         int typeCalls = ec2.callCount("DescribeInstanceTypes");
         double goal = 1.3 * Math.ceil(perResolve) * latencyMs + 100;
 
         ec2.resetCounts();
-        Hazelcast hz = hazelcast(ec2, reps);
+        Hazelcast hz = hazelcast(ec2, reps, warmups);
         System.out.printf(Locale.ROOT, "| %d | %.1f | %d | %s | %s | %.0f | %s | %s | %s | %d of %d | %.1f / discovery | %s |%n",
             n, perResolve, typeCalls, child.get("warm_median_ms"), child.get("warm_min_ms"), goal,
             child.get("cpu_ms"), child.get("first_ms"), child.get("peak_heap_mib"), hz.members, n, hz.callsPerDiscovery, hz.medianMs);
@@ -107,9 +106,9 @@ public final class AwsScale {
   }
 
   /** Runs the resolves in a fresh JVM with -Xmx64m and reads its measurements. */
-  private static Map<String, String> runChild(SimulatedEc2 ec2, int n, int reps) throws Exception {
+  private static Map<String, String> runChild(SimulatedEc2 ec2, int n, int reps, int warmups) throws Exception {
     Process p = new ProcessBuilder(javaBin(), "-Xmx64m", "-cp", System.getProperty("java.class.path"),
-        Client.class.getName(), ec2.endpoint().toString(), Integer.toString(reps))
+        Client.class.getName(), ec2.endpoint().toString(), Integer.toString(reps), Integer.toString(warmups))
         .redirectError(ProcessBuilder.Redirect.DISCARD).start();
     Map<String, String> values = new HashMap<>();
     try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
@@ -133,7 +132,7 @@ public final class AwsScale {
   }
 
   /** Hazelcast's EC2 discovery pointed at the same simulation (host-header, region, keys and a tag). */
-  private static Hazelcast hazelcast(SimulatedEc2 ec2, int reps) {
+  private static Hazelcast hazelcast(SimulatedEc2 ec2, int reps, int warmups) {
     Map<String, Comparable> properties = new LinkedHashMap<>();
     properties.put("access-key", "AKIABENCHMARK0000000");
     properties.put("secret-key", "benchmark-secret-key");
@@ -147,7 +146,7 @@ public final class AwsScale {
     Hazelcast result = new Hazelcast();
     List<Double> times = new ArrayList<>();
     int discoveries = 0;
-    for (int i = 0; i < reps + 2; i++) {
+    for (int i = 0; i < reps + warmups; i++) {
       long start = System.nanoTime();
       // Hazelcast returns one node per port of its hz-port range: count distinct hosts.
       java.util.Set<String> hosts = new java.util.HashSet<>();
@@ -156,7 +155,7 @@ public final class AwsScale {
       }
       int found = hosts.size();
       discoveries++;
-      if (i >= 2) {
+      if (i >= warmups) {
         times.add((System.nanoTime() - start) / 1e6);
       }
       result.members = found;
@@ -180,7 +179,7 @@ public final class AwsScale {
     return options;
   }
 
-  /** The resolving JVM: one cold resolve, two warm-ups, then {@code reps} measured resolves. */
+  /** The resolving JVM: one cold resolve, {@code warmups} warm-ups, then {@code reps} measured resolves. */
   public static final class Client {
     private Client() {}
 
@@ -201,17 +200,37 @@ public final class AwsScale {
       ClusterSpec spec = resolver.clusterSpec();
       double first = (System.nanoTime() - start) / 1e6;
       int resolves = 1;
-      for (int i = 0; i < 2; i++) {
+      int warmups = Integer.parseInt(args[2]);
+      for (int i = 0; i < warmups; i++) {
         resolver.clusterSpec();
         resolves++;
       }
       System.gc();
-      List<MemoryPoolMXBean> heap = new ArrayList<>();
-      for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-        if (pool.getType() == MemoryType.HEAP) {
-          pool.resetPeakUsage();
-          heap.add(pool);
+      // The heap occupancy right before each collection is the true peak; right after, the live set.
+      long[] beforeAfter = new long[2];
+      java.util.Set<String> heapPools = new java.util.HashSet<>();
+      for (java.lang.management.MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+        if (pool.getType() == java.lang.management.MemoryType.HEAP) {
+          heapPools.add(pool.getName());
         }
+      }
+      for (java.lang.management.GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+        ((javax.management.NotificationEmitter) gc).addNotificationListener((notification, handback) -> {
+          if (!com.sun.management.GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION
+              .equals(notification.getType())) {
+            return;
+          }
+          com.sun.management.GcInfo info = com.sun.management.GarbageCollectionNotificationInfo
+              .from((javax.management.openmbean.CompositeData) notification.getUserData()).getGcInfo();
+          long before = info.getMemoryUsageBeforeGc().entrySet().stream().filter(e -> heapPools.contains(e.getKey()))
+              .mapToLong(e -> e.getValue().getUsed()).sum();
+          long after = info.getMemoryUsageAfterGc().entrySet().stream().filter(e -> heapPools.contains(e.getKey()))
+              .mapToLong(e -> e.getValue().getUsed()).sum();
+          synchronized (beforeAfter) {
+            beforeAfter[0] = Math.max(beforeAfter[0], before);
+            beforeAfter[1] = Math.max(beforeAfter[1], after);
+          }
+        }, null, null);
       }
       List<Double> times = new ArrayList<>();
       java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
@@ -223,16 +242,19 @@ public final class AwsScale {
         resolves++;
       }
       double cpuPerResolve = (threads.getCurrentThreadCpuTime() - cpuStart) / 1e6 / reps;
-      long peak = 0;
-      for (MemoryPoolMXBean pool : heap) {
-        peak += pool.getPeakUsage().getUsed();
+      long used = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+      long peak;
+      long live;
+      synchronized (beforeAfter) {
+        peak = Math.max(beforeAfter[0], used);
+        live = beforeAfter[1];
       }
       Collections.sort(times);
       System.out.printf(Locale.ROOT, "first_ms=%.0f%n", first);
       System.out.printf(Locale.ROOT, "warm_median_ms=%.0f%n", times.get(times.size() / 2));
       System.out.printf(Locale.ROOT, "warm_min_ms=%.0f%n", times.get(0));
       System.out.printf(Locale.ROOT, "cpu_ms=%.0f%n", cpuPerResolve);
-      System.out.printf(Locale.ROOT, "peak_heap_mib=%.1f%n", peak / 1048576.0);
+      System.out.printf(Locale.ROOT, "peak_heap_mib=%.1f / %.1f%n", peak / 1048576.0, live / 1048576.0);
       System.out.println("tasks=" + spec.numTasks("worker"));
       System.out.println("resolves=" + resolves);
     }

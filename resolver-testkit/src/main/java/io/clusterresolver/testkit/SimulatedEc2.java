@@ -482,7 +482,7 @@ public final class SimulatedEc2 implements AutoCloseable {
     xml.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<DescribeInstancesResponse xmlns=\"")
         .append(NAMESPACE).append("\">\n  <requestId>").append(requestId).append("</requestId>\n  <reservationSet>\n");
     for (int n = offset; n < end; n++) {
-      appendReservation(xml, matching.get(n), n);
+      xml.append(matching.get(n).xml(SimulatedEc2::reservation));
     }
     xml.append("  </reservationSet>\n");
     if (end < matching.size()) {
@@ -541,7 +541,8 @@ public final class SimulatedEc2 implements AutoCloseable {
     return ok(xml.toString(), requestId, fault);
   }
 
-  private static void appendReservation(StringBuilder xml, SimulatedInstance i, int n) {
+  private static String reservation(SimulatedInstance i) {
+    StringBuilder xml = new StringBuilder(1600);
     String launch = i.launchTime().truncatedTo(ChronoUnit.MILLIS).toString();
     xml.append("    <item>\n      <reservationId>r-").append(i.instanceId().replace("i-", ""))
         .append("</reservationId>\n      <ownerId>123456789012</ownerId>\n      <groupSet/>\n      <instancesSet>\n")
@@ -574,7 +575,7 @@ public final class SimulatedEc2 implements AutoCloseable {
     }
     if (i.state() != SimulatedInstance.State.TERMINATED) {
       xml.append("          <networkInterfaceSet>\n            <item>\n              <networkInterfaceId>eni-")
-          .append(String.format("%017x", n + 1L)).append("</networkInterfaceId>\n");
+          .append(i.instanceId().replace("i-", "")).append("</networkInterfaceId>\n");
       if (i.subnetId() != null) {
         xml.append("              <subnetId>").append(esc(i.subnetId())).append("</subnetId>\n");
       }
@@ -590,6 +591,7 @@ public final class SimulatedEc2 implements AutoCloseable {
     }
     i.ipv6().ifPresent(ip -> xml.append("          <ipv6Address>").append(esc(ip)).append("</ipv6Address>\n"));
     xml.append("        </item>\n      </instancesSet>\n    </item>\n");
+    return xml.toString();
   }
 
   private static Map<String, List<String>> filters(Map<String, String> params) {

@@ -53,6 +53,8 @@ public final class SimulatedInstance {
   private final String vpcId;
   private final String subnetId;
   private final Instant launchTime;
+  /** This instance's DescribeInstances XML, built once: the instance never changes. */
+  private volatile String xml;
 
   private SimulatedInstance(Builder b) {
     this.instanceId = b.instanceId;
@@ -138,6 +140,15 @@ public final class SimulatedInstance {
 
   public Instant launchTime() {
     return launchTime;
+  }
+
+  String xml(java.util.function.Function<SimulatedInstance, String> render) {
+    String x = xml;
+    if (x == null) {
+      x = render.apply(this);
+      xml = x;
+    }
+    return x;
   }
 
   public Builder toBuilder() {
