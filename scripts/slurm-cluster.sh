@@ -9,7 +9,8 @@
 #
 # Clients must use the generated configuration: export SLURM_CONF=STATE_DIR/etc/slurm.conf.
 # Everything is bounded: a start that does not reach idle nodes in START_TIMEOUT seconds (default
-# 30) fails, and a failed start stops what it started. Needs root (slurmd runs tasks as any user).
+# 30) fails, and a failed start stops what it started. Another cluster on the host (another test
+# run) is waited for, up to WAIT_FOR_OTHER_CLUSTER seconds (600). Needs root.
 set -euo pipefail
 
 usage() { echo "usage: $0 start|stop STATE_DIR" >&2; exit 2; }
@@ -106,6 +107,15 @@ start() {
   if [ -s "$state/slurmctld.pid" ] && kill -0 "$(cat "$state/slurmctld.pid")" 2>/dev/null; then
     log "already running for $state"; exit 0
   fi
+  # One local cluster per host (fixed ports 6817, 17001-17004): wait, bounded, for another test
+  # run's cluster to stop instead of failing on a port clash.
+  local wait_deadline=$((SECONDS + ${WAIT_FOR_OTHER_CLUSTER:-600}))
+  while pgrep -x slurmctld >/dev/null 2>&1; do
+    if [ $SECONDS -ge $wait_deadline ]; then
+      log "another slurmctld is still running on this host (another test run?): stop it first"; exit 1
+    fi
+    log "waiting for another local Slurm cluster to stop"; sleep 2
+  done
   trap 'log "start failed; stopping"; stop; exit 1' ERR
   write_config
   export SLURM_CONF="$conf"

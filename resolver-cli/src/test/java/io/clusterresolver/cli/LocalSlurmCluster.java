@@ -29,7 +29,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 public final class LocalSlurmCluster implements BeforeAllCallback, AfterAllCallback {
 
-  private static final long START_TIMEOUT_SECONDS = 60;
+  /** Includes waiting for another test run's cluster on this host to stop (the script waits up to 600 s). */
+  private static final long START_TIMEOUT_SECONDS = 700;
   private static final long STOP_TIMEOUT_SECONDS = 60;
 
   private Path stateDir;
