@@ -113,6 +113,15 @@ public final class ClusterSpec {
     return (String) address;
   }
 
+  /**
+   * The order of {@link #jobs()}: by Unicode code point, as Python and TensorFlow sort job names.
+   * Protocol encoders (a ClusterDef, device filters) use it so that every process writes the same
+   * bytes.
+   */
+  public static Comparator<String> jobOrder() {
+    return CODE_POINT_ORDER;
+  }
+
   /** The job names, sorted in code-point order. */
   public List<String> jobs() {
     return List.copyOf(jobs.keySet());

@@ -57,8 +57,8 @@ public class ConnectBenchmark {
   @Setup(Level.Trial)
   public void startServers() {
     List<String> addresses = new ArrayList<>();
-    for (int i = 0; i < tasks; i++) {
-      addresses.add("127.0.0.1:" + unusedPort());
+    for (int port : unusedPorts(tasks)) {
+      addresses.add("127.0.0.1:" + port);
     }
     cluster = ClusterSpec.builder().addJob("worker", addresses).build();
     for (int i = 0; i < tasks; i++) {
@@ -85,11 +85,27 @@ public class ConnectBenchmark {
     servers.forEach(TaskServer::close);
   }
 
-  static int unusedPort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
+  /** Distinct unused loopback ports: all sockets stay open until every port is picked. */
+  static List<Integer> unusedPorts(int n) {
+    List<ServerSocket> sockets = new ArrayList<>();
+    try {
+      List<Integer> ports = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+        sockets.add(socket);
+        ports.add(socket.getLocalPort());
+      }
+      return ports;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    } finally {
+      for (ServerSocket socket : sockets) {
+        try {
+          socket.close();
+        } catch (IOException ignored) {
+          // Nothing to do: the port is free either way.
+        }
+      }
     }
   }
 }

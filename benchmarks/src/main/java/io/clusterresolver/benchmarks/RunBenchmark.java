@@ -43,7 +43,7 @@ public class RunBenchmark {
   @Setup(Level.Trial)
   public void startServer() {
     cluster = ClusterSpec.builder()
-        .addJob("worker", List.of("127.0.0.1:" + ConnectBenchmark.unusedPort())).build();
+        .addJob("worker", List.of("127.0.0.1:" + ConnectBenchmark.unusedPorts(1).get(0))).build();
     server = TaskServer.builder(cluster, "worker", 0).function("echo", in -> in).start();
   }
 

@@ -28,8 +28,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * resolving the cluster of a 10 000-node x 8-task step (80 000 tasks) from its environment, as
  * every one of its processes does at start-up.
  *
- * <p>Host lists: {@code contiguous} is {@code rack[00-99]-node[0000-0999]}; {@code fragmented}
- * drops every third node, so the compressed form has about 33 000 ranges. The resolver re-reads
+ * <p>Host lists: {@code contiguous} is {@code rack[000-099]-node[0000-0999]}; {@code fragmented}
+ * drops every third node (150 racks), so the compressed form has about 50 000 ranges. The resolver re-reads
  * the environment and rebuilds the cluster on every {@code clusterSpec()} call, so that is measured.
  */
 @State(Scope.Benchmark)
@@ -57,7 +57,7 @@ public class SlurmBenchmark {
     int n = 0;
     while (hosts.size() < 100_000) {
       if (!"fragmented".equals(hostlist) || n % 3 != 2) {
-        hosts.add(String.format("rack%02d-node%04d", n / 1000 % 100, n % 1000) + (n >= 100_000 ? "x" + n : ""));
+        hosts.add(String.format("rack%03d-node%04d", n / 1000, n % 1000));
       }
       n++;
     }

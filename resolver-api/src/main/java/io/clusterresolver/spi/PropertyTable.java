@@ -1,6 +1,10 @@
 package io.clusterresolver.spi;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Renders a provider's declared properties as the Markdown table its README shows. A module's
@@ -48,5 +52,26 @@ public final class PropertyTable {
           + BEGIN + " and " + END);
     }
     return readme.substring(begin + BEGIN.length(), end).strip() + "\n";
+  }
+
+  /**
+   * Checks a README's table against a provider's declarations: the problem (with the table to paste
+   * in its place), or empty when the README is up to date. With {@code rewrite} the declared table
+   * is first written into the file (a module's test passes {@code -Dupdate.readme=true} for that).
+   */
+  public static Optional<String> verifyReadme(
+      Path readme, String provider, List<ConfigProperty> properties, boolean rewrite) throws IOException {
+    String expected = markdown(provider, properties);
+    String text = Files.readString(readme);
+    if (rewrite) {
+      int begin = text.indexOf(BEGIN);
+      int end = text.indexOf(END);
+      extract(text); // the markers must be there
+      text = text.substring(0, begin + BEGIN.length()) + "\n" + expected + text.substring(end);
+      Files.writeString(readme, text);
+    }
+    return extract(text).equals(expected) ? Optional.empty()
+        : Optional.of(readme + ": the properties table is out of date (rerun its test with "
+            + "-Dupdate.readme=true, or replace it with):\n" + expected);
   }
 }

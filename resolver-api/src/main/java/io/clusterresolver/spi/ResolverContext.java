@@ -11,8 +11,11 @@ import java.util.Optional;
  */
 public final class ResolverContext {
 
-  /** The default bound of a detection probe's connect and read time. */
-  public static final Duration DEFAULT_PROBE_TIMEOUT = Duration.ofMillis(100);
+  /**
+   * The default bound of a detection probe's connect and read time: under 100 ms, so that
+   * detection off-cloud stays well within its 200 ms budget even when a hint misleads.
+   */
+  public static final Duration DEFAULT_PROBE_TIMEOUT = Duration.ofMillis(90);
 
   private final PropertySources sources;
   private final Duration probeTimeout;

@@ -94,15 +94,8 @@ class LocalClusterResolverProviderTest {
   @Test
   void readmeTableMatchesTheDeclarations() throws Exception {
     LocalClusterResolverProvider provider = new LocalClusterResolverProvider();
-    String expected = PropertyTable.markdown(provider.name(), provider.properties());
-    Path path = Path.of("README.md");
-    String readme = Files.readString(path);
-    if (Boolean.getBoolean("update.readme")) {
-      readme = readme.replace(PropertyTable.extract(readme).strip(), "").replace(
-          PropertyTable.BEGIN, PropertyTable.BEGIN + "\n" + expected.strip());
-      Files.writeString(path, readme);
-    }
-    assertThat(PropertyTable.extract(readme)).as("README.md table is out of date; replace it with:%n%s", expected)
-        .isEqualTo(expected);
+    assertThat(PropertyTable.verifyReadme(
+        Path.of("README.md"), provider.name(), provider.properties(), Boolean.getBoolean("update.readme")))
+        .isEmpty();
   }
 }

@@ -44,7 +44,7 @@ public final class AwsClusterResolverProvider implements ClusterResolverProvider
   /**
    * Cheap hints first (an explicit {@code imds-endpoint}, {@code /sys/hypervisor/uuid} starting with
    * {@code ec2}, a DMI vendor of Amazon, AWS compute environment variables); only with a hint, one
-   * IMDSv2 token request with a connect timeout under 100 ms. Off EC2 no network is touched.
+   * IMDSv2 token request bounded by the context's probe timeout (90 ms by default). Off EC2 no network is touched.
    */
   @Override
   public boolean isAvailable(ResolverContext context) {
@@ -62,10 +62,8 @@ public final class AwsClusterResolverProvider implements ClusterResolverProvider
         return false;
       }
       URI endpoint = URI.create(explicit.orElse(ImdsClient.DEFAULT_ENDPOINT.toString()));
-      Duration timeout = context.probeTimeout().compareTo(Duration.ofMillis(99)) > 0
-          ? Duration.ofMillis(99) : context.probeTimeout();
       return PlatformProbes.http("PUT", endpoint.resolve("/latest/api/token"),
-          Map.of("x-aws-ec2-metadata-token-ttl-seconds", "60"), timeout).map(PlatformProbes.Response::ok).orElse(false);
+          Map.of("x-aws-ec2-metadata-token-ttl-seconds", "60"), context.probeTimeout()).map(PlatformProbes.Response::ok).orElse(false);
     } catch (RuntimeException e) {
       return false;
     }

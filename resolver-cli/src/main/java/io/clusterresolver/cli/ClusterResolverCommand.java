@@ -4,6 +4,7 @@ import io.clusterresolver.ClusterResolverException;
 import java.io.PrintWriter;
 import java.nio.charset.Charset;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -16,8 +17,8 @@ import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code cluster-resolver} command. Each subcommand is its own class listed below; a new one
- * (such as {@code serve} or {@code connect}) reaches this process's environment through
+ * The {@code cluster-resolver} command. Each subcommand is its own class, listed in
+ * {@link #SUBCOMMANDS}; it reaches this process's environment through
  * {@code @ParentCommand ClusterResolverCommand parent} and {@link #environment()}.
  *
  * <p>Exit codes are those of {@link ExitCodes}. Errors go to standard error only; a command writes
@@ -33,14 +34,6 @@ import picocli.CommandLine.Spec;
           + " and which member it is.",
       ""
     },
-    subcommands = {
-      ProvidersCommand.class,
-      DetectCommand.class,
-      ResolveCommand.class,
-      ServeCommand.class,
-      ConnectCommand.class,
-      CommandLine.HelpCommand.class
-    },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:success",
@@ -48,6 +41,19 @@ import picocli.CommandLine.Spec;
       "3:resolution failure (the cloud, scheduler or metadata server gave no answer)"
     })
 public final class ClusterResolverCommand implements Runnable {
+
+  /**
+   * The subcommands, in the order help lists them; a new one is added here. picocli builds each
+   * command's model by reflection when it is registered, a large part of a cold start, so a command
+   * line that names a subcommand registers only that one (see {@link #commandLine(Map, PrintWriter,
+   * PrintWriter, String...)}).
+   */
+  static final List<Class<?>> SUBCOMMANDS = List.of(
+      ProvidersCommand.class,
+      DetectCommand.class,
+      ResolveCommand.class,
+      ServeCommand.class,
+      ConnectCommand.class);
 
   private final Map<String, String> environment;
 
@@ -79,20 +85,46 @@ public final class ClusterResolverCommand implements Runnable {
 
   /** Runs the command with the given environment and output streams; returns its exit code. */
   public static int execute(Map<String, String> environment, PrintWriter out, PrintWriter err, String... args) {
-    int code = commandLine(environment, out, err).execute(args);
+    int code = commandLine(environment, out, err, args).execute(args);
     out.flush();
     err.flush();
     return code;
   }
 
-  /** The configured command line: exit codes, error handling and output streams. */
+  /** The configured command line with every subcommand: exit codes, error handling and output streams. */
   public static CommandLine commandLine(Map<String, String> environment, PrintWriter out, PrintWriter err) {
+    return commandLine(environment, out, err, new String[0]);
+  }
+
+  /**
+   * The configured command line for these arguments: when the first one names a subcommand, only
+   * that subcommand is registered (the answer is the same, the start faster); otherwise (help,
+   * version, a misspelled command) all of them, with {@code help}.
+   */
+  static CommandLine commandLine(
+      Map<String, String> environment, PrintWriter out, PrintWriter err, String... args) {
     CommandLine commandLine = new CommandLine(new ClusterResolverCommand(environment));
+    String first = args.length > 0 ? args[0] : null;
+    boolean named = SUBCOMMANDS.stream().anyMatch(c -> nameOf(c).equals(first));
+    for (Class<?> subcommand : SUBCOMMANDS) {
+      if (!named || nameOf(subcommand).equals(first)) {
+        commandLine.addSubcommand(subcommand);
+      }
+    }
+    if (!named) {
+      commandLine.addSubcommand(CommandLine.HelpCommand.class);
+    }
+    // Settings below reach the subcommands registered so far, so they come last.
+    commandLine.setExpandAtFiles(false); // an argument starting with @ is a value, never a file to read
     commandLine.setOut(out);
     commandLine.setErr(err);
     commandLine.setExecutionExceptionHandler(ClusterResolverCommand::handleFailure);
     commandLine.setParameterExceptionHandler(ClusterResolverCommand::handleUsageError);
     return commandLine;
+  }
+
+  private static String nameOf(Class<?> command) {
+    return command.getAnnotation(Command.class).name();
   }
 
   private static int handleUsageError(ParameterException e, String[] args) {

@@ -34,6 +34,18 @@ class ProvidersAndDetectTest {
   }
 
   @Test
+  void helpListsEverySubcommand() {
+    CliRun run = CliRun.run(Map.of(), "--help");
+    assertThat(run.code).isZero();
+    for (Class<?> command : ClusterResolverCommand.SUBCOMMANDS) {
+      String name = command.getAnnotation(picocli.CommandLine.Command.class).name();
+      assertThat(run.out).containsPattern("(?m)^  " + name + " ");
+    }
+    assertThat(run.out).contains("Exit codes:");
+    assertThat(CliRun.run(Map.of(), "help", "resolve").out).contains("--format");
+  }
+
+  @Test
   void detectNamesTheHighestPriorityProviderThatApplies() {
     CliRun run = CliRun.run(Map.of("FIXTURE_CLUSTER", "1"), "detect");
     assertThat(run.code).as(run.toString()).isZero();

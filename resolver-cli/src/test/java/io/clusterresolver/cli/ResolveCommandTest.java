@@ -137,7 +137,8 @@ class ResolveCommandTest {
     builder.environment().put("CR_OUT", run.out);
     Process p = builder.redirectErrorStream(true).start();
     String exported = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-    assertThat(p.waitFor()).isZero();
+    assertThat(p.waitFor(300, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).isZero();
     JsonNode tfConfig = JSON.readTree(exported);
     assertThat(tfConfig.at("/rpc_layer").asText()).isEqualTo(nasty);
   }
@@ -227,6 +228,13 @@ class ResolveCommandTest {
     assertThat(fails(ExitCodes.USAGE, ENV, "reslove").err).contains("reslove");
     assertThat(fails(ExitCodes.USAGE, ENV).err).contains("Missing command");
     assertThat(fails(ExitCodes.USAGE, ENV, "resolve", "--task-id", "one").err).contains("one");
+  }
+
+  @Test
+  void argumentsStartingWithAtAreValuesNotFiles() throws IOException {
+    JsonNode root = JSON.readTree(ok(ENV, "resolve", "-D", "clusterresolver.fixture.hosts=h1",
+        "--task-type", "@chief", "--task-id", "0").out);
+    assertThat(root.at("/task/type").asText()).isEqualTo("@chief");
   }
 
   @Test

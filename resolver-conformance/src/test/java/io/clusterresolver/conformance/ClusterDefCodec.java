@@ -28,7 +28,7 @@ final class ClusterDefCodec {
     try {
       ClusterDef def = ClusterDef.parseFrom(clusterDef);
       List<JobDef> jobs = new ArrayList<>(def.getJobList());
-      jobs.sort(Comparator.comparing(JobDef::getName));
+      jobs.sort(Comparator.comparing(JobDef::getName, ClusterSpec.jobOrder()));
       return ProtoBytes.deterministic(def.toBuilder().clearJob().addAllJob(jobs).build());
     } catch (InvalidProtocolBufferException e) {
       throw new IllegalArgumentException("Not a ClusterDef: " + e.getMessage(), e);

@@ -1,9 +1,7 @@
 package io.clusterresolver.proto;
 
 import io.clusterresolver.ClusterSpec;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -19,12 +17,8 @@ public final class ClusterDefs {
 
   /** The {@code ClusterDef} of a spec: jobs sorted by name (code points), tasks by index. */
   public static ClusterDef toClusterDef(ClusterSpec spec) {
-    List<String> jobs = new ArrayList<>(spec.jobs());
-    // Python sorts strings by code point; String.compareTo compares UTF-16 units, which differs
-    // for characters outside the Basic Multilingual Plane.
-    jobs.sort(ClusterDefs::compareCodePoints);
     ClusterDef.Builder cluster = ClusterDef.newBuilder();
-    for (String job : jobs) {
+    for (String job : spec.jobs()) { // already in code-point order: ClusterSpec.jobOrder()
       JobDef.Builder jobDef = JobDef.newBuilder().setName(job);
       for (int index : spec.taskIndices(job)) {
         jobDef.putTasks(index, spec.taskAddress(job, index));
@@ -56,21 +50,5 @@ public final class ClusterDefs {
   /** The deterministic serialization of the spec's {@code ClusterDef}: TensorFlow's bytes. */
   public static byte[] toBytes(ClusterSpec spec) {
     return ProtoBytes.deterministic(toClusterDef(spec));
-  }
-
-  /** Compares two strings by Unicode code point, like Python's string ordering. */
-  static int compareCodePoints(String a, String b) {
-    int i = 0;
-    int j = 0;
-    while (i < a.length() && j < b.length()) {
-      int ca = a.codePointAt(i);
-      int cb = b.codePointAt(j);
-      if (ca != cb) {
-        return Integer.compare(ca, cb);
-      }
-      i += Character.charCount(ca);
-      j += Character.charCount(cb);
-    }
-    return Boolean.compare(i < a.length(), j < b.length());
   }
 }

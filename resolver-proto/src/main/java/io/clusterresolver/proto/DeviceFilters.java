@@ -1,5 +1,6 @@
 package io.clusterresolver.proto;
 
+import io.clusterresolver.ClusterSpec;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -122,7 +123,7 @@ public final class DeviceFilters {
    */
   public static final class Builder {
     private final TreeMap<String, TreeMap<Integer, List<String>>> filters =
-        new TreeMap<>(ClusterDefs::compareCodePoints);
+        new TreeMap<>(ClusterSpec.jobOrder());
 
     private Builder() {}
 
@@ -170,7 +171,7 @@ public final class DeviceFilters {
         return NONE;
       }
       TreeMap<String, TreeMap<Integer, List<String>>> copy =
-          new TreeMap<>(ClusterDefs::compareCodePoints);
+          new TreeMap<>(ClusterSpec.jobOrder());
       filters.forEach((job, tasks) -> copy.put(job, new TreeMap<>(tasks)));
       return new DeviceFilters(copy);
     }

@@ -62,6 +62,27 @@ public final class ClusterConnection implements AutoCloseable {
     return cluster;
   }
 
+  /**
+   * The task serving at a master address such as {@code grpc://10.0.0.1:2222} (the scheme is
+   * ignored), matched by the exact {@code host:port} (D13: TensorFlow matches a substring, so
+   * {@code 10.0.0.1:22} would also match {@code 10.0.0.1:2222}).
+   */
+  public java.util.Optional<String> taskAt(String master) {
+    if (master == null) {
+      return java.util.Optional.empty();
+    }
+    int scheme = master.indexOf("://");
+    String address = scheme >= 0 ? master.substring(scheme + 3) : master;
+    for (String job : cluster.jobs()) {
+      for (int task : cluster.taskIndices(job)) {
+        if (cluster.taskAddress(job, task).equals(address)) {
+          return java.util.Optional.of(DeviceName.taskName(job, task));
+        }
+      }
+    }
+    return java.util.Optional.empty();
+  }
+
   /** The local task, {@code /job:J/replica:0/task:T}. */
   public String localTask() {
     return self.name();
@@ -147,6 +168,21 @@ public final class ClusterConnection implements AutoCloseable {
           .toByteArray();
     } catch (StatusRuntimeException e) {
       throw task.failure("fetch of " + value, e);
+    }
+  }
+
+  /**
+   * Frees a stored value on its task (values otherwise live until the connection ends). Releasing
+   * a value twice does nothing; using it afterwards fails with {@code NOT_FOUND "unknown value"}.
+   */
+  public void release(RemoteValue value) {
+    checkOwn(value);
+    TaskChannel task = taskOf(value.device);
+    try {
+      task.blocking(callMillis).delete(ValueHandle.newBuilder().setContextId(contextId)
+          .setDevice(value.device).setId(value.id).build());
+    } catch (StatusRuntimeException e) {
+      throw task.failure("release of " + value, e);
     }
   }
 

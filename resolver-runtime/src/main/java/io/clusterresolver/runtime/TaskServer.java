@@ -8,6 +8,7 @@ import io.clusterresolver.proto.ClusterDefs;
 import io.clusterresolver.proto.DeviceFilters;
 import io.clusterresolver.runtime.rpc.CreateContextRequest;
 import io.clusterresolver.runtime.rpc.CreateContextResponse;
+import io.clusterresolver.runtime.rpc.DeleteResponse;
 import io.clusterresolver.runtime.rpc.FetchRequest;
 import io.clusterresolver.runtime.rpc.FetchResponse;
 import io.clusterresolver.runtime.rpc.PutRequest;
@@ -509,6 +510,15 @@ public final class TaskServer implements AutoCloseable {
               .asRuntimeException();
         }
         return store(context, device, ByteString.copyFrom(result));
+      });
+    }
+
+    @Override
+    public void delete(ValueHandle handle, StreamObserver<DeleteResponse> out) {
+      respond(out, () -> {
+        ClusterContext context = context(handle.getContextId(), requireCaller());
+        return DeleteResponse.newBuilder()
+            .setDeleted(context.values.remove(handle.getId()) != null).build();
       });
     }
 

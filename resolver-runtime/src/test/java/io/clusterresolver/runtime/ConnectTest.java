@@ -83,6 +83,65 @@ class ConnectTest {
   }
 
   @Test
+  void statusReportsTaskDevicesAndClusterToAnyone() {
+    ClusterSpec cluster = TestCluster.cluster("worker", 2);
+    closeLater(TaskServer.builder(cluster, "worker", 1).accelerators(Map.of("TPU", 2)).start());
+    io.grpc.ManagedChannel channel = ChannelPool.newChannel(cluster.taskAddress("worker", 1), null);
+    try {
+      // No x-cluster-task header: health checks need no identity.
+      io.clusterresolver.runtime.rpc.StatusResponse status =
+          io.clusterresolver.runtime.rpc.TaskServiceGrpc.newBlockingStub(channel)
+              .withDeadlineAfter(5, TimeUnit.SECONDS)
+              .getStatus(io.clusterresolver.runtime.rpc.StatusRequest.getDefaultInstance());
+      assertThat(status.getServing()).isTrue();
+      assertThat(status.getJob()).isEqualTo("worker");
+      assertThat(status.getTaskIndex()).isEqualTo(1);
+      assertThat(status.getDevicesList()).containsExactly(cpu("worker", 1),
+          "/job:worker/replica:0/task:1/device:TPU:0", "/job:worker/replica:0/task:1/device:TPU:1");
+      assertThat(io.clusterresolver.proto.ClusterDefs.fromClusterDef(status.getCluster()))
+          .isEqualTo(cluster);
+      // ...but everything else does.
+      assertThatThrownBy(() -> io.clusterresolver.runtime.rpc.TaskServiceGrpc.newBlockingStub(channel)
+              .withDeadlineAfter(5, TimeUnit.SECONDS)
+              .createContext(io.clusterresolver.runtime.rpc.CreateContextRequest.newBuilder()
+                  .setContextId("anonymous").build()))
+          .isInstanceOfSatisfying(StatusRuntimeException.class,
+              e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED));
+    } finally {
+      channel.shutdownNow();
+    }
+  }
+
+  @Test
+  void explicitDevicesReplaceCpuAndAcceleratorsAndMustBelongToTheTask() {
+    ClusterSpec cluster = TestCluster.cluster("worker", 1);
+    List<String> devices = List.of("/job:worker/replica:0/task:0/device:CPU:0",
+        "/job:worker/replica:0/task:0/device:XPU:3");
+    closeLater(TaskServer.builder(cluster, "worker", 0).devices(devices).start());
+    ClusterConnection connection = closeLater(Cluster.connect(cluster));
+    assertThat(connection.devices()).containsExactly(
+        cpu("localhost", 0), devices.get(0), devices.get(1));
+    assertThatThrownBy(() -> TaskServer.builder(cluster, "worker", 0)
+            .devices(List.of("/job:ps/replica:0/task:0/device:CPU:0")).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("/job:ps/replica:0/task:0/device:CPU:0")
+        .hasMessageContaining("/job:worker/replica:0/task:0");
+  }
+
+  @Test
+  void masterTaskIsFoundByExactAddress() {
+    ClusterSpec cluster = TestCluster.cluster("worker", 2);
+    serve(cluster, "worker", 0);
+    serve(cluster, "worker", 1);
+    ClusterConnection connection = closeLater(Cluster.connect(cluster));
+    String address = cluster.taskAddress("worker", 1);
+    assertThat(connection.taskAt("grpc://" + address)).contains("/job:worker/replica:0/task:1");
+    assertThat(connection.taskAt(address)).contains("/job:worker/replica:0/task:1");
+    // A prefix of an address is not that address (TensorFlow's substring match would say it is).
+    assertThat(connection.taskAt("grpc://" + address.substring(0, address.length() - 1))).isEmpty();
+  }
+
+  @Test
   void localTaskMissingFromItsJobIsRejected() {
     ClusterSpec cluster = TestCluster.cluster("worker", 2);
     assertThatThrownBy(() -> Cluster.connect(cluster, "worker", 5, "grpc", null))
@@ -174,6 +233,23 @@ class ConnectTest {
     // The new connection works.
     assertThat(second.fetch(second.run(cpu("worker", 1), "upper", ABC)))
         .isEqualTo("ABC".getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void releaseFreesOneValue() {
+    ClusterSpec cluster = TestCluster.cluster("worker", 1);
+    TaskServer worker0 = serve(cluster, "worker", 0);
+    ClusterConnection connection = closeLater(Cluster.connect(cluster));
+    RemoteValue kept = connection.put(cpu("worker", 0), ABC);
+    RemoteValue freed = connection.run(cpu("worker", 0), "upper", kept);
+    assertThat(worker0.storedValueCount()).isEqualTo(2);
+    connection.release(freed);
+    connection.release(freed); // again: nothing to do
+    assertThat(worker0.storedValueCount()).isEqualTo(1);
+    assertThat(connection.fetch(kept)).isEqualTo(ABC);
+    assertThatThrownBy(() -> connection.fetch(freed))
+        .isInstanceOfSatisfying(RemoteTaskException.class, e -> assertThat(e.code()).isEqualTo("NOT_FOUND"))
+        .hasMessageContaining("unknown value");
   }
 
   @Test

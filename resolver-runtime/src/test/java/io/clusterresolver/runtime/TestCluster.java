@@ -20,12 +20,28 @@ final class TestCluster {
     }
   }
 
+  /** Distinct addresses: every socket stays open until all ports are picked. */
   static List<String> addresses(int n) {
-    List<String> list = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      list.add("127.0.0.1:" + unusedPort());
+    List<ServerSocket> sockets = new ArrayList<>();
+    try {
+      List<String> list = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+        sockets.add(socket);
+        list.add("127.0.0.1:" + socket.getLocalPort());
+      }
+      return list;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } finally {
+      for (ServerSocket socket : sockets) {
+        try {
+          socket.close();
+        } catch (IOException ignored) {
+          // The port is free either way.
+        }
+      }
     }
-    return list;
   }
 
   /** A cluster of the given jobs and task counts on unused loopback ports. */

@@ -47,6 +47,11 @@ public final class Hostlist {
     List<HostRange> ranges = parse(hostlist);
     long total = 0;
     for (HostRange range : ranges) {
+      if (range.endsAtUnsignedMax()) {
+        // Slurm's own quirk: a range that ends at 2^64-1 (its "empty" marker) makes scontrol print
+        // no host at all for the whole list.
+        return new ArrayList<>();
+      }
       total += range.count();
     }
     List<String> hosts = new ArrayList<>((int) total);
@@ -65,6 +70,9 @@ public final class Hostlist {
     Objects.requireNonNull(hostlist, "hostlist");
     long total = 0;
     for (HostRange range : parse(hostlist)) {
+      if (range.endsAtUnsignedMax()) {
+        return 0;
+      }
       total += range.count();
     }
     return (int) total;
@@ -138,8 +146,8 @@ public final class Hostlist {
         end++;
       }
       while (true) {
-        int open = s.indexOf('[', parse);
-        if (open < 0 || open > end) {
+        int open = indexWithin(s, '[', parse, end);
+        if (open < 0) {
           return end;
         }
         int close = s.indexOf(']', parse);
@@ -154,6 +162,17 @@ public final class Hostlist {
         break;
       }
     }
+  }
+
+  /** The first {@code c} in {@code s[from..to]} (inclusive), or -1: never scans past the item. */
+  private static int indexWithin(String s, char c, int from, int to) {
+    int limit = Math.min(to, s.length() - 1);
+    for (int i = from; i <= limit; i++) {
+      if (s.charAt(i) == c) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   private static void parseToken(String hostlist, String token, List<HostRange> out, long[] total) {
@@ -193,6 +212,11 @@ public final class Hostlist {
       String between = prefix.substring(close + 1);
       List<NumberRange> outer = parseRangeList(hostlist, prefix.substring(open + 1, close));
       for (NumberRange range : outer) {
+        if (range.hi == -1L && range.lo != -1L) {
+          // Slurm prints nothing for such a list (after a long loop): so do we, at once.
+          out.add(new HostRange(head, -2L, -1L, 0, false));
+          return;
+        }
         for (long n = range.lo; Long.compareUnsigned(n, range.hi) <= 0; n++) {
           String newPrefix = head + format(n, range.width) + between;
           expandPrefix(hostlist, newPrefix, numbers, out, total);
@@ -623,6 +647,10 @@ public final class Hostlist {
 
     long count() {
       return single ? 1 : hi - lo + 1;
+    }
+
+    boolean endsAtUnsignedMax() {
+      return !single && hi == -1L && lo != -1L;
     }
 
     void appendHosts(List<String> hosts) {

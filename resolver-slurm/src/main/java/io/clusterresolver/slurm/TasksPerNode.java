@@ -52,13 +52,17 @@ public final class TasksPerNode {
     return Collections.unmodifiableList(counts);
   }
 
-  /** A non-negative decimal number; any Unicode decimal digits, no sign, no blanks. */
+  /**
+   * A non-negative decimal number of ASCII digits, no sign, no blanks: what Slurm writes (D3:
+   * Python's {@code int()} also takes other scripts' digits, which no Slurm produces).
+   */
   private static int parseNumber(String list, String item, String text) {
     if (text.isEmpty()) {
       throw invalid(list, item);
     }
     for (int i = 0; i < text.length(); i++) {
-      if (!Character.isDigit(text.charAt(i))) {
+      char c = text.charAt(i);
+      if (c < '0' || c > '9') {
         throw invalid(list, item);
       }
     }

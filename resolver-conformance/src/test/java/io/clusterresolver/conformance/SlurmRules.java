@@ -1,0 +1,387 @@
+package io.clusterresolver.conformance;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.clusterresolver.ClusterResolver;
+import io.clusterresolver.ClusterResolverException;
+import io.clusterresolver.ClusterResolvers;
+import io.clusterresolver.slurm.Hostlist;
+import io.clusterresolver.slurm.TasksPerNode;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.DynamicTest;
+import org.opentest4j.AssertionFailedError;
+
+/**
+ * The Slurm areas ({@code slurm.json}, {@code slurm-real.json}): how their setups map to the
+ * {@code slurm} provider, and the own checks of the deviations D7-D10, whose steps the
+ * {@link VectorRunner} skips because TensorFlow's outcome does not apply.
+ *
+ * <p>The own checks compute the expected cluster independently of the provider — node list and
+ * tasks per node as Slurm gives them, ranks placed by {@code SLURM_DISTRIBUTION}, jobs in name
+ * order — and check the rules: D7 the cluster is that placement (and a process finds itself at
+ * {@code SLURMD_NODENAME:port-base+SLURM_LOCALID} when Slurm says so); D8 CPU-only allocations work
+ * and a task's GPU ids are a slice of the ids it can see, starting at its local id, as many as
+ * {@code numAccelerators()} says; D9 {@code master()} and the task are known before
+ * {@code clusterSpec()}; D10 outside a step the job-level variables give the cluster.
+ */
+final class SlurmRules {
+
+  static final String PROVIDER = "slurm";
+  private static final int DEFAULT_PORT_BASE = 8888;
+
+  private SlurmRules() {}
+
+  /** {@code setup.env} as a mutable map. */
+  static Map<String, String> environment(JsonNode setup) {
+    return TfConfigConformanceTest.environment(setup.path("env"));
+  }
+
+  /** kwargs as {@code clusterresolver.slurm.*} properties (conformance/README.md). */
+  static Map<String, String> properties(JsonNode kwargs) {
+    Map<String, String> properties = new LinkedHashMap<>();
+    for (Iterator<Map.Entry<String, JsonNode>> it = kwargs.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      set(properties, e.getKey(), e.getValue());
+    }
+    return properties;
+  }
+
+  /** One kwarg (or setter) as a property; Slurm's {@code rpc_layer=None} means "no scheme". */
+  static void set(Map<String, String> properties, String kwarg, JsonNode value) {
+    String key = "clusterresolver." + PROVIDER + "." + kwarg.replace('_', '-');
+    if (value == null || value.isNull()) {
+      if (kwarg.equals("rpc_layer")) {
+        properties.put(key, "");
+      } else {
+        properties.remove(key);
+      }
+    } else if (value.isObject()) { // jobs {"ps": 1, "worker": 3}, tasks_per_node {"hostB": 1}
+      List<String> pairs = new ArrayList<>();
+      value.fields().forEachRemaining(f -> pairs.add(f.getKey() + ":" + f.getValue().asText()));
+      properties.put(key, String.join(",", pairs));
+    } else if (value.isValueNode()) {
+      if (kwarg.equals("task_id") && !value.isIntegralNumber()) {
+        throw new Area.SkipStep("D3: task id " + value + " is not an integer");
+      }
+      properties.put(key, value.asText());
+    } else {
+      throw new Area.SkipStep("D3: kwarg " + kwarg + "=" + value + " has no property form");
+    }
+  }
+
+  /** A session running a vector's steps on the provider, recreated when a setter changes a property. */
+  static Area.Session session(Vector vector) {
+    JsonNode setup = vector.setup();
+    Map<String, String> environment = environment(setup);
+    Map<String, String> properties = properties(setup.path("kwargs"));
+    return new Area.Session() {
+      private ClusterResolver resolver;
+
+      private ClusterResolver resolver() {
+        if (resolver == null) {
+          resolver = ClusterResolvers.create(PROVIDER, properties, environment);
+        }
+        return resolver;
+      }
+
+      @Override
+      public String unsupported() {
+        return setup.has("nvidia_smi")
+            ? "D8: the slurm provider runs no nvidia-smi (GPU ids come from CUDA_VISIBLE_DEVICES or"
+                + " gpus-per-node; without them a task is CPU-only), checked by the D7-D10 own checks"
+            : null;
+      }
+
+      @Override
+      public Object run(Vector.Step step) {
+        switch (step.op()) {
+          case "construct":
+            resolver = null;
+            resolver();
+            return null;
+          case "set_task_type":
+          case "set_task_id":
+          case "set_rpc_layer":
+            resolver();
+            set(properties, step.op().substring("set_".length()), step.arg(0));
+            resolver = null; // no setters in the contract: created again with the property
+            return null;
+          case "set_env":
+            environment.put(step.arg(0).asText(), step.arg(1).asText());
+            return null;
+          case "unset_env":
+            environment.remove(step.arg(0).asText());
+            return null;
+          case "num_accelerators":
+            if (setup.has("logical_devices")) {
+              throw new Area.SkipStep("no contract counterpart for logical_devices (TF's eager device listing)");
+            }
+            return ResolverOps.run(resolver(), step);
+          default:
+            if (ResolverOps.handles(step.op())) {
+              return ResolverOps.run(resolver(), step);
+            }
+            throw new Area.UnknownOp(step);
+        }
+      }
+    };
+  }
+
+  /** The deviations whose own checks this class has. */
+  private static boolean slurmDeviation(String deviation) {
+    if (deviation == null) {
+      return false;
+    }
+    for (String rule : deviation.split(",")) {
+      if (List.of("D7", "D8", "D9", "D10").contains(rule.trim())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** One dynamic test per vector that has a D7-D10 deviation (or cannot run), counted in its own tally. */
+  static Stream<DynamicNode> ownChecks(String file) {
+    String name = file + " (D7-D10 own checks)";
+    Tally tally = Tally.of(name);
+    if (ConformanceData.file(file).isEmpty()) {
+      return Stream.empty();
+    }
+    List<DynamicNode> tests = new ArrayList<>();
+    for (JsonNode node : ConformanceData.readJson(file).path("vectors")) {
+      Vector vector = new Vector(node);
+      boolean deviates = slurmDeviation(vector.deviation()) || vector.setup().has("nvidia_smi")
+          || vector.steps().stream().anyMatch(s -> slurmDeviation(s.deviation()) && s.java() == null);
+      if (!deviates) {
+        continue;
+      }
+      tests.add(DynamicTest.dynamicTest("rules " + vector.id(), () -> {
+        try {
+          check(vector);
+          tally.passed();
+        } catch (AssertionError | RuntimeException e) {
+          tally.failed(vector.id(), String.valueOf(e.getMessage()));
+          throw e;
+        }
+      }));
+    }
+    tests.add(DynamicTest.dynamicTest(name + " tally", tally::print));
+    return tests.stream();
+  }
+
+  /** Checks one vector against D7-D10, from its setup alone. */
+  static void check(Vector vector) {
+    JsonNode setup = vector.setup();
+    Map<String, String> env = environment(setup);
+    Map<String, String> properties;
+    try {
+      properties = properties(setup.path("kwargs"));
+    } catch (Area.SkipStep e) {
+      throw new AssertionFailedError("no property form for the kwargs: " + e.getMessage());
+    }
+    Layout expected = Layout.of(env, properties);
+    if (expected.problem != null) {
+      // D7: a layout Slurm cannot produce (a node named twice) is an error, never a wrong cluster.
+      expect(expected.problem, () -> ClusterResolvers.create(PROVIDER, properties, env));
+      return;
+    }
+    ClusterResolver resolver = ClusterResolvers.create(PROVIDER, properties, env); // D8: CPU-only works
+    String rpc = properties.getOrDefault("clusterresolver.slurm.rpc-layer", "grpc");
+    Optional<Map.Entry<String, Integer>> own = expected.ownTask();
+    // D9: known before clusterSpec() was ever called.
+    if (own.isPresent() && !properties.containsKey("clusterresolver.slurm.task-type")
+        && !properties.containsKey("clusterresolver.slurm.task-id")) {
+      String address = expected.address(expected.procId);
+      same("master() before clusterSpec()", rpc.isEmpty() ? address : rpc + "://" + address, resolver.master());
+      same("taskType()", Optional.of(own.get().getKey()), resolver.taskType());
+      same("taskId()", OptionalInt.of(own.get().getValue()), resolver.taskId());
+      // D7/D10: where Slurm says this process runs.
+      if (env.containsKey("SLURMD_NODENAME") && env.containsKey("SLURM_LOCALID")
+          && !properties.containsKey("clusterresolver.slurm.tasks-per-node")) {
+        same("own address from SLURMD_NODENAME and SLURM_LOCALID",
+            env.get("SLURMD_NODENAME") + ":" + (expected.portBase + Integer.parseInt(env.get("SLURM_LOCALID"))),
+            address);
+      }
+    }
+    // D7: the whole cluster is Slurm's placement.
+    same("clusterSpec()", expected.asMap(), resolver.clusterSpec().asMap());
+    // D8: the ids actually visible.
+    checkDevices(env, properties, expected, resolver);
+  }
+
+  private static void checkDevices(Map<String, String> env, Map<String, String> properties, Layout layout,
+      ClusterResolver resolver) {
+    Map<String, Integer> accelerators = resolver.numAccelerators();
+    Optional<List<String>> devices = resolver.visibleDevices();
+    if (layout.procId < 0 || !"true".equals(properties.getOrDefault("clusterresolver.slurm.auto-set-gpu", "true"))) {
+      return;
+    }
+    List<String> own = devices.orElseThrow(() -> new AssertionFailedError("visibleDevices() is empty for a task"));
+    int count = accelerators.getOrDefault("GPU", 0);
+    String cvd = env.get("CUDA_VISIBLE_DEVICES");
+    List<String> ids = new ArrayList<>();
+    if (cvd != null) {
+      for (String id : cvd.split(",")) {
+        if (!id.isBlank()) {
+          ids.add(id.trim());
+        }
+      }
+    } else if (properties.containsKey("clusterresolver.slurm.gpus-per-node")) {
+      for (int i = 0; i < Integer.parseInt(properties.get("clusterresolver.slurm.gpus-per-node")); i++) {
+        ids.add(Integer.toString(i));
+      }
+    }
+    if (ids.isEmpty()) {
+      same("visibleDevices() with no visible GPU", List.of(), own);
+      if (!properties.containsKey("clusterresolver.slurm.gpus-per-task")) {
+        same("numAccelerators() with no visible GPU", Map.of(), accelerators);
+      }
+      return;
+    }
+    if (accelerators.isEmpty() && !own.isEmpty()) {
+      throw new AssertionFailedError("numAccelerators() is empty but visibleDevices() is " + own);
+    }
+    if (own.size() != Math.min(count, own.size()) || (own.size() < count && own.size() != ids.size()
+        - Math.min(ids.size(), layout.localId() * count))) {
+      throw new AssertionFailedError("visibleDevices() " + own + " does not hold the " + count + " GPUs of the task");
+    }
+    int from = Math.min(ids.size(), layout.localId() * count);
+    List<String> slice = ids.subList(from, Math.min(ids.size(), from + count));
+    if (!own.equals(slice) && !own.equals(ids)) {
+      throw new AssertionFailedError("visibleDevices() " + own + " is neither the task's slice " + slice
+          + " of the visible ids " + ids + " nor all of them (bound by Slurm)");
+    }
+  }
+
+  private static void expect(String what, Runnable action) {
+    try {
+      action.run();
+    } catch (ClusterResolverException e) {
+      return;
+    }
+    throw new AssertionFailedError("expected a ClusterResolverException: " + what);
+  }
+
+  private static void same(String what, Object expected, Object actual) {
+    if (!expected.equals(actual)) {
+      throw new AssertionFailedError(what + ": expected " + expected + " but was " + actual, expected, actual);
+    }
+  }
+
+  /** The cluster computed independently from the environment, as Slurm placed the ranks. */
+  static final class Layout {
+    final List<String> hosts = new ArrayList<>();
+    final List<Integer> counts = new ArrayList<>();
+    final List<int[]> placement = new ArrayList<>(); // rank -> {node index, local id}
+    final Map<String, Integer> jobs = new TreeMap<>();
+    final int procId;
+    final int portBase;
+    String problem;
+
+    private Layout(int procId, int portBase) {
+      this.procId = procId;
+      this.portBase = portBase;
+    }
+
+    static Layout of(Map<String, String> env, Map<String, String> properties) {
+      Layout layout = new Layout(Integer.parseInt(env.getOrDefault("SLURM_PROCID", "-1")),
+          Integer.parseInt(properties.getOrDefault("clusterresolver.slurm.port-base", "" + DEFAULT_PORT_BASE)));
+      boolean inStep = env.containsKey("SLURM_STEP_NODELIST") || env.containsKey("SLURM_STEP_ID");
+      String perNode = properties.get("clusterresolver.slurm.tasks-per-node");
+      if (perNode != null && perNode.contains(":")) {
+        for (String pair : perNode.split(",")) {
+          layout.hosts.add(pair.substring(0, pair.lastIndexOf(':')));
+          layout.counts.add(Integer.parseInt(pair.substring(pair.lastIndexOf(':') + 1)));
+        }
+      } else if (!inStep && env.containsKey("SLURM_HET_SIZE")) {
+        for (int g = 0; g < Integer.parseInt(env.get("SLURM_HET_SIZE")); g++) {
+          layout.hosts.addAll(Hostlist.expand(env.get("SLURM_JOB_NODELIST_HET_GROUP_" + g)));
+          layout.counts.addAll(TasksPerNode.expand(env.get("SLURM_TASKS_PER_NODE_HET_GROUP_" + g)));
+        }
+      } else {
+        layout.hosts.addAll(Hostlist.expand(env.get(inStep ? "SLURM_STEP_NODELIST" : "SLURM_JOB_NODELIST")));
+        if (perNode != null) {
+          layout.hosts.forEach(h -> layout.counts.add(Integer.parseInt(perNode)));
+        } else {
+          layout.counts.addAll(TasksPerNode.expand(env.get(inStep ? "SLURM_STEP_TASKS_PER_NODE" : "SLURM_TASKS_PER_NODE")));
+        }
+      }
+      if (layout.hosts.stream().distinct().count() != layout.hosts.size()) {
+        layout.problem = "a node named twice in the node list " + layout.hosts;
+        return layout;
+      }
+      String distribution = inStep ? env.getOrDefault("SLURM_DISTRIBUTION", "block") : "block";
+      int chunk = distribution.startsWith("cyclic") ? 1
+          : distribution.startsWith("plane") ? Integer.parseInt(env.get("SLURM_DIST_PLANESIZE")) : Integer.MAX_VALUE;
+      int total = layout.counts.stream().mapToInt(Integer::intValue).sum();
+      int[] placed = new int[layout.hosts.size()];
+      while (layout.placement.size() < total) {
+        for (int node = 0; node < layout.hosts.size(); node++) {
+          for (int k = 0; k < chunk && placed[node] < layout.counts.get(node); k++) {
+            layout.placement.add(new int[] {node, placed[node]++});
+          }
+        }
+      }
+      String jobs = properties.get("clusterresolver.slurm.jobs");
+      if (jobs == null) {
+        layout.jobs.put("worker", total);
+      } else {
+        int explicit = 0;
+        for (String pair : jobs.split(",")) {
+          String count = pair.substring(pair.lastIndexOf(':') + 1);
+          if (!count.equals("*")) {
+            explicit += Integer.parseInt(count);
+          }
+        }
+        for (String pair : jobs.split(",")) {
+          String count = pair.substring(pair.lastIndexOf(':') + 1);
+          layout.jobs.put(pair.substring(0, pair.lastIndexOf(':')),
+              count.equals("*") ? total - explicit : Integer.parseInt(count));
+        }
+      }
+      return layout;
+    }
+
+    String address(int rank) {
+      int[] p = placement.get(rank);
+      return hosts.get(p[0]) + ":" + (portBase + p[1]);
+    }
+
+    int localId() {
+      return placement.get(procId)[1];
+    }
+
+    /** Job and index of {@code SLURM_PROCID}: jobs take consecutive ranks in name order. */
+    Optional<Map.Entry<String, Integer>> ownTask() {
+      int first = 0;
+      for (Map.Entry<String, Integer> job : jobs.entrySet()) {
+        if (procId >= first && procId < first + job.getValue()) {
+          return Optional.of(Map.entry(job.getKey(), procId - first));
+        }
+        first += job.getValue();
+      }
+      return Optional.empty();
+    }
+
+    Map<String, Object> asMap() {
+      Map<String, Object> map = new TreeMap<>();
+      int rank = 0;
+      for (Map.Entry<String, Integer> job : jobs.entrySet()) {
+        List<String> addresses = new ArrayList<>();
+        for (int i = 0; i < job.getValue(); i++) {
+          addresses.add(address(rank++));
+        }
+        map.put(job.getKey(), addresses.isEmpty() ? Map.of() : addresses);
+      }
+      return map;
+    }
+  }
+}
