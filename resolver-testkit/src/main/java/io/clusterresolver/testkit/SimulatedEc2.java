@@ -93,6 +93,7 @@ public final class SimulatedEc2 implements AutoCloseable {
         .bindAddress("127.0.0.1")
         .dynamicPort()
         .disableRequestJournal()
+        .stubRequestLoggingDisabled(true)
         .containerThreads(16)
         .asynchronousResponseEnabled(true)
         .extensions(new Transformer()));
