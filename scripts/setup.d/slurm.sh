@@ -11,7 +11,7 @@ have_slurm() {
 } 
 
 if have_slurm && [ -x /usr/sbin/slurmd ] && command -v srun >/dev/null 2>&1 && [ -x /usr/sbin/munged ]; then
-  echo "slurm: already installed ($(srun --version 2>/dev/null || echo unknown version))"
+  echo "slurm: already installed (slurm-client $(dpkg-query -W -f='${Version}' slurm-client 2>/dev/null || echo '(version unknown)'))"
   exit 0
 fi
 
@@ -57,4 +57,4 @@ if [ ! -s /etc/munge/munge.key ]; then
   fi
   chown munge:munge /etc/munge/munge.key && chmod 0400 /etc/munge/munge.key
 fi
-echo "slurm: installed ($(srun --version 2>/dev/null || echo unknown version))"
+echo "slurm: installed (slurm-client $(dpkg-query -W -f='${Version}' slurm-client 2>/dev/null || echo '(version unknown)'))"
