@@ -1,9 +1,11 @@
 package io.clusterresolver.tfconfig;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import io.clusterresolver.ClusterSpec;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -24,7 +26,8 @@ import java.util.Objects;
  */
 public final class TfConfigWriter {
 
-  private static final ObjectMapper MAPPER = new ObjectMapper();
+  /** Streaming, not a tree: a launcher's cold start loads a few dozen Jackson classes, not hundreds. */
+  private static final JsonFactory JSON = new JsonFactory();
 
   private TfConfigWriter() {}
 
@@ -38,35 +41,41 @@ public final class TfConfigWriter {
    */
   public static String write(ClusterSpec spec, String taskType, Integer taskIndex, String rpcLayer) {
     Objects.requireNonNull(spec, "spec");
-    ObjectNode root = MAPPER.createObjectNode();
-    ObjectNode cluster = root.putObject("cluster");
-    for (Map.Entry<String, Object> job : spec.asMap().entrySet()) {
-      if (job.getValue() instanceof List) {
-        var addresses = cluster.putArray(job.getKey());
-        for (Object address : (List<?>) job.getValue()) {
-          addresses.add((String) address);
-        }
-      } else {
-        ObjectNode tasks = cluster.putObject(job.getKey());
-        for (Map.Entry<?, ?> task : ((Map<?, ?>) job.getValue()).entrySet()) {
-          tasks.put(String.valueOf(task.getKey()), (String) task.getValue());
+    StringWriter out = new StringWriter();
+    try (JsonGenerator json = JSON.createGenerator(out)) {
+      json.writeStartObject();
+      json.writeObjectFieldStart("cluster");
+      for (Map.Entry<String, Object> job : spec.asMap().entrySet()) {
+        if (job.getValue() instanceof List) {
+          json.writeArrayFieldStart(job.getKey());
+          for (Object address : (List<?>) job.getValue()) {
+            json.writeString((String) address);
+          }
+          json.writeEndArray();
+        } else {
+          json.writeObjectFieldStart(job.getKey());
+          for (Map.Entry<?, ?> task : ((Map<?, ?>) job.getValue()).entrySet()) {
+            json.writeStringField(String.valueOf(task.getKey()), (String) task.getValue());
+          }
+          json.writeEndObject();
         }
       }
-    }
-    if (taskType != null) {
-      ObjectNode task = root.putObject("task");
-      task.put("type", taskType);
-      if (taskIndex != null) {
-        task.put("index", taskIndex.intValue());
+      json.writeEndObject();
+      if (taskType != null) {
+        json.writeObjectFieldStart("task");
+        json.writeStringField("type", taskType);
+        if (taskIndex != null) {
+          json.writeNumberField("index", taskIndex.intValue());
+        }
+        json.writeEndObject();
       }
+      if (rpcLayer != null) {
+        json.writeStringField("rpc_layer", rpcLayer);
+      }
+      json.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Could not write TF_CONFIG JSON", e); // a StringWriter does not fail
     }
-    if (rpcLayer != null) {
-      root.put("rpc_layer", rpcLayer);
-    }
-    try {
-      return MAPPER.writeValueAsString(root);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("Could not write TF_CONFIG JSON", e); // a tree of strings always serializes
-    }
+    return out.toString();
   }
 }
