@@ -2,10 +2,10 @@ package io.clusterresolver.cli;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.clusterresolver.tfconfig.TfConfigWriter;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -25,23 +25,8 @@ final class JsonOutput {
     try (JsonGenerator json = new JsonFactory().createGenerator(text)) {
       json.useDefaultPrettyPrinter();
       json.writeStartObject();
-      json.writeObjectFieldStart("cluster");
-      for (Map.Entry<String, Object> job : r.clusterSpec().asMap().entrySet()) {
-        if (job.getValue() instanceof List) {
-          json.writeArrayFieldStart(job.getKey());
-          for (Object address : (List<?>) job.getValue()) {
-            json.writeString((String) address);
-          }
-          json.writeEndArray();
-        } else {
-          json.writeObjectFieldStart(job.getKey());
-          for (Map.Entry<?, ?> task : ((Map<?, ?>) job.getValue()).entrySet()) {
-            json.writeStringField(String.valueOf(task.getKey()), (String) task.getValue());
-          }
-          json.writeEndObject();
-        }
-      }
-      json.writeEndObject();
+      json.writeFieldName("cluster");
+      TfConfigWriter.writeCluster(json, r.clusterSpec());
       json.writeObjectFieldStart("task");
       json.writeStringField("type", r.taskType());
       json.writeFieldName("index");

@@ -44,23 +44,8 @@ public final class TfConfigWriter {
     StringWriter out = new StringWriter();
     try (JsonGenerator json = JSON.createGenerator(out)) {
       json.writeStartObject();
-      json.writeObjectFieldStart("cluster");
-      for (Map.Entry<String, Object> job : spec.asMap().entrySet()) {
-        if (job.getValue() instanceof List) {
-          json.writeArrayFieldStart(job.getKey());
-          for (Object address : (List<?>) job.getValue()) {
-            json.writeString((String) address);
-          }
-          json.writeEndArray();
-        } else {
-          json.writeObjectFieldStart(job.getKey());
-          for (Map.Entry<?, ?> task : ((Map<?, ?>) job.getValue()).entrySet()) {
-            json.writeStringField(String.valueOf(task.getKey()), (String) task.getValue());
-          }
-          json.writeEndObject();
-        }
-      }
-      json.writeEndObject();
+      json.writeFieldName("cluster");
+      writeCluster(json, spec);
       if (taskType != null) {
         json.writeObjectFieldStart("task");
         json.writeStringField("type", taskType);
@@ -77,5 +62,30 @@ public final class TfConfigWriter {
       throw new UncheckedIOException("Could not write TF_CONFIG JSON", e); // a StringWriter does not fail
     }
     return out.toString();
+  }
+
+  /**
+   * Writes a cluster as TF_CONFIG's {@code "cluster"} value: an object with one field per job, a
+   * dense job as an array of addresses, any other as an object from decimal task index to address.
+   * For tools that embed the cluster in JSON of their own.
+   */
+  public static void writeCluster(JsonGenerator json, ClusterSpec spec) throws IOException {
+    json.writeStartObject();
+    for (Map.Entry<String, Object> job : spec.asMap().entrySet()) {
+      if (job.getValue() instanceof List) {
+        json.writeArrayFieldStart(job.getKey());
+        for (Object address : (List<?>) job.getValue()) {
+          json.writeString((String) address);
+        }
+        json.writeEndArray();
+      } else {
+        json.writeObjectFieldStart(job.getKey());
+        for (Map.Entry<?, ?> task : ((Map<?, ?>) job.getValue()).entrySet()) {
+          json.writeStringField(String.valueOf(task.getKey()), (String) task.getValue());
+        }
+        json.writeEndObject();
+      }
+    }
+    json.writeEndObject();
   }
 }
