@@ -7,8 +7,6 @@ import io.clusterresolver.ClusterResolvers;
 import io.clusterresolver.slurm.Hostlist;
 import io.clusterresolver.slurm.TasksPerNode;
 import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -41,17 +39,12 @@ final class SlurmRules {
 
   /** {@code setup.env} as a mutable map. */
   static Map<String, String> environment(JsonNode setup) {
-    return TfConfigConformanceTest.environment(setup.path("env"));
+    return ProviderSession.environment(setup.path("env"));
   }
 
   /** kwargs as {@code clusterresolver.slurm.*} properties (conformance/README.md). */
   static Map<String, String> properties(JsonNode kwargs) {
-    Map<String, String> properties = new LinkedHashMap<>();
-    for (Iterator<Map.Entry<String, JsonNode>> it = kwargs.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> e = it.next();
-      set(properties, e.getKey(), e.getValue());
-    }
-    return properties;
+    return ProviderSession.properties(kwargs, SlurmRules::set);
   }
 
   /** One kwarg (or setter) as a property; Slurm's {@code rpc_layer=None} means "no scheme". */
@@ -80,57 +73,13 @@ final class SlurmRules {
   /** A session running a vector's steps on the provider, recreated when a setter changes a property. */
   static Area.Session session(Vector vector) {
     JsonNode setup = vector.setup();
-    Map<String, String> environment = environment(setup);
-    Map<String, String> properties = properties(setup.path("kwargs"));
-    return new Area.Session() {
-      private ClusterResolver resolver;
-
-      private ClusterResolver resolver() {
-        if (resolver == null) {
-          resolver = ClusterResolvers.create(PROVIDER, properties, environment);
-        }
-        return resolver;
-      }
-
+    return new ProviderSession(PROVIDER, setup, SlurmRules::set) {
       @Override
       public String unsupported() {
         return setup.has("nvidia_smi")
             ? "D8: the slurm provider runs no nvidia-smi (GPU ids come from CUDA_VISIBLE_DEVICES or"
                 + " gpus-per-node; without them a task is CPU-only), checked by the D7-D10 own checks"
             : null;
-      }
-
-      @Override
-      public Object run(Vector.Step step) {
-        switch (step.op()) {
-          case "construct":
-            resolver = null;
-            resolver();
-            return null;
-          case "set_task_type":
-          case "set_task_id":
-          case "set_rpc_layer":
-            resolver();
-            set(properties, step.op().substring("set_".length()), step.arg(0));
-            resolver = null; // no setters in the contract: created again with the property
-            return null;
-          case "set_env":
-            environment.put(step.arg(0).asText(), step.arg(1).asText());
-            return null;
-          case "unset_env":
-            environment.remove(step.arg(0).asText());
-            return null;
-          case "num_accelerators":
-            if (setup.has("logical_devices")) {
-              throw new Area.SkipStep("no contract counterpart for logical_devices (TF's eager device listing)");
-            }
-            return ResolverOps.run(resolver(), step);
-          default:
-            if (ResolverOps.handles(step.op())) {
-              return ResolverOps.run(resolver(), step);
-            }
-            throw new Area.UnknownOp(step);
-        }
       }
     };
   }

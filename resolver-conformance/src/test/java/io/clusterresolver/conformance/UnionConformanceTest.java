@@ -58,7 +58,7 @@ class UnionConformanceTest {
       case "simple":
         return SimpleConformanceTest.build(member);
       case "tfconfig":
-        Map<String, String> env = member.has("env") ? TfConfigConformanceTest.environment(member.get("env")) : environment;
+        Map<String, String> env = member.has("env") ? ProviderSession.environment(member.get("env")) : environment;
         return ClusterResolvers.create(TfConfigConformanceTest.PROVIDER,
             TfConfigConformanceTest.properties(TfConfigConformanceTest.PROVIDER, member.path("kwargs")), env);
       case "union":
@@ -92,7 +92,7 @@ class UnionConformanceTest {
 
   static Area.Session open(Vector vector) {
     JsonNode setup = vector.setup();
-    Map<String, String> environment = TfConfigConformanceTest.environment(setup.path("env"));
+    Map<String, String> environment = ProviderSession.environment(setup.path("env"));
     return new Area.Session() {
       private UnionClusterResolver resolver;
 
