@@ -51,7 +51,7 @@ final class TfConfig {
           : " at line " + at.getLineNr() + ", column " + at.getColumnNr()
               + (at.getCharOffset() >= 0 ? " (character " + at.getCharOffset() + ")" : "");
       throw new IllegalArgumentException(VARIABLE + " is not valid JSON" + where + ": "
-          + e.getOriginalMessage().lines().findFirst().orElse("")
+          + withoutSourceLocation(e.getOriginalMessage().lines().findFirst().orElse(""))
           + ". Set " + VARIABLE + " to a JSON object such as "
           + "{\"cluster\": {\"worker\": [\"host:port\"]}, \"task\": {\"type\": \"worker\", \"index\": 0}}");
     }
@@ -189,5 +189,13 @@ final class TfConfig {
     String text = node.toString();
     String shown = text.length() > 60 ? text.substring(0, 57) + "..." : text;
     return node.getNodeType().name().toLowerCase(java.util.Locale.ROOT) + " " + shown;
+  }
+
+  /**
+   * Jackson's message without its "(start marker at [Source: ...; line: L, column: C])" part: the
+   * position is already given, and the source is hidden anyway.
+   */
+  private static String withoutSourceLocation(String message) {
+    return message.replaceAll("\\s*\\(start marker at \\[Source: .*?; line: \\d+, column: \\d+\\]\\)", "");
   }
 }

@@ -113,6 +113,11 @@ class TfConfigClusterResolverTest {
     assertThatThrownBy(resolver::master).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> resolver("{\"cluster\": {}} trailing").clusterSpec())
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("TF_CONFIG");
+    assertThatThrownBy(() -> resolver("{\"cluster\": {").clusterSpec())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("line 1, column 14")
+        .hasMessageContaining("expected close marker for Object")
+        .hasMessageNotContaining("Source:");
     // environment() does not read TF_CONFIG, as in TensorFlow
     assertThat(resolver.environment()).isEmpty();
   }
