@@ -64,7 +64,11 @@ public class ClusterResolversTest {
   void unknownProviderListsTheKnownOnes() {
     assertThatThrownBy(() -> ClusterResolvers.create("nope", Map.of()))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("'nope'").hasMessageContaining("local");
+        .hasMessageContaining("'nope'").hasMessageContaining("local")
+        .hasMessageNotContaining("Did you mean");
+    assertThatThrownBy(() -> ClusterResolvers.create("locla", Map.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Unknown cluster resolver provider 'locla'. Did you mean 'local'?");
   }
 
   @Test

@@ -97,46 +97,19 @@ public final class ResolverConfig {
 
   private static String unknownSetting(
       String provider, PropertySources.Setting setting, Map<String, ConfigProperty> declared) {
-    String closest = null;
-    int best = Integer.MAX_VALUE;
+    List<String> candidates = new ArrayList<>();
     for (ConfigProperty property : declared.values()) {
-      String candidate = setting.environmentVariable
-          ? property.environmentVariable(provider)
-          : property.key(provider);
-      int distance = editDistance(setting.written, candidate);
-      if (distance < best) {
-        best = distance;
-        closest = candidate;
-      }
+      candidates.add(setting.environmentVariable ? property.environmentVariable(provider) : property.key(provider));
     }
     String message = (setting.environmentVariable ? "Unknown environment variable " : "Unknown property ")
         + setting.written;
-    if (closest != null && best <= Math.max(2, closest.length() / 4)) {
-      return message + ": did you mean " + closest + "?";
+    Optional<String> closest = Suggestions.closest(setting.written, candidates);
+    if (closest.isPresent()) {
+      return message + ": did you mean " + closest.get() + "?";
     }
     StringJoiner valid = new StringJoiner(", ");
     declared.values().forEach(p -> valid.add(p.name()));
     return message + ": provider '" + provider + "' reads " + (declared.isEmpty() ? "no properties" : valid);
-  }
-
-  /** Levenshtein distance, for "did you mean" suggestions. */
-  static int editDistance(String a, String b) {
-    int[] previous = new int[b.length() + 1];
-    int[] current = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) {
-      previous[j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      current[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-        current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
-      }
-      int[] swap = previous;
-      previous = current;
-      current = swap;
-    }
-    return previous[b.length()];
   }
 
   /** The provider this configuration belongs to. */
