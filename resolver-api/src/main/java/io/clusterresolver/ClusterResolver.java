@@ -13,13 +13,31 @@ import java.util.OptionalInt;
  * metadata server) again on every call: membership is never cached. Implementations are
  * thread-safe.
  *
+ * <p>{@link #resolve()} gives the whole answer — cluster, own task, rpc layer, accelerators — from
+ * one query, so its parts always describe the same cluster; the getters keep TensorFlow's shape and
+ * each asks afresh.
+ *
  * <p>Failures to reach the source of truth are reported as {@link ClusterResolverException};
- * wrong arguments and configuration as {@link IllegalArgumentException}.
+ * wrong arguments as {@link IllegalArgumentException}, wrong configuration as
+ * {@link ConfigurationException}.
  */
 public interface ClusterResolver {
 
   /** The current cluster, asked fresh from the source of truth. Never a partial cluster. */
   ClusterSpec clusterSpec();
+
+  /**
+   * The cluster and this process's place in it, from <em>one</em> query of the source of truth:
+   * the spec, this task's type and index, the rpc layer, the environment, this task's accelerators
+   * and visible device ids. Use it whenever more than one of these is needed (printing, serving,
+   * connecting), so that no part comes from a different listing than another.
+   *
+   * <p>The default composes the getters ({@link Resolution#fromGetters}), which keeps third-party
+   * resolvers working; each provider of this project overrides it with a single query.
+   */
+  default Resolution resolve() {
+    return Resolution.fromGetters(this);
+  }
 
   /**
    * The address of the session master of this process's own task, with the resolver's rpc layer

@@ -4,7 +4,7 @@ import io.clusterresolver.spi.ClusterResolverProvider;
 import io.clusterresolver.spi.PropertySources;
 import io.clusterresolver.spi.ResolverConfig;
 import io.clusterresolver.spi.ResolverContext;
-import io.clusterresolver.spi.Suggestions;
+import io.clusterresolver.internal.Suggestions;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -98,7 +98,7 @@ public final class ClusterResolvers {
     List<String> names = providers.stream().map(ClusterResolverProvider::name).collect(Collectors.toList());
     String suggestion = Suggestions.closest(name == null ? "" : name, names)
         .map(closest -> " Did you mean '" + closest + "'?").orElse("");
-    throw new IllegalArgumentException("Unknown cluster resolver provider '" + name + "'." + suggestion
+    throw new ConfigurationException("Unknown cluster resolver provider '" + name + "'." + suggestion
         + " Known providers: " + String.join(", ", names)
         + ". A provider's jar must be on the classpath to be found.");
   }

@@ -1,6 +1,6 @@
 package io.clusterresolver;
 
-import io.clusterresolver.spi.Masters;
+import io.clusterresolver.internal.Masters;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;

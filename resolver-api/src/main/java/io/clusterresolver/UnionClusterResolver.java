@@ -1,11 +1,12 @@
 package io.clusterresolver;
 
-import io.clusterresolver.spi.Masters;
+import io.clusterresolver.internal.Masters;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.TreeMap;
@@ -70,9 +71,44 @@ public final class UnionClusterResolver implements ClusterResolver {
 
   @Override
   public ClusterSpec clusterSpec() {
-    List<Map<String, Object>> specs = new ArrayList<>(members.size());
+    List<ClusterSpec> specs = new ArrayList<>(members.size());
     for (ClusterResolver member : members) {
-      specs.add(member.clusterSpec().asMap());
+      specs.add(member.clusterSpec());
+    }
+    return merge(specs);
+  }
+
+  /**
+   * One snapshot: the first member's own {@link ClusterResolver#resolve()} (its task, rpc layer,
+   * environment, accelerators and devices) and every other member's spec, each asked once.
+   */
+  @Override
+  public Resolution resolve() {
+    Resolution first = members.get(0).resolve();
+    List<ClusterSpec> specs = new ArrayList<>(members.size());
+    specs.add(first.clusterSpec());
+    for (ClusterResolver member : members.subList(1, members.size())) {
+      specs.add(member.clusterSpec());
+    }
+    String type = taskType != null ? taskType : first.taskType().orElse(null);
+    Integer id = taskId != null ? taskId : first.taskId().isPresent() ? first.taskId().getAsInt() : null;
+    boolean firstMembersTask = Objects.equals(type, first.taskType().orElse(null))
+        && Objects.equals(id, first.taskId().isPresent() ? first.taskId().getAsInt() : null);
+    return Resolution.builder(merge(specs))
+        .taskType(type)
+        .taskId(id)
+        .rpcLayer(rpcLayer != null ? rpcLayer : first.rpcLayer().orElse(null))
+        .environment(first.environment())
+        // An overridden task is not the first member's own: only then is it asked for that task.
+        .accelerators(firstMembersTask ? first.accelerators() : members.get(0).numAccelerators(type, id))
+        .visibleDevices(first.visibleDevices().orElse(null))
+        .build();
+  }
+
+  private static ClusterSpec merge(List<ClusterSpec> clusterSpecs) {
+    List<Map<String, Object>> specs = new ArrayList<>(clusterSpecs.size());
+    for (ClusterSpec spec : clusterSpecs) {
+      specs.add(spec.asMap());
     }
     // Which jobs must be merged by index: those that any member gives in map form.
     Map<String, Boolean> indexed = new LinkedHashMap<>();

@@ -118,7 +118,7 @@ public class ClusterResolversTest {
     }
 
     @Override
-    public List<ConfigProperty> properties() {
+    public List<ConfigProperty<?>> properties() {
       return List.of();
     }
 

@@ -2,8 +2,9 @@ package io.clusterresolver.local;
 
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.ClusterSpec;
-import io.clusterresolver.spi.LocalAccelerators;
-import io.clusterresolver.spi.Masters;
+import io.clusterresolver.Resolution;
+import io.clusterresolver.internal.LocalAccelerators;
+import io.clusterresolver.internal.Masters;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +26,7 @@ final class LocalClusterResolver implements ClusterResolver {
       Map<String, String> environment, Duration nvidiaSmiTimeout) {
     this.job = job;
     this.address = address;
-    this.rpcLayer = rpcLayer;
+    this.rpcLayer = rpcLayer == null || rpcLayer.isEmpty() ? null : rpcLayer;
     this.configuredGpus = configuredGpus;
     this.environment = environment;
     this.nvidiaSmiTimeout = nvidiaSmiTimeout;
@@ -65,6 +66,18 @@ final class LocalClusterResolver implements ClusterResolver {
       detectedAccelerators = detected;
     }
     return detected;
+  }
+
+  /** The one task, its accelerators and devices: nothing to list, so trivially one snapshot. */
+  @Override
+  public Resolution resolve() {
+    return Resolution.builder(clusterSpec())
+        .taskType(job)
+        .taskId(0)
+        .rpcLayer(rpcLayer)
+        .accelerators(numAccelerators(null, null))
+        .visibleDevices(visibleDevices().orElse(null))
+        .build();
   }
 
   @Override

@@ -5,6 +5,9 @@ import io.clusterresolver.spi.ClusterResolverProvider;
 import io.clusterresolver.spi.ConfigProperty;
 import io.clusterresolver.spi.ResolverConfig;
 import io.clusterresolver.spi.ResolverContext;
+import io.clusterresolver.spi.TaskProperties;
+import io.clusterresolver.TaskAddress;
+import java.util.OptionalInt;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
@@ -23,33 +26,30 @@ public final class LocalClusterResolverProvider implements ClusterResolverProvid
   /** The provider name. */
   public static final String NAME = "local";
 
-  static final ConfigProperty HOST = ConfigProperty.string("host")
+  static final ConfigProperty<String> HOST = ConfigProperty.string("host")
       .description("The address of this host's task; default: the host name (HOSTNAME, then the kernel's host name)")
       .build();
-  static final ConfigProperty PORT = ConfigProperty.integer("port")
+  static final ConfigProperty<Integer> PORT = ConfigProperty.integer("port")
       .description("The port of this host's task")
       .defaultValue("8888")
       .range(1, 65535)
       .build();
-  static final ConfigProperty JOB = ConfigProperty.string("job")
+  static final ConfigProperty<String> JOB = ConfigProperty.string("job")
       .description("The job name of the one task")
       .defaultValue("worker")
       .build();
-  static final ConfigProperty RPC_LAYER = ConfigProperty.string("rpc-layer")
-      .description("The rpc layer (scheme) of master addresses, such as grpc; default: none")
-      .build();
-  static final ConfigProperty GPUS = ConfigProperty.integer("gpus")
+  static final ConfigProperty<Integer> GPUS = ConfigProperty.integer("gpus")
       .description("The number of GPUs of this task; default: counted with nvidia-smi when it is on the PATH "
           + "(narrowed to CUDA_VISIBLE_DEVICES when set), else none")
       .range(0, Integer.MAX_VALUE)
       .build();
-  static final ConfigProperty NVIDIA_SMI_TIMEOUT = ConfigProperty.duration("nvidia-smi-timeout")
+  static final ConfigProperty<java.time.Duration> NVIDIA_SMI_TIMEOUT = ConfigProperty.duration("nvidia-smi-timeout")
       .description("How long nvidia-smi may take before the host counts as having no GPUs")
       .defaultValue("2s")
       .build();
 
-  private static final List<ConfigProperty> PROPERTIES =
-      List.of(HOST, PORT, JOB, RPC_LAYER, GPUS, NVIDIA_SMI_TIMEOUT);
+  private static final List<ConfigProperty<?>> PROPERTIES =
+      List.of(HOST, PORT, JOB, TaskProperties.RPC_LAYER, GPUS, NVIDIA_SMI_TIMEOUT);
 
   @Override
   public String name() {
@@ -69,24 +69,32 @@ public final class LocalClusterResolverProvider implements ClusterResolverProvid
   }
 
   @Override
-  public List<ConfigProperty> properties() {
+  public List<ConfigProperty<?>> properties() {
     return PROPERTIES;
   }
 
   @Override
   public ClusterResolver create(ResolverConfig config) {
-    String job = config.string(JOB.name());
+    String job = config.get(JOB);
     if (job.isBlank()) {
-      throw ResolverConfig.problems(NAME, List.of(config.key(JOB.name()) + " must not be blank"));
+      throw ResolverConfig.problems(NAME, List.of(config.key(JOB) + " must not be blank"));
     }
-    String host = config.optionalString(HOST.name()).orElseGet(() -> hostName(config.environment()));
+    String host = config.find(HOST).orElseGet(() -> hostName(config.environment()));
+    TaskAddress address;
+    try {
+      address = TaskAddress.of(host, config.get(PORT));
+    } catch (IllegalArgumentException e) {
+      throw ResolverConfig.problems(NAME, List.of((config.isSet(HOST) ? config.key(HOST) : "The host name") + ": "
+          + e.getMessage()));
+    }
+    Integer gpus = config.get(GPUS);
     return new LocalClusterResolver(
         job,
-        host + ":" + config.integer(PORT.name()),
-        config.optionalString(RPC_LAYER.name()).orElse(null),
-        config.optionalInt(GPUS.name()),
+        address.toString(),
+        config.get(TaskProperties.RPC_LAYER),
+        gpus == null ? OptionalInt.empty() : OptionalInt.of(gpus),
         config.environment(),
-        config.duration(NVIDIA_SMI_TIMEOUT.name()));
+        config.get(NVIDIA_SMI_TIMEOUT));
   }
 
   /**

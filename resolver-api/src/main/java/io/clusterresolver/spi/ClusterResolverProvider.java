@@ -36,11 +36,13 @@ public interface ClusterResolverProvider {
   boolean isAvailable(ResolverContext context);
 
   /** Every property this provider reads. These declarations are its documentation. */
-  List<ConfigProperty> properties();
+  List<ConfigProperty<?>> properties();
 
   /**
    * Creates a resolver. Configuration is validated here, up front: all problems are reported at
-   * once in one {@link IllegalArgumentException} that names each full property key.
+   * once in one {@link io.clusterresolver.ConfigurationException} (an
+   * {@link IllegalArgumentException}) that names each full property key. Nothing is asked of the
+   * source of truth yet.
    */
   ClusterResolver create(ResolverConfig config);
 }

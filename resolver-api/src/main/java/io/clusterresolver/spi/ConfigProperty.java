@@ -1,5 +1,6 @@
 package io.clusterresolver.spi;
 
+import io.clusterresolver.ConfigurationException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -20,8 +21,20 @@ import java.util.regex.Pattern;
  * <p>The full key of a property is {@code clusterresolver.<provider>.<name>}; as an environment
  * variable it is the key in upper case with dots and dashes turned into underscores
  * ({@code clusterresolver.aws.tasks-per-instance} is {@code CLUSTERRESOLVER_AWS_TASKS_PER_INSTANCE}).
+ *
+ * <p>The type parameter is the Java type of the parsed value, so a provider reads a property as
+ * {@code config.get(REGION)} with no name string and no cast:
+ *
+ * <pre>{@code
+ * static final ConfigProperty<Integer> PORT = ConfigProperty.integer("port")
+ *     .defaultValue("8888").range(1, 65535).description("Port of the first task").build();
+ * int port = config.get(PORT);
+ * }</pre>
+ *
+ * @param <T> the type of the parsed value: {@code String}, {@code Integer}, {@code Boolean},
+ *     {@code Duration}, {@code List<String>} or {@code Map<String, String>}
  */
-public final class ConfigProperty {
+public final class ConfigProperty<T> {
 
   /** The common prefix of every property key. */
   public static final String PREFIX = "clusterresolver.";
@@ -55,7 +68,7 @@ public final class ConfigProperty {
   private final long min;
   private final long max;
 
-  private ConfigProperty(Builder b) {
+  private ConfigProperty(Builder<T> b) {
     this.name = b.name;
     this.type = b.type;
     this.defaultValue = b.defaultValue;
@@ -68,33 +81,33 @@ public final class ConfigProperty {
   }
 
   /** A text property. */
-  public static Builder string(String name) {
-    return new Builder(name, Type.STRING);
+  public static Builder<String> string(String name) {
+    return new Builder<>(name, Type.STRING);
   }
 
   /** An integer property. */
-  public static Builder integer(String name) {
-    return new Builder(name, Type.INT);
+  public static Builder<Integer> integer(String name) {
+    return new Builder<>(name, Type.INT);
   }
 
   /** A boolean property. */
-  public static Builder bool(String name) {
-    return new Builder(name, Type.BOOLEAN);
+  public static Builder<Boolean> bool(String name) {
+    return new Builder<>(name, Type.BOOLEAN);
   }
 
   /** A duration property ({@code 10s}, {@code 500ms}). */
-  public static Builder duration(String name) {
-    return new Builder(name, Type.DURATION);
+  public static Builder<Duration> duration(String name) {
+    return new Builder<>(name, Type.DURATION);
   }
 
   /** A comma-separated list property. */
-  public static Builder list(String name) {
-    return new Builder(name, Type.LIST);
+  public static Builder<List<String>> list(String name) {
+    return new Builder<>(name, Type.LIST);
   }
 
   /** A {@code k=v,k2=v2} map property. */
-  public static Builder map(String name) {
-    return new Builder(name, Type.MAP);
+  public static Builder<Map<String, String>> map(String name) {
+    return new Builder<>(name, Type.MAP);
   }
 
   /** The name within the provider, such as {@code region}. */
@@ -148,9 +161,15 @@ public final class ConfigProperty {
    * Parses a value of this property.
    *
    * @param key the full key, for the message
-   * @throws IllegalArgumentException naming the key and, unless the property is secret, the value
+   * @throws io.clusterresolver.ConfigurationException naming the key and, unless the property is
+   *     secret, the value
    */
-  public Object parse(String key, String raw) {
+  @SuppressWarnings("unchecked")
+  public T parse(String key, String raw) {
+    return (T) parseValue(key, raw);
+  }
+
+  private Object parseValue(String key, String raw) {
     String text = raw.trim();
     switch (type) {
       case INT:
@@ -226,9 +245,9 @@ public final class ConfigProperty {
     return Collections.unmodifiableList(items);
   }
 
-  private IllegalArgumentException invalid(String key, String raw, String problem) {
+  private ConfigurationException invalid(String key, String raw, String problem) {
     String shown = secret ? "(secret value hidden)" : "'" + raw + "'";
-    return new IllegalArgumentException(key + ": " + shown + " " + problem);
+    return new ConfigurationException(key + ": " + shown + " " + problem);
   }
 
   @Override
@@ -238,7 +257,7 @@ public final class ConfigProperty {
   }
 
   /** Builds a {@link ConfigProperty}. */
-  public static final class Builder {
+  public static final class Builder<T> {
     private final String name;
     private final Type type;
     private String defaultValue;
@@ -259,44 +278,44 @@ public final class ConfigProperty {
     }
 
     /** The value used when no source sets the property. */
-    public Builder defaultValue(String defaultValue) {
+    public Builder<T> defaultValue(String defaultValue) {
       this.defaultValue = defaultValue;
       return this;
     }
 
     /** The property must be set. */
-    public Builder required() {
+    public Builder<T> required() {
       this.required = true;
       return this;
     }
 
     /** The value is a credential: never shown. */
-    public Builder secret() {
+    public Builder<T> secret() {
       this.secret = true;
       return this;
     }
 
     /** One sentence that says what the property does. */
-    public Builder description(String description) {
+    public Builder<T> description(String description) {
       this.description = Objects.requireNonNull(description, "description");
       return this;
     }
 
     /** The only values a {@code STRING} property accepts. */
-    public Builder oneOf(String... values) {
+    public Builder<T> oneOf(String... values) {
       allowedValues.addAll(List.of(values));
       return this;
     }
 
     /** The inclusive range of an {@code INT} property. */
-    public Builder range(long min, long max) {
+    public Builder<T> range(long min, long max) {
       this.min = min;
       this.max = max;
       return this;
     }
 
-    public ConfigProperty build() {
-      ConfigProperty property = new ConfigProperty(this);
+    public ConfigProperty<T> build() {
+      ConfigProperty<T> property = new ConfigProperty<>(this);
       if (defaultValue != null) {
         property.parse(property.name, defaultValue); // a bad default is a bug in the provider
       }

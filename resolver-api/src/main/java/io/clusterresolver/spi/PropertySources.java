@@ -149,7 +149,7 @@ public final class PropertySources {
       this.environmentVariable = environmentVariable;
     }
 
-    boolean matches(ConfigProperty property) {
+    boolean matches(ConfigProperty<?> property) {
       return environmentVariable
           ? name.equals(property.name().toUpperCase(Locale.ROOT).replace('-', '_'))
           : name.equals(property.name());

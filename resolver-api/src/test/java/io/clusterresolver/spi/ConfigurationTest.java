@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 class ConfigurationTest {
 
-  private static final List<ConfigProperty> PROPERTIES = List.of(
+  private static final List<ConfigProperty<?>> PROPERTIES = List.of(
       ConfigProperty.string("region").description("The region").defaultValue("us-east-1").build(),
       ConfigProperty.string("mode").oneOf("fast", "safe").build(),
       ConfigProperty.integer("port").defaultValue("8888").range(1, 65535).build(),

@@ -3,7 +3,7 @@ package io.clusterresolver.aws;
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.spi.ClusterResolverProvider;
 import io.clusterresolver.spi.ConfigProperty;
-import io.clusterresolver.spi.PlatformProbes;
+import io.clusterresolver.cloud.PlatformProbes;
 import io.clusterresolver.spi.ResolverConfig;
 import io.clusterresolver.spi.ResolverContext;
 import java.net.URI;
@@ -69,7 +69,7 @@ public final class AwsClusterResolverProvider implements ClusterResolverProvider
   }
 
   @Override
-  public List<ConfigProperty> properties() {
+  public List<ConfigProperty<?>> properties() {
     return AwsProperties.ALL;
   }
 

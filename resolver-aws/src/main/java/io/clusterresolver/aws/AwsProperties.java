@@ -1,83 +1,78 @@
 package io.clusterresolver.aws;
 
-import io.clusterresolver.layout.LayoutProperties;
+import io.clusterresolver.cloud.AddressType;
+import io.clusterresolver.cloud.CloudProperties;
 import io.clusterresolver.spi.ConfigProperty;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** Every property the {@code aws} provider reads: {@code clusterresolver.aws.<name>}. */
 final class AwsProperties {
 
-  static final String TASKS_PER_INSTANCE = "tasks-per-instance";
+  static final ConfigProperty<String> TASKS_PER_INSTANCE = CloudProperties.tasksPerMember("tasks-per-instance");
 
-  static final ConfigProperty REGION = ConfigProperty.string("region")
+  static final ConfigProperty<String> REGION = ConfigProperty.string("region")
       .description("AWS region, like us-east-1; default: AWS_REGION, AWS_DEFAULT_REGION, then the instance metadata")
       .build();
-  static final ConfigProperty ENDPOINT = ConfigProperty.string("endpoint")
+  static final ConfigProperty<String> ENDPOINT = ConfigProperty.string("endpoint")
       .description("EC2 API endpoint override (a VPC endpoint, a proxy, a simulation), like https://ec2.us-east-1.amazonaws.com")
       .build();
-  static final ConfigProperty IMDS_ENDPOINT = ConfigProperty.string("imds-endpoint")
+  static final ConfigProperty<String> IMDS_ENDPOINT = ConfigProperty.string("imds-endpoint")
       .description("Instance metadata service endpoint; default http://169.254.169.254")
       .build();
-  static final ConfigProperty PROFILE = ConfigProperty.string("profile")
+  static final ConfigProperty<String> PROFILE = ConfigProperty.string("profile")
       .description("Named profile of ~/.aws/credentials to sign with; default: the SDK's default credentials chain")
       .build();
-  static final ConfigProperty ACCESS_KEY_ID = ConfigProperty.string("access-key-id").secret()
+  static final ConfigProperty<String> ACCESS_KEY_ID = ConfigProperty.string("access-key-id").secret()
       .description("Static access key id (with secret-access-key); prefer the default chain or a profile")
       .build();
-  static final ConfigProperty SECRET_ACCESS_KEY = ConfigProperty.string("secret-access-key").secret()
+  static final ConfigProperty<String> SECRET_ACCESS_KEY = ConfigProperty.string("secret-access-key").secret()
       .description("Static secret access key (with access-key-id)")
       .build();
-  static final ConfigProperty SESSION_TOKEN = ConfigProperty.string("session-token").secret()
+  static final ConfigProperty<String> SESSION_TOKEN = ConfigProperty.string("session-token").secret()
       .description("Session token of temporary static credentials")
       .build();
-  static final ConfigProperty TAGS = ConfigProperty.map("tags")
+  static final ConfigProperty<Map<String, String>> TAGS = ConfigProperty.map("tags")
       .description("Only instances with all these tags, like k1=v1,k2=v2 (EC2 wildcards * and ? allowed in values)")
       .build();
-  static final ConfigProperty ASG = ConfigProperty.string("asg")
+  static final ConfigProperty<String> ASG = ConfigProperty.string("asg")
       .description("Only instances of this Auto Scaling group (its aws:autoscaling:groupName tag)")
       .build();
-  static final ConfigProperty STATES = ConfigProperty.list("states")
+  static final ConfigProperty<List<String>> STATES = ConfigProperty.list("states")
       .defaultValue("running")
       .description("Only instances in these states (pending, running, stopping, stopped, shutting-down, terminated)")
       .build();
-  static final ConfigProperty ZONES = ConfigProperty.list("zones")
+  static final ConfigProperty<List<String>> ZONES = ConfigProperty.list("zones")
       .description("Only instances in these availability zones, like us-east-1a,us-east-1b")
       .build();
-  static final ConfigProperty VPC_ID = ConfigProperty.string("vpc-id")
+  static final ConfigProperty<String> VPC_ID = ConfigProperty.string("vpc-id")
       .description("Only instances in this VPC")
       .build();
-  static final ConfigProperty ADDRESS = ConfigProperty.string("address")
-      .defaultValue("private-ipv4")
-      .oneOf(AddressType.configNames().toArray(new String[0]))
-      .description("Address tasks listen on; instances without it are left out (and logged)")
-      .build();
-  static final ConfigProperty ACCELERATORS = ConfigProperty.bool("accelerators")
+  static final ConfigProperty<String> ADDRESS = CloudProperties.address(AddressType.PRIVATE_IPV4,
+      AddressType.values());
+  static final ConfigProperty<Boolean> ACCELERATORS = ConfigProperty.bool("accelerators")
       .defaultValue("true")
       .description("Report GPUs, Neuron devices and inference accelerators from DescribeInstanceTypes (one call per JVM)")
       .build();
-  static final ConfigProperty TIMEOUT = ConfigProperty.duration("timeout")
-      .defaultValue("30s")
-      .description("Overall deadline of one resolve, across all pages and retries")
-      .build();
-  static final ConfigProperty MAX_ATTEMPTS = ConfigProperty.integer("max-attempts")
+  static final ConfigProperty<Integer> MAX_ATTEMPTS = ConfigProperty.integer("max-attempts")
       .defaultValue("5")
       .range(1, 20)
       .description("Attempts per API call by the SDK's throttling-aware retry strategy (within the timeout)")
       .build();
-  static final ConfigProperty PAGE_SIZE = ConfigProperty.integer("page-size")
+  static final ConfigProperty<Integer> PAGE_SIZE = ConfigProperty.integer("page-size")
       .defaultValue("1000")
       .range(5, 1000)
       .description("MaxResults of each DescribeInstances page")
       .build();
 
-  static final List<ConfigProperty> ALL;
+  static final List<ConfigProperty<?>> ALL;
 
   static {
-    List<ConfigProperty> all = new ArrayList<>(List.of(REGION, ENDPOINT, IMDS_ENDPOINT, PROFILE, ACCESS_KEY_ID,
-        SECRET_ACCESS_KEY, SESSION_TOKEN, TAGS, ASG, STATES, ZONES, VPC_ID, ADDRESS, ACCELERATORS, TIMEOUT,
+    List<ConfigProperty<?>> all = new ArrayList<>(List.of(REGION, ENDPOINT, IMDS_ENDPOINT, PROFILE, ACCESS_KEY_ID,
+        SECRET_ACCESS_KEY, SESSION_TOKEN, TAGS, ASG, STATES, ZONES, VPC_ID, ADDRESS, ACCELERATORS,
         MAX_ATTEMPTS, PAGE_SIZE));
-    all.addAll(LayoutProperties.all(TASKS_PER_INSTANCE));
+    all.addAll(CloudProperties.layout(TASKS_PER_INSTANCE));
     ALL = List.copyOf(all);
   }
 

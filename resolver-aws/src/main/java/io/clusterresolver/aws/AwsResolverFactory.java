@@ -1,8 +1,11 @@
 package io.clusterresolver.aws;
 
 import io.clusterresolver.ClusterResolver;
-import io.clusterresolver.layout.ClusterLayout;
-import io.clusterresolver.layout.MemberClusterResolver;
+import io.clusterresolver.cloud.AddressType;
+import io.clusterresolver.cloud.CloudProperties;
+import io.clusterresolver.cloud.Endpoints;
+import io.clusterresolver.cloud.SelfIdentity;
+import io.clusterresolver.cloud.MemberClusterResolver;
 import io.clusterresolver.spi.ResolverConfig;
 import java.net.URI;
 import java.time.Duration;
@@ -27,32 +30,35 @@ final class AwsResolverFactory {
 
   private static final String NAME = AwsClusterResolverProvider.NAME;
 
+  private static final List<String> INSTANCE_STATES =
+      List.of("pending", "running", "stopping", "stopped", "shutting-down", "terminated");
+
   private AwsResolverFactory() {}
 
   static ClusterResolver create(ResolverConfig config) {
     List<String> problems = new ArrayList<>();
-    URI endpoint = uri(config, AwsProperties.ENDPOINT.name(), problems);
-    URI imdsEndpoint = uri(config, AwsProperties.IMDS_ENDPOINT.name(), problems);
-    boolean hasKey = config.isSet(AwsProperties.ACCESS_KEY_ID.name());
-    boolean hasSecret = config.isSet(AwsProperties.SECRET_ACCESS_KEY.name());
+    URI endpoint = Endpoints.httpUrl(config, AwsProperties.ENDPOINT, problems);
+    URI imdsEndpoint = Endpoints.httpUrl(config, AwsProperties.IMDS_ENDPOINT, problems);
+    boolean hasKey = config.isSet(AwsProperties.ACCESS_KEY_ID);
+    boolean hasSecret = config.isSet(AwsProperties.SECRET_ACCESS_KEY);
     if (hasKey != hasSecret) {
-      problems.add("Set both " + config.key(AwsProperties.ACCESS_KEY_ID.name()) + " and "
-          + config.key(AwsProperties.SECRET_ACCESS_KEY.name()) + ", or neither (to use the default credentials chain)");
+      problems.add("Set both " + config.key(AwsProperties.ACCESS_KEY_ID) + " and "
+          + config.key(AwsProperties.SECRET_ACCESS_KEY) + ", or neither (to use the default credentials chain)");
     }
-    if (hasKey && config.isSet(AwsProperties.PROFILE.name())) {
-      problems.add("Set either " + config.key(AwsProperties.PROFILE.name()) + " or static keys, not both");
+    if (hasKey && config.isSet(AwsProperties.PROFILE)) {
+      problems.add("Set either " + config.key(AwsProperties.PROFILE) + " or static keys, not both");
     }
-    List<String> states = config.list(AwsProperties.STATES.name());
-    for (String state : states) {
-      if (!List.of("pending", "running", "stopping", "stopped", "shutting-down", "terminated").contains(state)) {
-        problems.add(config.key(AwsProperties.STATES.name()) + ": '" + state
-            + "' is not an instance state (pending, running, stopping, stopped, shutting-down, terminated)");
+    for (String state : config.get(AwsProperties.STATES)) {
+      if (!INSTANCE_STATES.contains(state)) {
+        problems.add(config.key(AwsProperties.STATES) + ": '" + state + "' is not an instance state ("
+            + String.join(", ", INSTANCE_STATES) + ")");
       }
     }
-    ClusterLayout.fromConfig(config, AwsProperties.TASKS_PER_INSTANCE, problems);
+    MemberClusterResolver.Builder resolver = MemberClusterResolver.builder(NAME)
+        .configure(config, AwsProperties.TASKS_PER_INSTANCE, problems);
     ImdsClient imds = new ImdsClient(imdsEndpoint != null ? imdsEndpoint : ImdsClient.DEFAULT_ENDPOINT);
     boolean imdsDisabled = imdsEndpoint == null && "true".equalsIgnoreCase(config.getenv("AWS_EC2_METADATA_DISABLED"));
-    String region = config.string(AwsProperties.REGION.name());
+    String region = config.get(AwsProperties.REGION);
     if (region == null) {
       region = config.getenv("AWS_REGION") != null ? config.getenv("AWS_REGION") : config.getenv("AWS_DEFAULT_REGION");
     }
@@ -60,7 +66,7 @@ final class AwsResolverFactory {
       region = imds.region().orElse(null);
     }
     if (region == null) {
-      problems.add(config.key(AwsProperties.REGION.name()) + " is not set and no region was found in AWS_REGION, "
+      problems.add(config.key(AwsProperties.REGION) + " is not set and no region was found in AWS_REGION, "
           + "AWS_DEFAULT_REGION or the instance metadata: set it, like us-east-1");
     }
     if (!problems.isEmpty()) {
@@ -74,72 +80,53 @@ final class AwsResolverFactory {
             .connectionTimeout(Duration.ofSeconds(5))
             .socketTimeout(Duration.ofSeconds(30)))
         .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder()
-            .maxAttempts(config.integer(AwsProperties.MAX_ATTEMPTS.name())).build()));
+            .maxAttempts(config.get(AwsProperties.MAX_ATTEMPTS)).build()));
     if (endpoint != null) {
       ec2.endpointOverride(endpoint);
     }
     Ec2MemberSource source = new Ec2MemberSource(ec2.build(), filters(config),
-        AddressType.parse(config.string(AwsProperties.ADDRESS.name())), config.duration(AwsProperties.TIMEOUT.name()),
-        config.integer(AwsProperties.PAGE_SIZE.name()), config.bool(AwsProperties.ACCELERATORS.name()),
+        AddressType.parse(config.get(AwsProperties.ADDRESS)), config.get(CloudProperties.TIMEOUT),
+        config.get(AwsProperties.PAGE_SIZE), config.get(AwsProperties.ACCELERATORS),
         endpoint != null ? endpoint.toString() : region);
-    boolean identify = !imdsDisabled;
-    return MemberClusterResolver.builder(NAME, source)
-        .configure(config, AwsProperties.TASKS_PER_INSTANCE)
-        .selfIdentity(() -> identify ? imds.instanceId() : Optional.empty())
+    return resolver.source(source)
+        .selfIdentity(imdsDisabled ? SelfIdentity.none() : SelfIdentity.cached(imds::instanceId))
         .environment(NAME)
         .build();
   }
 
   private static List<Filter> filters(ResolverConfig config) {
     List<Filter> filters = new ArrayList<>();
-    config.map(AwsProperties.TAGS.name()).forEach((k, v) ->
+    config.get(AwsProperties.TAGS).forEach((k, v) ->
         filters.add(Filter.builder().name("tag:" + k).values(v).build()));
-    config.optionalString(AwsProperties.ASG.name()).ifPresent(asg ->
+    config.find(AwsProperties.ASG).ifPresent(asg ->
         filters.add(Filter.builder().name("tag:aws:autoscaling:groupName").values(asg).build()));
-    List<String> states = config.list(AwsProperties.STATES.name());
+    List<String> states = config.get(AwsProperties.STATES);
     if (!states.isEmpty()) {
       filters.add(Filter.builder().name("instance-state-name").values(states).build());
     }
-    List<String> zones = config.list(AwsProperties.ZONES.name());
+    List<String> zones = config.get(AwsProperties.ZONES);
     if (!zones.isEmpty()) {
       filters.add(Filter.builder().name("availability-zone").values(zones).build());
     }
-    config.optionalString(AwsProperties.VPC_ID.name()).ifPresent(vpc ->
+    config.find(AwsProperties.VPC_ID).ifPresent(vpc ->
         filters.add(Filter.builder().name("vpc-id").values(vpc).build()));
     return filters;
   }
 
   private static AwsCredentialsProvider credentials(ResolverConfig config) {
-    Optional<String> key = config.optionalString(AwsProperties.ACCESS_KEY_ID.name());
+    Optional<String> key = config.find(AwsProperties.ACCESS_KEY_ID);
     if (key.isPresent()) {
-      String secret = config.string(AwsProperties.SECRET_ACCESS_KEY.name());
-      Optional<String> session = config.optionalString(AwsProperties.SESSION_TOKEN.name());
+      String secret = config.get(AwsProperties.SECRET_ACCESS_KEY);
+      Optional<String> session = config.find(AwsProperties.SESSION_TOKEN);
       return StaticCredentialsProvider.create(session.isPresent()
           ? AwsSessionCredentials.create(key.get(), secret, session.get())
           : AwsBasicCredentials.create(key.get(), secret));
     }
-    Optional<String> profile = config.optionalString(AwsProperties.PROFILE.name());
+    Optional<String> profile = config.find(AwsProperties.PROFILE);
     if (profile.isPresent()) {
       return ProfileCredentialsProvider.create(profile.get());
     }
     return DefaultCredentialsProvider.builder().build();
   }
 
-  private static URI uri(ResolverConfig config, String name, List<String> problems) {
-    Optional<String> value = config.optionalString(name);
-    if (value.isEmpty()) {
-      return null;
-    }
-    try {
-      URI uri = URI.create(value.get().trim());
-      if (uri.getScheme() == null || uri.getHost() == null
-          || !(uri.getScheme().equals("http") || uri.getScheme().equals("https"))) {
-        throw new IllegalArgumentException("not an http(s) URL");
-      }
-      return uri;
-    } catch (IllegalArgumentException e) {
-      problems.add(config.key(name) + ": '" + value.get() + "' is not an http:// or https:// URL");
-      return null;
-    }
-  }
 }

@@ -1,9 +1,10 @@
 package io.clusterresolver.aws;
 
-import io.clusterresolver.ClusterResolverException;
-import io.clusterresolver.layout.Member;
-import io.clusterresolver.layout.MemberSource;
-import io.clusterresolver.spi.Deadline;
+import io.clusterresolver.cloud.Member;
+import io.clusterresolver.cloud.MemberSource;
+import io.clusterresolver.cloud.AddressType;
+import io.clusterresolver.cloud.ApiFailure;
+import io.clusterresolver.cloud.CloudApi;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,6 +16,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
 import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
@@ -41,6 +43,10 @@ final class Ec2MemberSource implements MemberSource {
 
   private static final System.Logger LOG = System.getLogger(Ec2MemberSource.class.getName());
   private static final String PROVIDER = AwsClusterResolverProvider.NAME;
+  private static final CloudApi API = CloudApi.builder(PROVIDER, Ec2MemberSource::readFailure)
+      .permissions("ec2:DescribeInstances and ec2:DescribeInstanceTypes (credentials: clusterresolver.aws.profile,"
+          + " static keys or the default chain)")
+      .build();
 
   /** Accelerators by instance type, per API endpoint (region or override): facts that never change. */
   private static final Map<String, Map<String, Integer>> TYPE_CACHE = new ConcurrentHashMap<>();
@@ -66,37 +72,32 @@ final class Ec2MemberSource implements MemberSource {
 
   @Override
   public List<Member> members() {
-    Deadline deadline = Deadline.after(timeout);
+    CloudApi.Session session = API.session(timeout);
     // Each page's SDK objects are dropped once read: only what the layout needs is kept.
     List<Listed> listed = new ArrayList<>();
     List<String> withoutAddress = new ArrayList<>();
-    String token = null;
-    int page = 0;
-    do {
-      page++;
-      deadline.check(PROVIDER, "DescribeInstances page " + page);
-      DescribeInstancesRequest request = DescribeInstancesRequest.builder()
-          .filters(filters)
-          .maxResults(pageSize)
-          .nextToken(token)
-          .overrideConfiguration(c -> c.apiCallTimeout(atLeastOneMs(deadline.remaining())))
-          .build();
-      DescribeInstancesResponse response = call("DescribeInstances", page, deadline,
-          () -> ec2.describeInstances(request));
-      for (Reservation r : response.reservations()) {
-        for (Instance i : r.instances()) {
-          String chosen = address.of(i).orElse(null);
-          if (chosen == null) {
-            withoutAddress.add(i.instanceId() + " (" + i.state().nameAsString() + ")");
-          } else {
-            listed.add(new Listed(i, chosen));
+    session.forEachPage("DescribeInstances",
+        (token, remaining) -> ec2.describeInstances(DescribeInstancesRequest.builder()
+            .filters(filters)
+            .maxResults(pageSize)
+            .nextToken(token)
+            .overrideConfiguration(c -> c.apiCallTimeout(remaining))
+            .build()),
+        DescribeInstancesResponse::nextToken,
+        page -> {
+          for (Reservation r : page.reservations()) {
+            for (Instance i : r.instances()) {
+              String chosen = InstanceAddresses.of(address, i).orElse(null);
+              if (chosen == null) {
+                withoutAddress.add(i.instanceId() + " (" + i.state().nameAsString() + ")");
+              } else {
+                listed.add(new Listed(i, chosen));
+              }
+            }
           }
-        }
-      }
-      token = response.nextToken();
-    } while (token != null && !token.isEmpty());
+        });
 
-    Map<String, Map<String, Integer>> typeAccelerators = accelerators ? acceleratorsOf(listed, deadline) : Map.of();
+    Map<String, Map<String, Integer>> typeAccelerators = accelerators ? acceleratorsOf(listed, session) : Map.of();
     List<Member> members = new ArrayList<>(listed.size());
     for (Listed i : listed) {
       members.add(i.member.accelerators(typeAccelerators.getOrDefault(i.type, Map.of())).build());
@@ -128,7 +129,7 @@ final class Ec2MemberSource implements MemberSource {
   }
 
   /** Accelerators by type name for the instances' types; unknown types are asked for in one call (per 100 types). */
-  private Map<String, Map<String, Integer>> acceleratorsOf(List<Listed> instances, Deadline deadline) {
+  private Map<String, Map<String, Integer>> acceleratorsOf(List<Listed> instances, CloudApi.Session session) {
     Set<String> missing = new TreeSet<>();
     for (Listed i : instances) {
       String type = i.type;
@@ -139,10 +140,9 @@ final class Ec2MemberSource implements MemberSource {
     List<String> batch = new ArrayList<>(missing);
     for (int from = 0; from < batch.size(); from += 100) {
       List<String> chunk = batch.subList(from, Math.min(batch.size(), from + 100));
-      deadline.check(PROVIDER, "DescribeInstanceTypes");
-      DescribeInstanceTypesResponse response = call("DescribeInstanceTypes", 0, deadline,
-          () -> ec2.describeInstanceTypes(r -> r.instanceTypesWithStrings(chunk)
-              .overrideConfiguration(c -> c.apiCallTimeout(atLeastOneMs(deadline.remaining())))));
+      DescribeInstanceTypesResponse response = session.call("DescribeInstanceTypes",
+          remaining -> ec2.describeInstanceTypes(r -> r.instanceTypesWithStrings(chunk)
+              .overrideConfiguration(c -> c.apiCallTimeout(remaining))));
       for (InstanceTypeInfo info : response.instanceTypes()) {
         TYPE_CACHE.put(cacheScope + "|" + info.instanceTypeAsString(), count(info));
       }
@@ -192,65 +192,27 @@ final class Ec2MemberSource implements MemberSource {
     TYPE_CACHE.clear();
   }
 
-  private interface Call<T> {
-    T run();
-  }
-
-  /** Runs one API call (the SDK retries within it); any failure becomes one typed, explained error. */
-  private <T> T call(String operation, int page, Deadline deadline, Call<T> call) {
-    String what = operation + (page > 0 ? " (page " + page + ")" : "");
-    try {
-      return call.run();
-    } catch (ApiCallTimeoutException | ApiCallAttemptTimeoutException e) {
-      throw deadline.timedOut(PROVIDER, what, e);
-    } catch (AwsServiceException e) {
-      String code = e.awsErrorDetails() != null && e.awsErrorDetails().errorCode() != null
-          ? e.awsErrorDetails().errorCode() : "unknown error";
-      String message = e.awsErrorDetails() != null && e.awsErrorDetails().errorMessage() != null
-          ? e.awsErrorDetails().errorMessage() : "";
-      throw new ClusterResolverException(PROVIDER + ": " + what + " failed with HTTP " + e.statusCode() + " " + code
-          + (message.isEmpty() ? "" : " (" + message + ")") + ", AWS request id "
-          + (e.requestId() == null ? "(none)" : e.requestId()) + ", after " + attempts(e) + hint(e.statusCode(), code),
-          e);
-    } catch (SdkException e) {
-      if (deadline.expired()) {
-        throw deadline.timedOut(PROVIDER, what, e);
-      }
-      if (String.valueOf(e.getMessage()).contains("Unable to unmarshall")) {
-        throw new ClusterResolverException(PROVIDER + ": " + what + " returned an answer that is not valid EC2 XML ("
-            + firstLine(e.getMessage()) + "); check that clusterresolver.aws.endpoint is an EC2 API endpoint", e);
-      }
-      throw new ClusterResolverException(PROVIDER + ": " + what + " failed without a valid HTTP response ("
-          + e.getClass().getSimpleName() + ": " + firstLine(e.getMessage()) + ") after " + attempts(e)
-          + "; check clusterresolver.aws.endpoint and the network path to EC2", e);
+  /** The facts of an SDK failure, for the kit's one explanation of it. */
+  static ApiFailure readFailure(RuntimeException e) {
+    int attempts = e instanceof SdkException && ((SdkException) e).numAttempts() != null
+        ? ((SdkException) e).numAttempts() : 1;
+    if (e instanceof ApiCallTimeoutException || e instanceof ApiCallAttemptTimeoutException) {
+      return ApiFailure.of(ApiFailure.Kind.TIMEOUT, e.getMessage(), attempts);
     }
-  }
-
-  private static String attempts(SdkException e) {
-    int n = e.numAttempts();
-    return n <= 1 ? "1 attempt" : n + " attempts";
-  }
-
-  private static String hint(int status, String code) {
-    if (status == 401 || status == 403 || code.startsWith("Auth") || code.startsWith("Unauthorized")) {
-      return "; check the credentials (clusterresolver.aws.profile, the default chain) and that the IAM policy allows "
-          + "ec2:DescribeInstances and ec2:DescribeInstanceTypes";
+    if (e instanceof AwsServiceException) {
+      AwsServiceException service = (AwsServiceException) e;
+      AwsErrorDetails details = service.awsErrorDetails();
+      return ApiFailure.http(service.statusCode(),
+          details == null || details.errorCode() == null ? "unknown error" : details.errorCode(),
+          details == null ? null : details.errorMessage(), service.requestId(), attempts);
     }
-    if (status == 503 || "RequestLimitExceeded".equals(code)) {
-      return "; EC2 is throttling this account: raise clusterresolver.aws.timeout or call less often";
+    String message = e.getClass().getSimpleName() + ": " + e.getMessage();
+    if (String.valueOf(e.getMessage()).contains("Unable to unmarshall")) {
+      return ApiFailure.of(ApiFailure.Kind.MALFORMED_RESPONSE, message, attempts);
     }
-    return "";
-  }
-
-  private static String firstLine(String s) {
-    if (s == null) {
-      return "";
+    if (String.valueOf(e.getMessage()).contains("Unable to load credentials")) {
+      return ApiFailure.of(ApiFailure.Kind.CREDENTIALS, e.getMessage(), attempts);
     }
-    int nl = s.indexOf('\n');
-    return nl < 0 ? s : s.substring(0, nl);
-  }
-
-  private static Duration atLeastOneMs(Duration d) {
-    return d.compareTo(Duration.ofMillis(1)) < 0 ? Duration.ofMillis(1) : d;
+    return ApiFailure.of(ApiFailure.Kind.NO_RESPONSE, message, attempts);
   }
 }

@@ -11,7 +11,7 @@ import software.amazon.awssdk.imds.Ec2MetadataRetryPolicy;
 
 /**
  * This instance's identity from IMDSv2 (the SDK's {@link Ec2MetadataClient}: a token PUT, then the
- * token on every GET). Asked at most once per resolver: an instance id never changes.
+ * token on every GET). 
  */
 final class ImdsClient {
 
@@ -20,24 +20,14 @@ final class ImdsClient {
   static final URI DEFAULT_ENDPOINT = URI.create("http://169.254.169.254");
 
   private final URI endpoint;
-  private volatile Optional<String> instanceId;
 
   ImdsClient(URI endpoint) {
     this.endpoint = endpoint;
   }
 
-  /** This instance's id, or empty off EC2 (logged once). */
+  /** This instance's id, or empty off EC2 (logged); callers cache it ({@code SelfIdentity}). */
   Optional<String> instanceId() {
-    Optional<String> known = instanceId;
-    if (known == null) {
-      synchronized (this) {
-        if (instanceId == null) {
-          instanceId = get("/latest/meta-data/instance-id");
-        }
-        known = instanceId;
-      }
-    }
-    return known;
+    return get("/latest/meta-data/instance-id");
   }
 
   /** The region from the metadata service, or empty. */

@@ -102,7 +102,7 @@ class AwsProviderTest {
   }
 
   private static List<String> ids(ClusterResolver resolver) {
-    return ((io.clusterresolver.layout.MemberClusterResolver) resolver).placement().tasks().stream()
+    return ((io.clusterresolver.cloud.MemberClusterResolver) resolver).placement().tasks().stream()
         .map(t -> t.member().id()).collect(Collectors.toList());
   }
 

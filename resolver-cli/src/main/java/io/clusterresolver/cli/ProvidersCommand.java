@@ -3,7 +3,7 @@ package io.clusterresolver.cli;
 import io.clusterresolver.ClusterResolvers;
 import io.clusterresolver.spi.ClusterResolverProvider;
 import io.clusterresolver.spi.ConfigProperty;
-import io.clusterresolver.spi.PropertyTable;
+import io.clusterresolver.internal.PropertyTable;
 import io.clusterresolver.spi.ResolverContext;
 import java.util.ArrayList;
 import java.util.List;

@@ -37,7 +37,7 @@ public final class FixtureProvider implements ClusterResolverProvider {
   }
 
   @Override
-  public List<ConfigProperty> properties() {
+  public List<ConfigProperty<?>> properties() {
     return List.of(
         ConfigProperty.list("hosts").required().description("The hosts, in order.").build(),
         ConfigProperty.integer("port").defaultValue("2222").range(1, 65535).description("First port on each host.").build(),

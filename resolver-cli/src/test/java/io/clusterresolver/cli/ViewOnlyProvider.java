@@ -34,7 +34,7 @@ public final class ViewOnlyProvider implements ClusterResolverProvider {
   }
 
   @Override
-  public List<ConfigProperty> properties() {
+  public List<ConfigProperty<?>> properties() {
     return List.of();
   }
 

@@ -3,8 +3,12 @@ package io.clusterresolver.slurm;
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.ClusterSpec;
-import io.clusterresolver.spi.LocalAccelerators;
-import io.clusterresolver.spi.Masters;
+import io.clusterresolver.ConfigurationException;
+import io.clusterresolver.Resolution;
+import io.clusterresolver.TaskAddress;
+import io.clusterresolver.cloud.JobAssignment;
+import io.clusterresolver.internal.LocalAccelerators;
+import io.clusterresolver.internal.Masters;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +30,7 @@ public final class SlurmClusterResolver implements ClusterResolver {
   private static final String GPU = LocalAccelerators.GPU;
 
   private final Supplier<Map<String, String>> environment;
-  private final JobCounts jobs;
+  private final JobAssignment jobs;
   private final int portBase;
   private final SlurmStep.Overrides overrides;
   private final OptionalInt gpusPerNode;
@@ -36,7 +40,7 @@ public final class SlurmClusterResolver implements ClusterResolver {
   private final OptionalInt taskIdOverride;
   private final boolean autoSetGpu;
 
-  SlurmClusterResolver(Supplier<Map<String, String>> environment, JobCounts jobs, int portBase,
+  SlurmClusterResolver(Supplier<Map<String, String>> environment, JobAssignment jobs, int portBase,
       SlurmStep.Overrides overrides, OptionalInt gpusPerNode, OptionalInt gpusPerTask,
       Optional<String> rpcLayer, Optional<String> taskType, OptionalInt taskId, boolean autoSetGpu) {
     this.environment = environment;
@@ -90,6 +94,21 @@ public final class SlurmClusterResolver implements ClusterResolver {
     return rpcLayer;
   }
 
+  /** One reading of the environment for every part. */
+  @Override
+  public Resolution resolve() {
+    Snapshot snapshot = snapshot();
+    OptionalInt id = snapshot.taskId();
+    int gpus = snapshot.gpusPerTask();
+    return Resolution.builder(snapshot.spec())
+        .taskType(snapshot.taskType().orElse(null))
+        .taskId(id.isPresent() ? id.getAsInt() : null)
+        .rpcLayer(rpcLayer.orElse(null))
+        .accelerators(gpus > 0 ? Map.of(GPU, gpus) : Map.of())
+        .visibleDevices(autoSetGpu ? snapshot.ownDevices().orElse(null) : null)
+        .build();
+  }
+
   /**
    * The GPU ids of this process's own task (D8): under {@code --gpus-per-task} Slurm already shows
    * each task only its own GPUs, so they are {@code CUDA_VISIBLE_DEVICES}; otherwise the node's
@@ -118,7 +137,12 @@ public final class SlurmClusterResolver implements ClusterResolver {
     Snapshot(Map<String, String> env) {
       this.env = env;
       this.step = SlurmStep.read(env, overrides);
-      this.jobSizes = jobs.resolve(step.numTasks(), step.source);
+      if (step.numTasks() < jobs.fixedTotal()) {
+        throw new ConfigurationException("clusterresolver.slurm.jobs=" + jobs + " needs " + jobs.fixedTotal()
+            + " tasks, but Slurm assigned " + step.numTasks() + " (" + step.source + "): lower the counts or"
+            + " use * for the job that takes the rest");
+      }
+      this.jobSizes = jobs.countsFor(step.numTasks());
       gpusPerTask(); // validates the GPU configuration against the layout
     }
 
@@ -133,7 +157,7 @@ public final class SlurmClusterResolver implements ClusterResolver {
         }
         List<String> addresses = new ArrayList<>(size);
         for (int i = 0; i < size; i++, rank++) {
-          addresses.add(step.hosts.get(step.nodeOfRank[rank]) + ":" + (portBase + step.localIdOfRank[rank]));
+          addresses.add(address(rank));
         }
         builder.addJob(job.getKey(), addresses);
       }
@@ -151,13 +175,24 @@ public final class SlurmClusterResolver implements ClusterResolver {
           if (index < 0 || index >= entry.getValue()) {
             throw new IllegalArgumentException("No task with index " + index + " in job '" + job + "'");
           }
-          int rank = first + index;
-          return step.hosts.get(step.nodeOfRank[rank]) + ":" + (portBase + step.localIdOfRank[rank]);
+          return address(first + index);
         }
         first += entry.getValue();
       }
       throw new IllegalArgumentException("No job '" + job + "' in the cluster (jobs: " + jobSizes.keySet()
           + "; set clusterresolver.slurm.jobs)");
+    }
+
+    /** The address of a rank: its node, port {@code port-base + local id}. */
+    private String address(int rank) {
+      String host = step.hosts.get(step.nodeOfRank[rank]);
+      int port = portBase + step.localIdOfRank[rank];
+      try {
+        return TaskAddress.of(host, port).toString();
+      } catch (IllegalArgumentException e) {
+        throw new ConfigurationException("Rank " + rank + " on node " + host + " would listen on port " + port + ": "
+            + e.getMessage() + " (lower clusterresolver.slurm.port-base or the tasks per node)");
+      }
     }
 
     /** The job and index of this process's rank, when it has one. */

@@ -5,6 +5,8 @@ import io.clusterresolver.spi.ClusterResolverProvider;
 import io.clusterresolver.spi.ConfigProperty;
 import io.clusterresolver.spi.ResolverConfig;
 import io.clusterresolver.spi.ResolverContext;
+import io.clusterresolver.spi.TaskProperties;
+import io.clusterresolver.cloud.JobAssignment;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,31 +26,25 @@ public final class SlurmClusterResolverProvider implements ClusterResolverProvid
   /** Above cloud providers (which need a metadata probe): a Slurm job is known from its environment. */
   public static final int PRIORITY = 300;
 
-  private static final List<ConfigProperty> PROPERTIES = List.of(
-      ConfigProperty.string("jobs").defaultValue("worker:*")
-          .description("Jobs and their task counts, taking consecutive ranks in job-name order;"
-              + " * takes the remaining tasks, e.g. ps:1,worker:*").build(),
-      ConfigProperty.integer("port-base").defaultValue("8888").range(0, 65535)
-          .description("Port of the first task on each node; the task with local id i listens on"
-              + " port-base + i").build(),
-      ConfigProperty.string("tasks-per-node")
-          .description("Overrides Slurm's tasks per node: one number for every node, or host:count pairs"
-              + " (those hosts, in that order)").build(),
-      ConfigProperty.integer("gpus-per-node").range(0, 1 << 16)
-          .description("GPUs of each node; default: the number of ids in CUDA_VISIBLE_DEVICES, 0 when"
-              + " unset").build(),
-      ConfigProperty.integer("gpus-per-task").range(0, 1 << 16)
-          .description("GPUs of each task; default: as bound by Slurm (--gpus-per-task), else the node's"
-              + " visible GPUs divided by its tasks (gpus-per-node divided by the most tasks on one node)").build(),
-      ConfigProperty.string("rpc-layer").defaultValue("grpc")
-          .description("Scheme of master() addresses; empty for none").build(),
-      ConfigProperty.string("task-type")
-          .description("This process's job, instead of the one its rank falls in").build(),
-      ConfigProperty.integer("task-id").range(0, Integer.MAX_VALUE)
-          .description("This process's task index, instead of the one its rank gives").build(),
-      ConfigProperty.bool("auto-set-gpu").defaultValue("true")
-          .description("Whether visibleDevices() offers this task's GPU ids for a launcher to export as"
-              + " CUDA_VISIBLE_DEVICES (Java cannot change its own environment)").build());
+  static final ConfigProperty<String> JOBS = ConfigProperty.string("jobs").defaultValue("worker:*")
+      .description(JobAssignment.GRAMMAR + " (ranks in that order)").build();
+  static final ConfigProperty<Integer> PORT_BASE = ConfigProperty.integer("port-base").defaultValue("8888")
+      .range(1, 65535)
+      .description("Port of the first task on each node; the task with local id i listens on port-base + i").build();
+  static final ConfigProperty<String> TASKS_PER_NODE = ConfigProperty.string("tasks-per-node")
+      .description("Overrides Slurm's tasks per node: one number for every node, or host:count pairs"
+          + " (those hosts, in that order)").build();
+  static final ConfigProperty<Integer> GPUS_PER_NODE = ConfigProperty.integer("gpus-per-node").range(0, 1 << 16)
+      .description("GPUs of each node; default: the number of ids in CUDA_VISIBLE_DEVICES, 0 when unset").build();
+  static final ConfigProperty<Integer> GPUS_PER_TASK = ConfigProperty.integer("gpus-per-task").range(0, 1 << 16)
+      .description("GPUs of each task; default: as bound by Slurm (--gpus-per-task), else the node's"
+          + " visible GPUs divided by its tasks (gpus-per-node divided by the most tasks on one node)").build();
+  static final ConfigProperty<Boolean> AUTO_SET_GPU = ConfigProperty.bool("auto-set-gpu").defaultValue("true")
+      .description("Whether visibleDevices() offers this task's GPU ids for a launcher to export as"
+          + " CUDA_VISIBLE_DEVICES (Java cannot change its own environment)").build();
+
+  private static final List<ConfigProperty<?>> PROPERTIES = List.of(JOBS, PORT_BASE, TASKS_PER_NODE, GPUS_PER_NODE,
+      GPUS_PER_TASK, TaskProperties.RPC_LAYER, TaskProperties.TASK_TYPE, TaskProperties.TASK_ID, AUTO_SET_GPU);
 
   /** Public zero-argument constructor for {@link java.util.ServiceLoader}; does no work. */
   public SlurmClusterResolverProvider() {}
@@ -73,40 +69,44 @@ public final class SlurmClusterResolverProvider implements ClusterResolverProvid
   }
 
   @Override
-  public List<ConfigProperty> properties() {
+  public List<ConfigProperty<?>> properties() {
     return PROPERTIES;
   }
 
   @Override
   public ClusterResolver create(ResolverConfig config) {
     List<String> problems = new ArrayList<>();
-    JobCounts jobs = null;
+    JobAssignment jobs = null;
     try {
-      jobs = JobCounts.parse(config.key("jobs"), config.string("jobs"));
+      jobs = JobAssignment.parseCounts(config.get(JOBS));
     } catch (IllegalArgumentException e) {
-      problems.add(e.getMessage());
+      problems.add(config.key(JOBS) + ": " + e.getMessage());
     }
     SlurmStep.Overrides overrides = null;
     try {
-      overrides = tasksPerNode(config.key("tasks-per-node"), config.optionalString("tasks-per-node"));
+      overrides = tasksPerNode(config.key(TASKS_PER_NODE), config.find(TASKS_PER_NODE));
     } catch (IllegalArgumentException e) {
       problems.add(e.getMessage());
     }
     if (!problems.isEmpty()) {
       throw ResolverConfig.problems(NAME, problems);
     }
-    String rpcLayer = config.string("rpc-layer");
+    String rpcLayer = config.get(TaskProperties.RPC_LAYER);
     return new SlurmClusterResolver(
         config::environment,
         jobs,
-        config.integer("port-base"),
+        config.get(PORT_BASE),
         overrides,
-        config.optionalInt("gpus-per-node"),
-        config.optionalInt("gpus-per-task"),
+        optionalInt(config.get(GPUS_PER_NODE)),
+        optionalInt(config.get(GPUS_PER_TASK)),
         rpcLayer == null || rpcLayer.isEmpty() ? Optional.empty() : Optional.of(rpcLayer),
-        config.optionalString("task-type"),
-        config.optionalInt("task-id"),
-        config.bool("auto-set-gpu"));
+        config.find(TaskProperties.TASK_TYPE),
+        optionalInt(config.get(TaskProperties.TASK_ID)),
+        config.get(AUTO_SET_GPU));
+  }
+
+  private static OptionalInt optionalInt(Integer value) {
+    return value == null ? OptionalInt.empty() : OptionalInt.of(value);
   }
 
   /** {@code 4} (every node) or {@code hostA:2,hostB:1} (these hosts, in this order). */

@@ -134,7 +134,7 @@ public abstract class ProviderContractTest {
 
   @Test
   void everyPropertyIsDocumentedAndSecretsHaveNoDefault() {
-    List<ConfigProperty> properties = provider().properties();
+    List<ConfigProperty<?>> properties = provider().properties();
     assertThat(properties).isNotEmpty();
     for (ConfigProperty p : properties) {
       assertThat(p.description()).as("description of %s", p.name()).isNotBlank();

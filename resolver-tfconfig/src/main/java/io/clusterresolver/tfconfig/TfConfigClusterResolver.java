@@ -2,8 +2,9 @@ package io.clusterresolver.tfconfig;
 
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.ClusterSpec;
-import io.clusterresolver.spi.LocalAccelerators;
-import io.clusterresolver.spi.Masters;
+import io.clusterresolver.Resolution;
+import io.clusterresolver.internal.LocalAccelerators;
+import io.clusterresolver.internal.Masters;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -99,6 +100,19 @@ final class TfConfigClusterResolver implements ClusterResolver {
   @Override
   public String environment() {
     return platform;
+  }
+
+  /** One read of {@code TF_CONFIG}: every part comes from the same value of the variable. */
+  @Override
+  public Resolution resolve() {
+    TfConfig config = read();
+    return Resolution.builder(config.cluster())
+        .taskType(taskType(config))
+        .taskId(taskId(config))
+        .rpcLayer(rpcLayer(config))
+        .environment(platform)
+        .accelerators(LocalAccelerators.detect(environment, nvidiaSmiTimeout))
+        .build();
   }
 
   @Override

@@ -5,8 +5,8 @@ import io.clusterresolver.spi.ClusterResolverProvider;
 import io.clusterresolver.spi.ConfigProperty;
 import io.clusterresolver.spi.ResolverConfig;
 import io.clusterresolver.spi.ResolverContext;
+import io.clusterresolver.spi.TaskProperties;
 import java.util.List;
-import java.util.OptionalInt;
 
 /**
  * The {@code tfconfig} provider: the cluster described by TensorFlow's {@code TF_CONFIG}
@@ -21,28 +21,25 @@ public final class TfConfigClusterResolverProvider implements ClusterResolverPro
   /** Above cloud providers (which need a metadata probe), below nothing that is more specific. */
   public static final int PRIORITY = 200;
 
-  static final ConfigProperty TASK_TYPE = ConfigProperty.string("task-type")
-      .description("This process's job, overriding task.type of TF_CONFIG")
-      .build();
-  static final ConfigProperty TASK_ID = ConfigProperty.integer("task-id")
-      .description("This process's task index, overriding task.index of TF_CONFIG")
-      .range(0, Integer.MAX_VALUE)
-      .build();
-  static final ConfigProperty RPC_LAYER = ConfigProperty.string("rpc-layer")
+  /**
+   * Unlike {@link TaskProperties#RPC_LAYER} this has no default: unset, the rpc layer is
+   * {@code TF_CONFIG}'s {@code rpc_layer} (K4).
+   */
+  static final ConfigProperty<String> RPC_LAYER = ConfigProperty.string("rpc-layer")
       .description("The rpc layer (scheme) of master addresses, overriding rpc_layer of TF_CONFIG")
       .build();
-  static final ConfigProperty ENVIRONMENT = ConfigProperty.string("environment")
+  static final ConfigProperty<String> ENVIRONMENT = ConfigProperty.string("environment")
       .description("The platform name environment() reports (TF_CONFIG's own \"environment\" key is ignored, "
           + "as in TensorFlow); default: \"\"")
       .defaultValue("")
       .build();
-  static final ConfigProperty NVIDIA_SMI_TIMEOUT = ConfigProperty.duration("nvidia-smi-timeout")
+  static final ConfigProperty<java.time.Duration> NVIDIA_SMI_TIMEOUT = ConfigProperty.duration("nvidia-smi-timeout")
       .description("How long nvidia-smi may take when counting this task's GPUs")
       .defaultValue("2s")
       .build();
 
-  private static final List<ConfigProperty> PROPERTIES =
-      List.of(TASK_TYPE, TASK_ID, RPC_LAYER, ENVIRONMENT, NVIDIA_SMI_TIMEOUT);
+  private static final List<ConfigProperty<?>> PROPERTIES =
+      List.of(TaskProperties.TASK_TYPE, TaskProperties.TASK_ID, RPC_LAYER, ENVIRONMENT, NVIDIA_SMI_TIMEOUT);
 
   @Override
   public String name() {
@@ -61,19 +58,18 @@ public final class TfConfigClusterResolverProvider implements ClusterResolverPro
   }
 
   @Override
-  public List<ConfigProperty> properties() {
+  public List<ConfigProperty<?>> properties() {
     return PROPERTIES;
   }
 
   @Override
   public ClusterResolver create(ResolverConfig config) {
-    OptionalInt taskId = config.optionalInt(TASK_ID.name());
     return new TfConfigClusterResolver(
         config.environment(),
-        config.optionalString(TASK_TYPE.name()).orElse(null),
-        taskId.isPresent() ? taskId.getAsInt() : null,
-        config.optionalString(RPC_LAYER.name()).orElse(null),
-        config.string(ENVIRONMENT.name()),
-        config.duration(NVIDIA_SMI_TIMEOUT.name()));
+        config.get(TaskProperties.TASK_TYPE),
+        config.get(TaskProperties.TASK_ID),
+        config.get(RPC_LAYER),
+        config.get(ENVIRONMENT),
+        config.get(NVIDIA_SMI_TIMEOUT));
   }
 }

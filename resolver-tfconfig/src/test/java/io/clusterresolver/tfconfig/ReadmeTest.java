@@ -2,7 +2,7 @@ package io.clusterresolver.tfconfig;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.clusterresolver.spi.PropertyTable;
+import io.clusterresolver.internal.PropertyTable;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 

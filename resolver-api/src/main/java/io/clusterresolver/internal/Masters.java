@@ -1,4 +1,4 @@
-package io.clusterresolver.spi;
+package io.clusterresolver.internal;
 
 /**
  * How every resolver writes a master address, so they all agree: {@code rpcLayer://address}, the

@@ -1,9 +1,10 @@
-package io.clusterresolver.layout;
+package io.clusterresolver.cloud;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
@@ -12,17 +13,22 @@ import java.util.regex.Pattern;
  *   <li>{@link #fixed(String)}: every task in one job (default {@code worker});
  *   <li>{@link #fromTag(String)}: the job is the value of a member's tag or label; members without
  *       it are left out of the cluster (and the resolver logs them);
- *   <li>{@link #counts(Map)}: counts like {@code chief:1,worker:*} take tasks in member order — the
- *       first task goes to {@code chief}, the rest to {@code worker}. A {@code *} (at most one, in
- *       any position) takes whatever the fixed counts leave; without it, tasks beyond the sum are
- *       not in the cluster. A fleet with fewer tasks than the fixed counts need is an error, never
- *       a smaller cluster.
+ *   <li>{@link #counts(Map)}: counts like {@code chief:1,worker:*}. Jobs take consecutive tasks in
+ *       <em>job-name order</em> (code points), whatever order they are written in — TensorFlow's
+ *       Slurm rule (K8), the same for every provider: with {@code worker:2,ps:1} task 0 is
+ *       {@code ps} 0 and tasks 1-2 are {@code worker}. A {@code *} (at most one) takes whatever the
+ *       fixed counts leave; without it, tasks beyond the sum are not in the cluster. Fewer tasks
+ *       than the fixed counts need is an error, never a smaller cluster.
  * </ul>
  */
 public final class JobAssignment {
 
   /** The count meaning "all remaining tasks". */
   public static final int REST = -1;
+
+  /** The grammar of job counts in one sentence, for property descriptions. */
+  public static final String GRAMMAR = "Job counts like chief:1,worker:* (* = the remaining tasks);"
+      + " jobs take consecutive tasks in job-name order";
 
   private static final Pattern JOB_NAME = Pattern.compile("[A-Za-z0-9_.\\-/]+");
 
@@ -60,7 +66,7 @@ public final class JobAssignment {
       throw new IllegalArgumentException("Job counts must name at least one job, like chief:1,worker:*");
     }
     int rest = 0;
-    Map<String, Integer> copy = new LinkedHashMap<>();
+    Map<String, Integer> copy = new TreeMap<>(); // job-name order (K8)
     for (Map.Entry<String, Integer> e : counts.entrySet()) {
       int n = Objects.requireNonNull(e.getValue(), "count");
       if (n < 0 && n != REST) {
@@ -122,9 +128,38 @@ public final class JobAssignment {
     return java.util.Optional.ofNullable(tag);
   }
 
-  /** The job counts in order ({@link #REST} for {@code *}), empty unless jobs come from counts. */
+  /** The job counts in job-name order ({@link #REST} for {@code *}), empty unless jobs come from counts. */
   public Map<String, Integer> counts() {
     return counts == null ? Map.of() : counts;
+  }
+
+  /** The tasks the fixed counts need (every count but {@code *}); 0 unless jobs come from counts. */
+  public int fixedTotal() {
+    long total = 0;
+    for (int n : counts().values()) {
+      total += n == REST ? 0 : n;
+    }
+    return (int) Math.min(Integer.MAX_VALUE, total);
+  }
+
+  /**
+   * Each job's number of tasks out of {@code total}, in job-name order: the fixed counts, and the
+   * rest for the {@code *} job.
+   *
+   * @throws IllegalArgumentException if {@code total} is below {@link #fixedTotal()} (callers say
+   *     why in their own terms first) or jobs do not come from counts
+   */
+  public Map<String, Integer> countsFor(int total) {
+    if (counts == null) {
+      throw new IllegalArgumentException("Jobs " + this + " do not come from counts");
+    }
+    int fixed = fixedTotal();
+    if (total < fixed) {
+      throw new IllegalArgumentException("The jobs " + this + " need " + fixed + " tasks, not " + total);
+    }
+    Map<String, Integer> resolved = new LinkedHashMap<>();
+    counts.forEach((job, n) -> resolved.put(job, n == REST ? total - fixed : n));
+    return resolved;
   }
 
   private static String requireJobName(String job, String what) {

@@ -1,6 +1,7 @@
-package io.clusterresolver.spi;
+package io.clusterresolver.cloud;
 
 import io.clusterresolver.ClusterResolverException;
+import io.clusterresolver.spi.ConfigProperty;
 import java.time.Duration;
 import java.util.Objects;
 

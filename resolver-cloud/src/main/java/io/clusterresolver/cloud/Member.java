@@ -1,4 +1,4 @@
-package io.clusterresolver.layout;
+package io.clusterresolver.cloud;
 
 import java.time.Instant;
 import java.util.Collections;

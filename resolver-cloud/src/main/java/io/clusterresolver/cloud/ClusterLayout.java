@@ -1,7 +1,10 @@
-package io.clusterresolver.layout;
+package io.clusterresolver.cloud;
 
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.ClusterSpec;
+import io.clusterresolver.ConfigurationException;
+import io.clusterresolver.TaskAddress;
+import io.clusterresolver.spi.ConfigProperty;
 import io.clusterresolver.spi.ResolverConfig;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -62,58 +65,47 @@ public final class ClusterLayout {
 
   /**
    * The layout a provider's configuration asks for, from the shared properties of
-   * {@link LayoutProperties}: {@code order}, {@code job}, {@code job-tag}, {@code jobs},
-   * the tasks-per-member property named {@code tasksPerMemberName}, and {@code port}.
+   * {@link CloudProperties}: {@code order}, {@code job}, {@code job-tag}, {@code jobs}, the
+   * tasks-per-member property, and {@code port}. Each problem is added to {@code problems} (so a
+   * provider reports them together with its own), naming its full key.
    *
-   * @throws IllegalArgumentException naming every offending full property key at once
+   * @return the layout, or {@code null} when there is any problem
    */
-  public static ClusterLayout fromConfig(ResolverConfig config, String tasksPerMemberName) {
-    List<String> problems = new ArrayList<>();
-    ClusterLayout layout = fromConfig(config, tasksPerMemberName, problems);
-    if (!problems.isEmpty()) {
-      throw ResolverConfig.problems(config.provider(), problems);
-    }
-    return layout;
-  }
-
-  /**
-   * Like {@link #fromConfig(ResolverConfig, String)}, but adds each problem to {@code problems}
-   * (so a provider can report them together with its own) and returns {@code null} when there is any.
-   */
-  public static ClusterLayout fromConfig(ResolverConfig config, String tasksPerMemberName, List<String> problems) {
+  public static ClusterLayout fromConfig(
+      ResolverConfig config, ConfigProperty<String> tasksPerMember, List<String> problems) {
     int before = problems.size();
     Builder b = builder();
     try {
-      b.order(MemberOrder.parse(config.string(LayoutProperties.ORDER.name())));
+      b.order(MemberOrder.parse(config.get(CloudProperties.ORDER)));
     } catch (IllegalArgumentException e) {
-      problems.add(config.key(LayoutProperties.ORDER.name()) + ": " + e.getMessage());
+      problems.add(config.key(CloudProperties.ORDER) + ": " + e.getMessage());
     }
     try {
-      b.tasksPerMember(TasksPerMember.parse(config.string(tasksPerMemberName)));
+      b.tasksPerMember(TasksPerMember.parse(config.get(tasksPerMember)));
     } catch (IllegalArgumentException e) {
-      problems.add(config.key(tasksPerMemberName) + ": " + e.getMessage());
+      problems.add(config.key(tasksPerMember) + ": " + e.getMessage());
     }
-    boolean tagSet = config.isSet(LayoutProperties.JOB_TAG.name());
-    boolean countsSet = config.isSet(LayoutProperties.JOBS.name());
-    boolean jobSet = config.isSet(LayoutProperties.JOB.name());
+    boolean tagSet = config.isSet(CloudProperties.JOB_TAG);
+    boolean countsSet = config.isSet(CloudProperties.JOBS);
+    boolean jobSet = config.isSet(CloudProperties.JOB);
     if ((tagSet ? 1 : 0) + (countsSet ? 1 : 0) + (jobSet ? 1 : 0) > 1) {
-      problems.add("Set only one of " + config.key(LayoutProperties.JOB.name()) + ", "
-          + config.key(LayoutProperties.JOB_TAG.name()) + " and " + config.key(LayoutProperties.JOBS.name()));
+      problems.add("Set only one of " + config.key(CloudProperties.JOB) + ", "
+          + config.key(CloudProperties.JOB_TAG) + " and " + config.key(CloudProperties.JOBS));
     }
+    ConfigProperty<String> which = countsSet ? CloudProperties.JOBS : tagSet ? CloudProperties.JOB_TAG
+        : CloudProperties.JOB;
     try {
       if (countsSet) {
-        b.jobs(JobAssignment.parseCounts(config.string(LayoutProperties.JOBS.name())));
+        b.jobs(JobAssignment.parseCounts(config.get(CloudProperties.JOBS)));
       } else if (tagSet) {
-        b.jobs(JobAssignment.fromTag(config.string(LayoutProperties.JOB_TAG.name())));
+        b.jobs(JobAssignment.fromTag(config.get(CloudProperties.JOB_TAG)));
       } else {
-        b.jobs(JobAssignment.fixed(config.string(LayoutProperties.JOB.name())));
+        b.jobs(JobAssignment.fixed(config.get(CloudProperties.JOB)));
       }
     } catch (IllegalArgumentException e) {
-      String which = countsSet ? LayoutProperties.JOBS.name() : tagSet ? LayoutProperties.JOB_TAG.name()
-          : LayoutProperties.JOB.name();
       problems.add(config.key(which) + ": " + e.getMessage());
     }
-    b.port(config.integer(LayoutProperties.PORT.name()));
+    b.port(config.get(CloudProperties.PORT));
     return problems.size() > before ? null : b.build();
   }
 
@@ -176,19 +168,15 @@ public final class ClusterLayout {
         tasks.add(s.toTask(job, index, port));
       }
     } else {
-      int fixedTotal = 0;
-      for (int n : jobs.counts().values()) {
-        fixedTotal += n == JobAssignment.REST ? 0 : n;
-      }
+      int fixedTotal = jobs.fixedTotal();
       if (slots.size() < fixedTotal) {
         throw new ClusterResolverException("The jobs " + jobs + " need at least " + fixedTotal
             + " tasks, but the " + sorted.size() + " members found provide " + slots.size()
             + ": wait for the fleet to grow or lower the counts");
       }
-      int rest = slots.size() - fixedTotal;
       int cursor = 0;
-      for (Map.Entry<String, Integer> e : jobs.counts().entrySet()) {
-        int n = e.getValue() == JobAssignment.REST ? rest : e.getValue();
+      for (Map.Entry<String, Integer> e : jobs.countsFor(slots.size()).entrySet()) {
+        int n = e.getValue();
         for (int i = 0; i < n; i++) {
           tasks.add(slots.get(cursor++).toTask(e.getKey(), i, port));
         }
@@ -206,12 +194,6 @@ public final class ClusterLayout {
       spec.addTask(t.job(), t.index(), t.address());
     }
     return new Placement(spec.build(), tasks, leftOut);
-  }
-
-  /** {@code host:port}, with brackets around an IPv6 literal. */
-  static String hostPort(String host, int port) {
-    boolean ipv6 = host.indexOf(':') >= 0 && !host.startsWith("[");
-    return (ipv6 ? "[" + host + "]" : host) + ":" + port;
   }
 
   @Override
@@ -242,8 +224,19 @@ public final class ClusterLayout {
           accelerators.put(type, share);
         }
       });
-      return new Placement.Task(job, index, hostPort(member.address(), port + localIndex), member, localIndex,
-          accelerators);
+      int taskPort = port + localIndex;
+      if (taskPort > TaskAddress.MAX_PORT) {
+        throw new ConfigurationException("Task " + localIndex + " on member " + member.id() + " would listen on port "
+            + taskPort + ", past " + TaskAddress.MAX_PORT + ": lower the port or the tasks per member");
+      }
+      TaskAddress address;
+      try {
+        address = TaskAddress.of(member.address(), taskPort);
+      } catch (IllegalArgumentException e) {
+        throw new ClusterResolverException("Member " + member.id() + " has an address no task can listen on: "
+            + e.getMessage(), e);
+      }
+      return new Placement.Task(job, index, address.toString(), member, localIndex, accelerators);
     }
   }
 

@@ -1,4 +1,4 @@
-package io.clusterresolver.spi;
+package io.clusterresolver.internal;
 
 import java.io.ByteArrayOutputStream;
 import java.io.File;

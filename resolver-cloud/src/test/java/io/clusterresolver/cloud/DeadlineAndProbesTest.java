@@ -1,12 +1,12 @@
-package io.clusterresolver.layout;
+package io.clusterresolver.cloud;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
 import io.clusterresolver.ClusterResolverException;
-import io.clusterresolver.spi.Deadline;
-import io.clusterresolver.spi.PlatformProbes;
+import io.clusterresolver.cloud.Deadline;
+import io.clusterresolver.cloud.PlatformProbes;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;

@@ -1,4 +1,4 @@
-package io.clusterresolver.spi;
+package io.clusterresolver.cloud;
 
 import java.io.IOException;
 import java.net.HttpURLConnection;

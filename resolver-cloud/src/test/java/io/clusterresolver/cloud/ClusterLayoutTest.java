@@ -1,4 +1,4 @@
-package io.clusterresolver.layout;
+package io.clusterresolver.cloud;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -160,7 +160,7 @@ class ClusterLayoutTest {
         .isInstanceOf(ClusterResolverException.class).hasMessageContaining("i-1");
   }
 
-  private static final List<ConfigProperty> PROPS = LayoutProperties.all("tasks-per-instance");
+  private static final List<ConfigProperty<?>> PROPS = LayoutProperties.all("tasks-per-instance");
 
   private static ResolverConfig config(Map<String, String> props) {
     return ResolverConfig.resolve("demo", PROPS, PropertySources.of(props, Map.of(), Map.of(), Map.of()));

@@ -1,4 +1,4 @@
-package io.clusterresolver.spi;
+package io.clusterresolver.internal;
 
 import java.util.Collection;
 import java.util.Optional;

@@ -1,4 +1,4 @@
-package io.clusterresolver.layout;
+package io.clusterresolver.cloud;
 
 import io.clusterresolver.ClusterResolverException;
 import java.math.BigInteger;

@@ -1,10 +1,14 @@
-package io.clusterresolver.layout;
+package io.clusterresolver.cloud;
 
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.ClusterSpec;
-import io.clusterresolver.spi.Masters;
+import io.clusterresolver.Resolution;
+import io.clusterresolver.internal.Masters;
+import io.clusterresolver.spi.ConfigProperty;
+import io.clusterresolver.spi.TaskProperties;
 import io.clusterresolver.spi.ResolverConfig;
 import java.lang.System.Logger.Level;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -50,7 +54,17 @@ public final class MemberClusterResolver implements ClusterResolver {
    * @param source lists the members on every call
    */
   public static Builder builder(String provider, MemberSource source) {
-    return new Builder(provider, source);
+    return new Builder(provider).source(source);
+  }
+
+  /**
+   * A builder whose {@link Builder#source(MemberSource) source} is set later (once the
+   * configuration it needs has been validated).
+   *
+   * @param provider the provider name, for log lines and messages
+   */
+  public static Builder builder(String provider) {
+    return new Builder(provider);
   }
 
   /** Lists the members and lays them out: the whole placement, for callers that need more than the spec. */
@@ -67,6 +81,24 @@ public final class MemberClusterResolver implements ClusterResolver {
   @Override
   public ClusterSpec clusterSpec() {
     return placement().spec();
+  }
+
+  /** One listing: the spec, this process's task and its accelerators all come from it. */
+  @Override
+  public Resolution resolve() {
+    Placement placement = placement();
+    Optional<Placement.Task> own = self(placement);
+    String type = taskTypeOverride != null ? taskTypeOverride : own.map(Placement.Task::job).orElse(null);
+    Integer id = taskIdOverride != null ? taskIdOverride : own.map(Placement.Task::index).orElse(null);
+    Map<String, Integer> accelerators = type == null || id == null ? Map.of()
+        : placement.task(type, id).map(Placement.Task::accelerators).orElse(Map.of());
+    return Resolution.builder(placement.spec())
+        .taskType(type)
+        .taskId(id)
+        .rpcLayer(rpcLayer)
+        .environment(environment)
+        .accelerators(accelerators)
+        .build();
   }
 
   @Override
@@ -139,7 +171,7 @@ public final class MemberClusterResolver implements ClusterResolver {
   /** Builds a {@link MemberClusterResolver}. */
   public static final class Builder {
     private final String provider;
-    private final MemberSource source;
+    private MemberSource source;
     private ClusterLayout layout = ClusterLayout.defaults();
     private Supplier<Optional<String>> selfIdentity = Optional::empty;
     private String taskType;
@@ -147,23 +179,29 @@ public final class MemberClusterResolver implements ClusterResolver {
     private String rpcLayer = "grpc";
     private String environment = "";
 
-    private Builder(String provider, MemberSource source) {
+    private Builder(String provider) {
       this.provider = Objects.requireNonNull(provider, "provider");
+    }
+
+    /** Lists the members on every call. */
+    public Builder source(MemberSource source) {
       this.source = Objects.requireNonNull(source, "source");
+      return this;
     }
 
     /**
-     * Takes the layout, overrides and rpc layer from the shared {@link LayoutProperties} of a
-     * provider's configuration.
-     *
-     * @throws IllegalArgumentException naming every offending key
+     * Takes the layout, the task overrides and the rpc layer from the shared
+     * {@link CloudProperties} and {@link TaskProperties} of a provider's configuration; each
+     * problem is added to {@code problems}, naming its full key, and leaves the layout unchanged.
      */
-    public Builder configure(ResolverConfig config, String tasksPerMemberName) {
-      layout = ClusterLayout.fromConfig(config, tasksPerMemberName);
-      taskType = config.string(LayoutProperties.TASK_TYPE.name());
-      OptionalInt id = config.optionalInt(LayoutProperties.TASK_ID.name());
-      taskId = id.isPresent() ? id.getAsInt() : null;
-      rpcLayer = config.string(LayoutProperties.RPC_LAYER.name());
+    public Builder configure(ResolverConfig config, ConfigProperty<String> tasksPerMember, List<String> problems) {
+      ClusterLayout configured = ClusterLayout.fromConfig(config, tasksPerMember, problems);
+      if (configured != null) {
+        layout = configured;
+      }
+      taskType = config.get(TaskProperties.TASK_TYPE);
+      taskId = config.get(TaskProperties.TASK_ID);
+      rpcLayer = config.get(TaskProperties.RPC_LAYER);
       return this;
     }
 
@@ -204,6 +242,7 @@ public final class MemberClusterResolver implements ClusterResolver {
     }
 
     public MemberClusterResolver build() {
+      Objects.requireNonNull(source, "source");
       return new MemberClusterResolver(this);
     }
   }

@@ -1,5 +1,6 @@
-package io.clusterresolver.spi;
+package io.clusterresolver.internal;
 
+import io.clusterresolver.spi.ConfigProperty;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,7 +22,7 @@ public final class PropertyTable {
   private PropertyTable() {}
 
   /** The table: key, environment variable, type, default, meaning. */
-  public static String markdown(String provider, List<ConfigProperty> properties) {
+  public static String markdown(String provider, List<ConfigProperty<?>> properties) {
     StringBuilder table = new StringBuilder()
         .append("| property | environment variable | type | default | meaning |\n")
         .append("| --- | --- | --- | --- | --- |\n");
@@ -60,7 +61,7 @@ public final class PropertyTable {
    * is first written into the file (a module's test passes {@code -Dupdate.readme=true} for that).
    */
   public static Optional<String> verifyReadme(
-      Path readme, String provider, List<ConfigProperty> properties, boolean rewrite) throws IOException {
+      Path readme, String provider, List<ConfigProperty<?>> properties, boolean rewrite) throws IOException {
     String expected = markdown(provider, properties);
     String text = Files.readString(readme);
     if (rewrite) {

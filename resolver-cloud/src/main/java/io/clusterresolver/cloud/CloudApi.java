@@ -1,0 +1,217 @@
+package io.clusterresolver.cloud;
+
+import io.clusterresolver.ClusterResolverException;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * How a cloud provider calls its API: every call of one resolve under one {@link Deadline}, every
+ * page followed, and every failure turned into one explained {@link ClusterResolverException} —
+ * the provider, the operation and page, the HTTP status, the API's error code and message, the
+ * request id, the attempts, and what to change — written the same way for every cloud. Retries
+ * and backoff stay with the cloud's SDK; this only bounds them. Immutable and thread-safe.
+ *
+ * <pre>{@code
+ * CloudApi api = CloudApi.builder("aws", AwsFailures::describe)
+ *     .permissions("ec2:DescribeInstances")
+ *     .build();
+ * CloudApi.Session session = api.session(timeout);
+ * session.forEachPage("DescribeInstances",
+ *     (token, remaining) -> ec2.describeInstances(request(token, remaining)),
+ *     DescribeInstancesResponse::nextToken,
+ *     page -> collect(page));
+ * }</pre>
+ */
+public final class CloudApi {
+
+  /** Reads the facts of a failure off an SDK's exception. */
+  @FunctionalInterface
+  public interface FailureReader {
+    /** The failure this exception reports; never {@code null}. */
+    ApiFailure read(RuntimeException e);
+  }
+
+  /** One call: given what is left of the deadline (to set as the SDK's call timeout). */
+  @FunctionalInterface
+  public interface Call<T> {
+    T run(Duration remaining);
+  }
+
+  /** One page: given the token of the page (or {@code null} for the first) and what is left of the deadline. */
+  @FunctionalInterface
+  public interface PageCall<P> {
+    P fetch(String pageToken, Duration remaining);
+  }
+
+  private final String provider;
+  private final FailureReader failures;
+  private final String permissions;
+  private final String endpointProperty;
+
+  private CloudApi(Builder b) {
+    this.provider = b.provider;
+    this.failures = b.failures;
+    this.permissions = b.permissions;
+    this.endpointProperty = "clusterresolver." + b.provider + ".endpoint";
+  }
+
+  /**
+   * A builder.
+   *
+   * @param provider the provider name, first word of every message
+   * @param failures reads the facts off the SDK's exceptions
+   */
+  public static Builder builder(String provider, FailureReader failures) {
+    return new Builder(provider, failures);
+  }
+
+  /** The calls of one resolve, under one deadline of {@code timeout}. */
+  public Session session(Duration timeout) {
+    return new Session(Deadline.after(timeout));
+  }
+
+  /** The calls of one resolve under one {@link Deadline}. Not thread-safe: one per resolve. */
+  public final class Session {
+    private final Deadline deadline;
+
+    private Session(Deadline deadline) {
+      this.deadline = deadline;
+    }
+
+    /** The deadline every call of this session runs under. */
+    public Deadline deadline() {
+      return deadline;
+    }
+
+    /**
+     * Runs one call.
+     *
+     * @throws ClusterResolverException when it fails (after the SDK's retries) or time is up
+     */
+    public <T> T call(String operation, Call<T> call) {
+      return run(operation, call);
+    }
+
+    /**
+     * Fetches every page: the first with a {@code null} token, then while {@code nextToken} gives a
+     * non-empty one. Each page is handed to {@code consumer} before the next is fetched (so only
+     * what the provider keeps stays in memory). A page that fails fails the whole listing: the
+     * caller never sees a partial one.
+     *
+     * @return the number of pages fetched
+     * @throws ClusterResolverException naming the operation and the page that failed
+     */
+    public <P> int forEachPage(String operation, PageCall<P> fetch, Function<P, String> nextToken, Consumer<P> consumer) {
+      String token = null;
+      int page = 0;
+      do {
+        page++;
+        String what = operation + " (page " + page + ")";
+        String pageToken = token;
+        P answer = run(page == 1 ? operation : what, remaining -> fetch.fetch(pageToken, remaining));
+        consumer.accept(answer);
+        String next = nextToken.apply(answer);
+        if (next != null && next.equals(token)) {
+          throw new ClusterResolverException(provider + ": " + what + " returned the same page token again ("
+              + "the API is looping); check " + endpointProperty);
+        }
+        token = next;
+      } while (token != null && !token.isEmpty());
+      return page;
+    }
+
+    private <T> T run(String operation, Call<T> call) {
+      deadline.check(provider, operation);
+      try {
+        return call.run(atLeastOneMs(deadline.remaining()));
+      } catch (ClusterResolverException e) {
+        throw e;
+      } catch (RuntimeException e) {
+        if (deadline.expired()) {
+          throw deadline.timedOut(provider, operation, e);
+        }
+        throw explain(operation, failures.read(e), e);
+      }
+    }
+
+    private ClusterResolverException explain(String operation, ApiFailure f, RuntimeException cause) {
+      if (f.kind() == ApiFailure.Kind.TIMEOUT) {
+        return deadline.timedOut(provider, operation, cause);
+      }
+      return new ClusterResolverException(describe(operation, f), cause);
+    }
+  }
+
+  /** The sentence for a failure: what failed, how, and what to change. */
+  String describe(String operation, ApiFailure f) {
+    StringBuilder s = new StringBuilder(provider).append(": ").append(operation);
+    String attempts = f.attempts() == 1 ? "1 attempt" : f.attempts() + " attempts";
+    switch (f.kind()) {
+      case HTTP_ERROR:
+        s.append(" failed with HTTP ").append(f.httpStatus());
+        if (f.errorCode() != null) {
+          s.append(' ').append(f.errorCode());
+        }
+        if (f.message() != null && !f.message().isBlank()) {
+          s.append(" (").append(firstLine(f.message())).append(')');
+        }
+        s.append(", request id ").append(f.requestId() == null ? "(none)" : f.requestId())
+            .append(", after ").append(attempts);
+        break;
+      case MALFORMED_RESPONSE:
+        s.append(" returned an answer that is not the API's format (").append(firstLine(f.message()))
+            .append("); check that ").append(endpointProperty).append(" points at the API");
+        break;
+      case CREDENTIALS:
+        s.append(" has no usable credentials (").append(firstLine(f.message())).append(')');
+        break;
+      default:
+        s.append(" failed without a valid HTTP response (").append(firstLine(f.message())).append(") after ")
+            .append(attempts).append("; check ").append(endpointProperty).append(" and the network path to the API");
+    }
+    if (f.isAuthorization()) {
+      s.append("; check the credentials").append(permissions == null ? "" : " and that they allow " + permissions);
+    } else if (f.isThrottling()) {
+      s.append("; the API is throttling this account: raise clusterresolver.").append(provider)
+          .append(".timeout or resolve less often");
+    }
+    return s.toString();
+  }
+
+  private static String firstLine(String s) {
+    if (s == null) {
+      return "no detail";
+    }
+    int nl = s.indexOf('\n');
+    String line = nl < 0 ? s : s.substring(0, nl);
+    return line.length() > 300 ? line.substring(0, 300) + "…" : line;
+  }
+
+  private static Duration atLeastOneMs(Duration d) {
+    return d.compareTo(Duration.ofMillis(1)) < 0 ? Duration.ofMillis(1) : d;
+  }
+
+  /** Builds a {@link CloudApi}. */
+  public static final class Builder {
+    private final String provider;
+    private final FailureReader failures;
+    private String permissions;
+
+    private Builder(String provider, FailureReader failures) {
+      this.provider = Objects.requireNonNull(provider, "provider");
+      this.failures = Objects.requireNonNull(failures, "failures");
+    }
+
+    /** The permissions the caller needs, named in the hint of an authorization failure. */
+    public Builder permissions(String permissions) {
+      this.permissions = permissions;
+      return this;
+    }
+
+    public CloudApi build() {
+      return new CloudApi(this);
+    }
+  }
+}

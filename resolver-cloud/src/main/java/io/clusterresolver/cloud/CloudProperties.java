@@ -1,0 +1,98 @@
+package io.clusterresolver.cloud;
+
+import io.clusterresolver.spi.ConfigProperty;
+import io.clusterresolver.spi.TaskProperties;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The property declarations every cloud provider shares, so that {@code job}, {@code jobs},
+ * {@code order}, {@code port}, {@code address} and {@code timeout} mean the same in every cloud. A
+ * provider adds {@link #layout(String)} to its own {@code properties()} and builds its resolver
+ * with {@link MemberClusterResolver.Builder#configure}.
+ */
+public final class CloudProperties {
+
+  /** The one job every task belongs to. */
+  public static final ConfigProperty<String> JOB = ConfigProperty.string("job")
+      .defaultValue(ClusterLayout.DEFAULT_JOB)
+      .description("Job name of every task (when neither job-tag nor jobs is set)")
+      .build();
+
+  /** The tag whose value names each member's job. */
+  public static final ConfigProperty<String> JOB_TAG = ConfigProperty.string("job-tag")
+      .description("Tag (label) whose value is each member's job; members without it are left out")
+      .build();
+
+  /** Job counts: the grammar {@link JobAssignment#parseCounts(String)} reads. */
+  public static final ConfigProperty<String> JOBS = ConfigProperty.string("jobs")
+      .description(JobAssignment.GRAMMAR)
+      .build();
+
+  /** The member order. */
+  public static final ConfigProperty<String> ORDER = ConfigProperty.string("order")
+      .defaultValue("creation-time")
+      .description("Task order: creation-time (then id), id, name, address (numeric) or tag:KEY (integer tag value)")
+      .build();
+
+  /** The port of each member's first task. */
+  public static final ConfigProperty<Integer> PORT = ConfigProperty.integer("port")
+      .defaultValue(Integer.toString(ClusterLayout.DEFAULT_PORT))
+      .range(1, 65535)
+      .description("Port of each member's first task; task i on a member listens on port + i")
+      .build();
+
+  /** The overall deadline of one resolve. */
+  public static final ConfigProperty<Duration> TIMEOUT = ConfigProperty.duration("timeout")
+      .defaultValue("30s")
+      .description("Overall deadline of one resolve, across all pages and retries")
+      .build();
+
+  private CloudProperties() {}
+
+  /**
+   * The tasks-per-member property under a provider's own word for a member
+   * ({@code tasks-per-instance}, {@code tasks-per-vm}, …).
+   */
+  public static ConfigProperty<String> tasksPerMember(String name) {
+    return ConfigProperty.string(name)
+        .defaultValue("1")
+        .description("Tasks per member: a positive integer, or '" + TasksPerMember.PER_ACCELERATOR
+            + "' for one task per accelerator")
+        .build();
+  }
+
+  /**
+   * The address property: which of a member's addresses its tasks listen on.
+   *
+   * @param defaultType the default, such as {@link AddressType#PRIVATE_IPV4}
+   * @param supported the types this cloud can report, the default among them
+   */
+  public static ConfigProperty<String> address(AddressType defaultType, AddressType... supported) {
+    List<String> names = new ArrayList<>();
+    for (AddressType type : supported) {
+      names.add(type.configName());
+    }
+    if (!names.contains(defaultType.configName())) {
+      throw new IllegalArgumentException("The default address type " + defaultType + " is not among " + names);
+    }
+    return ConfigProperty.string("address")
+        .defaultValue(defaultType.configName())
+        .oneOf(names.toArray(new String[0]))
+        .description("Address tasks listen on; members without it are left out (and logged)")
+        .build();
+  }
+
+  /**
+   * Every layout declaration — {@code job}, {@code job-tag}, {@code jobs}, {@code order}, the
+   * provider's tasks-per-member property (from {@link #tasksPerMember(String)}), {@code port} — then {@code task-type},
+   * {@code task-id} and {@code rpc-layer} of {@link TaskProperties}, and {@code timeout}.
+   */
+  public static List<ConfigProperty<?>> layout(ConfigProperty<String> tasksPerMember) {
+    List<ConfigProperty<?>> all = new ArrayList<>(List.of(JOB, JOB_TAG, JOBS, ORDER, tasksPerMember, PORT));
+    all.addAll(TaskProperties.ALL);
+    all.add(TIMEOUT);
+    return List.copyOf(all);
+  }
+}
