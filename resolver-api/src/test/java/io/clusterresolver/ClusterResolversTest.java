@@ -97,7 +97,7 @@ public class ClusterResolversTest {
         .hasMessageContaining("did you mean clusterresolver.local.port");
     ClusterResolver local = ClusterResolvers.create("local",
         Map.of("clusterresolver.local.port", "9000"), Map.of("HOSTNAME", "h1"));
-    assertThat(local.master("worker", 0, null)).isEqualTo("h1:9000");
+    assertThat(local.master("worker", 0, null)).isEqualTo("grpc://h1:9000");
   }
 
   /** A well-behaved provider with a high priority. */

@@ -3,6 +3,8 @@ package io.clusterresolver.spi;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.clusterresolver.ConfigurationException;
+import io.clusterresolver.internal.PropertyTable;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -11,16 +13,20 @@ import org.junit.jupiter.api.Test;
 
 class ConfigurationTest {
 
-  private static final List<ConfigProperty<?>> PROPERTIES = List.of(
-      ConfigProperty.string("region").description("The region").defaultValue("us-east-1").build(),
-      ConfigProperty.string("mode").oneOf("fast", "safe").build(),
-      ConfigProperty.integer("port").defaultValue("8888").range(1, 65535).build(),
-      ConfigProperty.bool("verbose").build(),
-      ConfigProperty.duration("timeout").defaultValue("10s").build(),
-      ConfigProperty.list("zones").build(),
-      ConfigProperty.map("tags").build(),
-      ConfigProperty.string("token").secret().build(),
-      ConfigProperty.string("project").required().description("The project id").build());
+  private static final ConfigProperty<String> REGION =
+      ConfigProperty.string("region").description("The region").defaultValue("us-east-1").build();
+  private static final ConfigProperty<String> MODE = ConfigProperty.string("mode").oneOf("fast", "safe").build();
+  private static final ConfigProperty<Integer> PORT =
+      ConfigProperty.integer("port").defaultValue("8888").range(1, 65535).build();
+  private static final ConfigProperty<Boolean> VERBOSE = ConfigProperty.bool("verbose").build();
+  private static final ConfigProperty<Duration> TIMEOUT = ConfigProperty.duration("timeout").defaultValue("10s").build();
+  private static final ConfigProperty<List<String>> ZONES = ConfigProperty.list("zones").build();
+  private static final ConfigProperty<Map<String, String>> TAGS = ConfigProperty.map("tags").build();
+  private static final ConfigProperty<String> TOKEN = ConfigProperty.string("token").secret().build();
+  private static final ConfigProperty<String> PROJECT =
+      ConfigProperty.string("project").required().description("The project id").build();
+  private static final List<ConfigProperty<?>> PROPERTIES =
+      List.of(REGION, MODE, PORT, VERBOSE, TIMEOUT, ZONES, TAGS, TOKEN, PROJECT);
 
   private static ResolverConfig resolve(Map<String, String> explicit) {
     return ResolverConfig.resolve("demo", PROPERTIES,
@@ -42,28 +48,28 @@ class ConfigurationTest {
         "clusterresolver.demo.timeout", "500ms",
         "clusterresolver.demo.zones", " a, ,b ,",
         "clusterresolver.demo.tags", "team=ml, env = prod"));
-    assertThat(config.string("project")).isEqualTo("p1");
-    assertThat(config.string("mode")).isEqualTo("safe");
-    assertThat(config.integer("port")).isEqualTo(9000);
-    assertThat(config.bool("verbose")).isTrue();
-    assertThat(config.duration("timeout")).isEqualTo(Duration.ofMillis(500));
-    assertThat(config.list("zones")).containsExactly("a", "b");
-    assertThat(config.map("tags")).containsExactly(Map.entry("team", "ml"), Map.entry("env", "prod"));
-    assertThat(config.isSet("port")).isTrue();
-    assertThat(config.isSet("region")).isFalse();
-    assertThat(config.string("region")).isEqualTo("us-east-1");
+    assertThat(config.get(PROJECT)).isEqualTo("p1");
+    assertThat(config.get(MODE)).isEqualTo("safe");
+    assertThat(config.get(PORT)).isEqualTo(9000);
+    assertThat(config.get(VERBOSE)).isTrue();
+    assertThat(config.get(TIMEOUT)).isEqualTo(Duration.ofMillis(500));
+    assertThat(config.get(ZONES)).containsExactly("a", "b");
+    assertThat(config.get(TAGS)).containsExactly(Map.entry("team", "ml"), Map.entry("env", "prod"));
+    assertThat(config.isSet(PORT)).isTrue();
+    assertThat(config.isSet(REGION)).isFalse();
+    assertThat(config.get(REGION)).isEqualTo("us-east-1");
   }
 
   @Test
   void defaultsApplyWhenUnset() {
     ResolverConfig config = resolve(Map.of("clusterresolver.demo.project", "p"));
-    assertThat(config.integer("port")).isEqualTo(8888);
-    assertThat(config.duration("timeout")).isEqualTo(Duration.ofSeconds(10));
-    assertThat(config.bool("verbose")).isFalse();
-    assertThat(config.list("zones")).isEmpty();
-    assertThat(config.map("tags")).isEmpty();
-    assertThat(config.optionalString("token")).isEmpty();
-    assertThat(config.optionalString("mode")).isEmpty();
+    assertThat(config.get(PORT)).isEqualTo(8888);
+    assertThat(config.get(TIMEOUT)).isEqualTo(Duration.ofSeconds(10));
+    assertThat(config.get(VERBOSE)).isFalse();
+    assertThat(config.get(ZONES)).isEmpty();
+    assertThat(config.get(TAGS)).isEmpty();
+    assertThat(config.find(TOKEN)).isEmpty();
+    assertThat(config.find(MODE)).isEmpty();
   }
 
   @Test
@@ -71,7 +77,7 @@ class ConfigurationTest {
     for (Map.Entry<String, Duration> c : Map.of("2m", Duration.ofMinutes(2), "1h", Duration.ofHours(1),
         "3d", Duration.ofDays(3), "250", Duration.ofMillis(250), "7s", Duration.ofSeconds(7)).entrySet()) {
       ResolverConfig config = resolve(Map.of("clusterresolver.demo.project", "p", "clusterresolver.demo.timeout", c.getKey()));
-      assertThat(config.duration("timeout")).isEqualTo(c.getValue());
+      assertThat(config.get(TIMEOUT)).isEqualTo(c.getValue());
     }
   }
 
@@ -81,13 +87,13 @@ class ConfigurationTest {
     Map<String, String> env = Map.of("CLUSTERRESOLVER_DEMO_REGION", "from-env", "CLUSTERRESOLVER_DEMO_PROJECT", "p");
     Map<String, String> file = Map.of(key, "from-file");
     assertThat(ResolverConfig.resolve("demo", PROPERTIES, PropertySources.of(
-        Map.of(key, "from-code"), Map.of(key, "from-sysprop"), env, file)).string("region")).isEqualTo("from-code");
+        Map.of(key, "from-code"), Map.of(key, "from-sysprop"), env, file)).get(REGION)).isEqualTo("from-code");
     assertThat(ResolverConfig.resolve("demo", PROPERTIES, PropertySources.of(
-        Map.of(), Map.of(key, "from-sysprop"), env, file)).string("region")).isEqualTo("from-sysprop");
+        Map.of(), Map.of(key, "from-sysprop"), env, file)).get(REGION)).isEqualTo("from-sysprop");
     assertThat(ResolverConfig.resolve("demo", PROPERTIES, PropertySources.of(
-        Map.of(), Map.of(), env, file)).string("region")).isEqualTo("from-env");
+        Map.of(), Map.of(), env, file)).get(REGION)).isEqualTo("from-env");
     assertThat(ResolverConfig.resolve("demo", PROPERTIES, PropertySources.of(
-        Map.of(), Map.of(), Map.of("CLUSTERRESOLVER_DEMO_PROJECT", "p"), file)).string("region")).isEqualTo("from-file");
+        Map.of(), Map.of(), Map.of("CLUSTERRESOLVER_DEMO_PROJECT", "p"), file)).get(REGION)).isEqualTo("from-file");
   }
 
   @Test
@@ -95,7 +101,7 @@ class ConfigurationTest {
     System.setProperty("clusterresolver.demo.region", "eu-west-1");
     ResolverConfig config = ResolverConfig.resolve("demo", PROPERTIES,
         PropertySources.withEnvironment(Map.of("clusterresolver.demo.project", "p"), Map.of()));
-    assertThat(config.string("region")).isEqualTo("eu-west-1");
+    assertThat(config.get(REGION)).isEqualTo("eu-west-1");
   }
 
   @Test
@@ -112,7 +118,7 @@ class ConfigurationTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("reads region, mode, port");
     // keys of other providers are not this provider's business
-    assertThat(resolve(Map.of("clusterresolver.demo.project", "p", "clusterresolver.other.x", "1")).string("project"))
+    assertThat(resolve(Map.of("clusterresolver.demo.project", "p", "clusterresolver.other.x", "1")).get(PROJECT))
         .isEqualTo("p");
   }
 
@@ -125,7 +131,8 @@ class ConfigurationTest {
         "clusterresolver.demo.mode", "slow",
         "clusterresolver.demo.tags", "novalue",
         "clusterresolver.demo.zonez", "a")))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(ConfigurationException.class)
+        .satisfies(e -> assertThat(((ConfigurationException) e).problems()).hasSize(7))
         .hasMessageContaining("7 problems")
         .hasMessageContaining("clusterresolver.demo.port: '-5' is out of range")
         .hasMessageContaining("clusterresolver.demo.verbose: 'yes' is not a boolean")
@@ -141,9 +148,9 @@ class ConfigurationTest {
   void secretsNeverAppear() {
     String secret = "s3cr3t-value";
     ResolverConfig config = resolve(Map.of("clusterresolver.demo.project", "p", "clusterresolver.demo.token", secret));
-    assertThat(config.string("token")).isEqualTo(secret);
+    assertThat(config.get(TOKEN)).isEqualTo(secret);
     assertThat(config.toString()).doesNotContain(secret).contains("token=****");
-    ConfigProperty secretInt = ConfigProperty.integer("pin").secret().build();
+    ConfigProperty<Integer> secretInt = ConfigProperty.integer("pin").secret().build();
     assertThatThrownBy(() -> ResolverConfig.resolve("demo", List.of(secretInt),
         PropertySources.of(Map.of("clusterresolver.demo.pin", secret), Map.of(), Map.of(), Map.of())))
         .isInstanceOf(IllegalArgumentException.class)
@@ -160,6 +167,17 @@ class ConfigurationTest {
         .isInstanceOf(IllegalArgumentException.class);
     assertThat(ConfigProperty.string("tasks-per-node").build().environmentVariable("slurm"))
         .isEqualTo("CLUSTERRESOLVER_SLURM_TASKS_PER_NODE");
+  }
+
+  @Test
+  void undeclaredPropertiesAreAProviderBug() {
+    ResolverConfig config = resolve(Map.of("clusterresolver.demo.project", "p"));
+    assertThatThrownBy(() -> config.get(ConfigProperty.string("other").build()))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("does not declare property 'other'");
+    // same name, other type: not the declared property either
+    assertThatThrownBy(() -> config.get(ConfigProperty.integer("region").build()))
+        .isInstanceOf(IllegalStateException.class);
   }
 
   @Test

@@ -254,7 +254,7 @@ class AwsProviderTest {
   void throttlingThatDoesNotEndIsATypedErrorNamingStatusAndRequestId() {
     ClusterResolverException e = failure(Ec2Fault.requestLimitExceeded().onPage(2).always(), "max-attempts", "3");
     assertThat(e.getMessage()).contains("DescribeInstances (page 2)").contains("HTTP 503")
-        .contains("RequestLimitExceeded").containsPattern("AWS request id [0-9a-f-]{36}").contains("3 attempts");
+        .contains("RequestLimitExceeded").containsPattern("request id [0-9a-f-]{36}").contains("3 attempts");
     assertThat(ec2.callCount("DescribeInstances")).isEqualTo(1 + 3);
   }
 
@@ -262,7 +262,7 @@ class AwsProviderTest {
   void internalErrorOnTheLastPageFailsTheWholeResolve() {
     ClusterResolverException e = failure(Ec2Fault.internalError().onPage(3).always());
     assertThat(e.getMessage()).contains("DescribeInstances (page 3)").contains("HTTP 500").contains("InternalError")
-        .containsPattern("AWS request id [0-9a-f-]{36}");
+        .containsPattern("request id [0-9a-f-]{36}");
   }
 
   @Test
@@ -274,13 +274,13 @@ class AwsProviderTest {
   @Test
   void truncatedXmlIsATypedError() {
     ClusterResolverException e = failure(Ec2Fault.truncatedXml().onPage(2).always());
-    assertThat(e.getMessage()).contains("DescribeInstances (page 2)").contains("not valid EC2 XML");
+    assertThat(e.getMessage()).contains("DescribeInstances (page 2)").contains("not the API's format");
   }
 
   @Test
   void malformedXmlIsATypedError() {
     ClusterResolverException e = failure(Ec2Fault.malformedXml().always());
-    assertThat(e.getMessage()).contains("DescribeInstances (page 1)").contains("not valid EC2 XML");
+    assertThat(e.getMessage()).contains("DescribeInstances (page 1)").contains("not the API's format");
   }
 
   @Test

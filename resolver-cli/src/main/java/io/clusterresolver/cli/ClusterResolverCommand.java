@@ -1,8 +1,10 @@
 package io.clusterresolver.cli;
 
 import io.clusterresolver.ClusterResolverException;
+import io.clusterresolver.ConfigurationException;
 import java.io.PrintWriter;
 import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -77,7 +79,8 @@ public final class ClusterResolverCommand implements Runnable {
 
   /** Runs the command on this process's environment, standard output and standard error. */
   public static int execute(String... args) {
-    Charset charset = Charset.defaultCharset();
+    // UTF-8 always: JSON requires it, and a job name like "wörker" must not become "?" without a locale.
+    Charset charset = StandardCharsets.UTF_8;
     PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(System.out, charset), true);
     PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err, charset), true);
     return execute(System.getenv(), out, err, args);
@@ -143,11 +146,12 @@ public final class ClusterResolverCommand implements Runnable {
       err.println("cluster-resolver: " + messageWithCauses(e));
       return ExitCodes.RESOLUTION_FAILURE;
     }
-    if (e instanceof IllegalArgumentException || e instanceof IllegalStateException) {
-      // Configuration (or classpath) problems: the message names the key and what to change.
+    if (e instanceof ConfigurationException) {
+      // The user must change a property, a variable or an argument: the message names which.
       err.println("cluster-resolver: " + e.getMessage());
       return ExitCodes.USAGE;
     }
+    // Anything else escaping a provider or a command is a bug: say so, with the stack trace.
     err.println("cluster-resolver: internal error: " + e);
     e.printStackTrace(err);
     return ExitCodes.INTERNAL_ERROR;

@@ -1,5 +1,6 @@
 package io.clusterresolver.cli;
 
+import io.clusterresolver.ConfigurationException;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.clusterresolver.runtime.Cluster;
@@ -62,10 +63,10 @@ public final class ConnectCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     if (!format.equals("text") && !format.equals("json")) {
-      throw new IllegalArgumentException("--format " + format + ": use text or json");
+      throw new ConfigurationException("--format " + format + ": use text or json");
     }
     if (!(connectTimeoutSeconds > 0)) {
-      throw new IllegalArgumentException("--connect-timeout must be positive");
+      throw new ConfigurationException("--connect-timeout must be positive");
     }
     ConnectOptions options = ConnectOptions.builder()
         .jobName(jobName)

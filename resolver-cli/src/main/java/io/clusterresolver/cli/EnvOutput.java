@@ -21,7 +21,7 @@ final class EnvOutput {
 
   private EnvOutput() {}
 
-  static String render(Resolution r) {
+  static String render(Answer r) {
     Map<String, String> variables = new LinkedHashMap<>();
     variables.put("TF_CONFIG", TfConfigOutput.json(r));
     GlobalRanks ranks = GlobalRanks.of(r.clusterSpec());

@@ -13,7 +13,7 @@ final class HostfileOutput {
 
   private HostfileOutput() {}
 
-  static String render(Resolution r) {
+  static String render(Answer r) {
     Map<String, Integer> slots = new LinkedHashMap<>();
     for (GlobalRanks.Task task : GlobalRanks.of(r.clusterSpec()).tasks()) {
       slots.merge(task.host(), 1, Integer::sum);

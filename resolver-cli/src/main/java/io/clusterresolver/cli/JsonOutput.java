@@ -20,7 +20,7 @@ final class JsonOutput {
 
   private JsonOutput() {}
 
-  static String render(Resolution r) {
+  static String render(Answer r) {
     StringWriter text = new StringWriter();
     try (JsonGenerator json = new JsonFactory().createGenerator(text)) {
       json.useDefaultPrettyPrinter();

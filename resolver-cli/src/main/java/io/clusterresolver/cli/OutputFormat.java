@@ -17,15 +17,15 @@ public enum OutputFormat {
   ENV("env", EnvOutput::render);
 
   private final String text;
-  private final Function<Resolution, String> renderer;
+  private final Function<Answer, String> renderer;
 
-  OutputFormat(String text, Function<Resolution, String> renderer) {
+  OutputFormat(String text, Function<Answer, String> renderer) {
     this.text = text;
     this.renderer = renderer;
   }
 
   /** The text of the resolution in this format, ending with a line break. */
-  public String render(Resolution resolution) {
+  public String render(Answer resolution) {
     return renderer.apply(resolution);
   }
 

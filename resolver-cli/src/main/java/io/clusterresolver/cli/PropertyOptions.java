@@ -1,5 +1,6 @@
 package io.clusterresolver.cli;
 
+import io.clusterresolver.ConfigurationException;
 import io.clusterresolver.ClusterResolvers;
 import io.clusterresolver.spi.ClusterResolverProvider;
 import io.clusterresolver.spi.ConfigProperty;
@@ -71,10 +72,10 @@ public final class PropertyOptions {
     try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       loaded.load(reader);
     } catch (NoSuchFileException e) {
-      throw new IllegalArgumentException("--config " + file + ": no such file. Give the path of a"
+      throw new ConfigurationException("--config " + file + ": no such file. Give the path of a"
           + " properties file with lines like clusterresolver.<provider>.<name>=value.");
     } catch (IOException | IllegalArgumentException e) {
-      throw new IllegalArgumentException("--config " + file + ": cannot read it as a properties file: "
+      throw new ConfigurationException("--config " + file + ": cannot read it as a properties file: "
           + e.getMessage());
     }
     Map<String, String> map = new LinkedHashMap<>();
@@ -115,7 +116,7 @@ public final class PropertyOptions {
       }
     }
     if (!problems.isEmpty()) {
-      throw new IllegalArgumentException(String.join(System.lineSeparator(), problems));
+      throw new ConfigurationException(String.join(System.lineSeparator(), problems));
     }
   }
 }

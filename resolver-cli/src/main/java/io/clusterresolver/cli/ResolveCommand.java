@@ -1,5 +1,6 @@
 package io.clusterresolver.cli;
 
+import io.clusterresolver.ConfigurationException;
 import io.clusterresolver.testkit.Simulation;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -58,7 +59,7 @@ public final class ResolveCommand implements Callable<Integer> {
   public Integer call() {
     if (simulate) {
       if (resolverOptions.providerName() == null) {
-        throw new IllegalArgumentException("--simulate needs --provider NAME (for example --provider aws)");
+        throw new ConfigurationException("--simulate needs --provider NAME (for example --provider aws)");
       }
       try (Simulation simulation = Simulation.startDemo(resolverOptions.providerName())) {
         spec.commandLine().getErr().println("cluster-resolver: " + simulation.description());
@@ -69,7 +70,7 @@ public final class ResolveCommand implements Callable<Integer> {
     return print(resolverOptions.select(parent.environment()).resolve());
   }
 
-  private int print(Resolution resolution) {
+  private int print(Answer resolution) {
     String text = format.render(resolution); // complete before anything reaches stdout
     spec.commandLine().getOut().print(text);
     spec.commandLine().getOut().flush();

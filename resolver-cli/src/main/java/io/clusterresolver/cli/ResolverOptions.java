@@ -128,8 +128,8 @@ public final class ResolverOptions {
     }
 
     /** Asks the resolver once and captures everything a format prints. */
-    public Resolution resolve() {
-      return Resolution.of(provider.name(), resolver, taskType, taskId);
+    Answer resolve() {
+      return Answer.of(provider.name(), resolver, taskType, taskId);
     }
   }
 }

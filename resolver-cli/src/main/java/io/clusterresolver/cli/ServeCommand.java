@@ -1,5 +1,6 @@
 package io.clusterresolver.cli;
 
+import io.clusterresolver.ConfigurationException;
 import io.clusterresolver.runtime.TaskServer;
 import java.io.PrintWriter;
 import java.net.InetAddress;
@@ -44,9 +45,9 @@ public final class ServeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Resolution resolution = resolverOptions.select(parent.environment()).resolve();
+    Answer resolution = resolverOptions.select(parent.environment()).resolve();
     if (resolution.taskType() == null || resolution.taskIndex() == null) {
-      throw new IllegalArgumentException("serve: provider '" + resolution.provider()
+      throw new ConfigurationException("serve: provider '" + resolution.provider()
           + "' does not say which task this process is; give --task-type and --task-id");
     }
     TaskServer.Builder builder =
@@ -87,7 +88,7 @@ public final class ServeCommand implements Callable<Integer> {
     try {
       return InetAddress.getByName(bind);
     } catch (UnknownHostException e) {
-      throw new IllegalArgumentException("--bind " + bind + ": unknown address", e);
+      throw new ConfigurationException("--bind " + bind + ": unknown address", e);
     }
   }
 

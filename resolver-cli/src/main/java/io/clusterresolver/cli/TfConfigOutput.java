@@ -7,12 +7,12 @@ final class TfConfigOutput {
 
   private TfConfigOutput() {}
 
-  static String render(Resolution r) {
+  static String render(Answer r) {
     return json(r) + "\n";
   }
 
   /** The TF_CONFIG value: the cluster, this task when known, and the rpc layer when there is one. */
-  static String json(Resolution r) {
+  static String json(Answer r) {
     return TfConfigWriter.write(r.clusterSpec(), r.taskType(), r.taskIndex(), r.rpcLayer());
   }
 }

@@ -1,5 +1,6 @@
 package io.clusterresolver.cli;
 
+import io.clusterresolver.ConfigurationException;
 import io.clusterresolver.proto.DeviceFilters;
 import io.clusterresolver.runtime.TlsConfig;
 import java.nio.file.Path;
@@ -44,16 +45,16 @@ public final class TransportOptions {
   TlsConfig tls(Map<String, String> environment) {
     if (keyStore == null && trustStore == null) {
       if (mutual) {
-        throw new IllegalArgumentException("--mutual-tls needs --tls-key-store and --tls-trust-store");
+        throw new ConfigurationException("--mutual-tls needs --tls-key-store and --tls-trust-store");
       }
       return null;
     }
     if (keyStore == null || trustStore == null) {
-      throw new IllegalArgumentException("TLS needs both --tls-key-store and --tls-trust-store");
+      throw new ConfigurationException("TLS needs both --tls-key-store and --tls-trust-store");
     }
     String password = environment.get(passwordVariable);
     if (password == null) {
-      throw new IllegalArgumentException("TLS: set the key store password in the environment"
+      throw new ConfigurationException("TLS: set the key store password in the environment"
           + " variable " + passwordVariable + " (or name another with --tls-password-env)");
     }
     char[] chars = password.toCharArray();
@@ -71,14 +72,14 @@ public final class TransportOptions {
       int equals = option.indexOf('=');
       int colon = equals < 0 ? -1 : option.lastIndexOf(':', equals);
       if (equals < 0 || colon <= 0) {
-        throw new IllegalArgumentException("--device-filter " + option
+        throw new ConfigurationException("--device-filter " + option
             + ": expected JOB:TASK=FILTER[,FILTER...], e.g. worker:0=/job:ps");
       }
       int task;
       try {
         task = Integer.parseInt(option.substring(colon + 1, equals));
       } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("--device-filter " + option + ": the task index '"
+        throw new ConfigurationException("--device-filter " + option + ": the task index '"
             + option.substring(colon + 1, equals) + "' is not a number");
       }
       String filters = option.substring(equals + 1);

@@ -36,36 +36,53 @@ public final class FixtureProvider implements ClusterResolverProvider {
     return context.getenv("FIXTURE_CLUSTER").filter("1"::equals).isPresent();
   }
 
+  static final ConfigProperty<List<String>> HOSTS =
+      ConfigProperty.list("hosts").required().description("The hosts, in order.").build();
+  static final ConfigProperty<Integer> PORT =
+      ConfigProperty.integer("port").defaultValue("2222").range(1, 65535).description("First port on each host.").build();
+  static final ConfigProperty<Integer> TASKS_PER_HOST =
+      ConfigProperty.integer("tasks-per-host").defaultValue("1").range(1, 64).description("Tasks on each host.").build();
+  static final ConfigProperty<String> TASK_TYPE = ConfigProperty.string("task-type").description("This process's job.").build();
+  static final ConfigProperty<Integer> TASK_ID =
+      ConfigProperty.integer("task-id").range(0, Integer.MAX_VALUE).description("This process's index.").build();
+  static final ConfigProperty<String> RPC_LAYER =
+      ConfigProperty.string("rpc-layer").defaultValue("grpc").description("Scheme.").build();
+  static final ConfigProperty<Integer> GPUS =
+      ConfigProperty.integer("gpus").defaultValue("0").range(0, 16).description("GPUs per task.").build();
+  static final ConfigProperty<List<String>> VISIBLE_DEVICES =
+      ConfigProperty.list("visible-devices").description("Device ids of this task.").build();
+  static final ConfigProperty<String> API_TOKEN = ConfigProperty.string("api-token").defaultValue("default-token-value")
+      .secret().description("A credential.").build();
+  static final ConfigProperty<Boolean> FAIL =
+      ConfigProperty.bool("fail").defaultValue("false").description("Make the source of truth fail.").build();
+  static final ConfigProperty<Boolean> BUG =
+      ConfigProperty.bool("bug").defaultValue("false").description("Make the provider throw a NullPointerException.").build();
+
   @Override
   public List<ConfigProperty<?>> properties() {
-    return List.of(
-        ConfigProperty.list("hosts").required().description("The hosts, in order.").build(),
-        ConfigProperty.integer("port").defaultValue("2222").range(1, 65535).description("First port on each host.").build(),
-        ConfigProperty.integer("tasks-per-host").defaultValue("1").range(1, 64).description("Tasks on each host.").build(),
-        ConfigProperty.string("task-type").description("This process's job.").build(),
-        ConfigProperty.integer("task-id").range(0, Integer.MAX_VALUE).description("This process's index.").build(),
-        ConfigProperty.string("rpc-layer").defaultValue("grpc").description("Scheme.").build(),
-        ConfigProperty.integer("gpus").defaultValue("0").range(0, 16).description("GPUs per task.").build(),
-        ConfigProperty.list("visible-devices").description("Device ids of this task.").build(),
-        ConfigProperty.string("api-token").defaultValue("default-token-value").secret().description("A credential.").build(),
-        ConfigProperty.bool("fail").defaultValue("false").description("Make the source of truth fail.").build());
+    return List.of(HOSTS, PORT, TASKS_PER_HOST, TASK_TYPE, TASK_ID, RPC_LAYER, GPUS, VISIBLE_DEVICES, API_TOKEN, FAIL,
+        BUG);
   }
 
   @Override
   public ClusterResolver create(ResolverConfig config) {
-    List<String> hosts = config.list("hosts");
-    int port = config.integer("port");
-    int perHost = config.integer("tasks-per-host");
-    boolean fail = config.bool("fail");
-    int gpus = config.integer("gpus");
-    Optional<String> taskType = config.optionalString("task-type");
-    OptionalInt taskId = config.optionalInt("task-id");
-    Optional<String> rpcLayer = config.optionalString("rpc-layer").filter(s -> !s.isEmpty());
-    Optional<List<String>> devices = config.isSet("visible-devices")
-        ? Optional.of(config.list("visible-devices")) : Optional.empty();
+    List<String> hosts = config.get(HOSTS);
+    int port = config.get(PORT);
+    int perHost = config.get(TASKS_PER_HOST);
+    boolean fail = config.get(FAIL);
+    boolean bug = config.get(BUG);
+    int gpus = config.get(GPUS);
+    Optional<String> taskType = config.find(TASK_TYPE);
+    OptionalInt taskId = config.find(TASK_ID).map(OptionalInt::of).orElse(OptionalInt.empty());
+    Optional<String> rpcLayer = config.find(RPC_LAYER).filter(s -> !s.isEmpty());
+    Optional<List<String>> devices = config.isSet(VISIBLE_DEVICES) ? Optional.of(config.get(VISIBLE_DEVICES)) : Optional.empty();
     return new ClusterResolver() {
       @Override
       public ClusterSpec clusterSpec() {
+        if (bug) {
+          Object missing = null;
+          missing.hashCode(); // a bug in a provider: must surface as exit 1 with a stack trace
+        }
         if (fail) {
           throw new ClusterResolverException("fixture: DescribeInstances failed with HTTP 503;"
               + " check clusterresolver.fixture.hosts");

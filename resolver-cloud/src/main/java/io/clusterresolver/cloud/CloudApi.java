@@ -110,7 +110,7 @@ public final class CloudApi {
         page++;
         String what = operation + " (page " + page + ")";
         String pageToken = token;
-        P answer = run(page == 1 ? operation : what, remaining -> fetch.fetch(pageToken, remaining));
+        P answer = run(what, remaining -> fetch.fetch(pageToken, remaining));
         consumer.accept(answer);
         String next = nextToken.apply(answer);
         if (next != null && next.equals(token)) {

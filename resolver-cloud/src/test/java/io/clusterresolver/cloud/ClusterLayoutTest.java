@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.ClusterSpec;
+import io.clusterresolver.ConfigurationException;
+import io.clusterresolver.Resolution;
 import io.clusterresolver.spi.ConfigProperty;
 import io.clusterresolver.spi.PropertySources;
 import io.clusterresolver.spi.ResolverConfig;
@@ -71,16 +73,17 @@ class ClusterLayoutTest {
   }
 
   @Test
-  void jobCountsTakeTasksInOrderAndRestFillsTheMiddle() {
+  void jobCountsTakeTasksInJobNameOrderAndRestFillsItsPlace() {
     List<Member> members = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
       members.add(m("i-" + i, "10.0.0." + i, i));
     }
     ClusterSpec spec = ClusterLayout.builder().jobs(JobAssignment.parseCounts("chief:1,worker:*,ps:2"))
         .build().place(members).spec();
+    // chief < ps < worker in code-point order: chief takes member 0, ps 1-2, worker (the rest) 3-4.
     assertThat(spec.jobTasks("chief")).containsExactly("10.0.0.0:8888");
-    assertThat(spec.jobTasks("worker")).containsExactly("10.0.0.1:8888", "10.0.0.2:8888");
-    assertThat(spec.jobTasks("ps")).containsExactly("10.0.0.3:8888", "10.0.0.4:8888");
+    assertThat(spec.jobTasks("ps")).containsExactly("10.0.0.1:8888", "10.0.0.2:8888");
+    assertThat(spec.jobTasks("worker")).containsExactly("10.0.0.3:8888", "10.0.0.4:8888");
 
     ClusterSpec exact = ClusterLayout.builder().jobs(JobAssignment.parseCounts("chief:1,worker:2"))
         .build().place(members).spec();
@@ -160,7 +163,17 @@ class ClusterLayoutTest {
         .isInstanceOf(ClusterResolverException.class).hasMessageContaining("i-1");
   }
 
-  private static final List<ConfigProperty<?>> PROPS = LayoutProperties.all("tasks-per-instance");
+  private static final ConfigProperty<String> TASKS = CloudProperties.tasksPerMember("tasks-per-instance");
+  private static final List<ConfigProperty<?>> PROPS = CloudProperties.layout(TASKS);
+
+  private static ClusterLayout fromConfig(ResolverConfig config) {
+    List<String> problems = new ArrayList<>();
+    ClusterLayout layout = ClusterLayout.fromConfig(config, TASKS, problems);
+    if (!problems.isEmpty()) {
+      throw ResolverConfig.problems("demo", problems);
+    }
+    return layout;
+  }
 
   private static ResolverConfig config(Map<String, String> props) {
     return ResolverConfig.resolve("demo", PROPS, PropertySources.of(props, Map.of(), Map.of(), Map.of()));
@@ -168,19 +181,18 @@ class ClusterLayoutTest {
 
   @Test
   void fromConfigReadsSharedPropertiesAndReportsAllProblemsAtOnce() {
-    ClusterLayout layout = ClusterLayout.fromConfig(config(Map.of(
+    ClusterLayout layout = fromConfig(config(Map.of(
         "clusterresolver.demo.order", "address", "clusterresolver.demo.jobs", "chief:1,worker:*",
-        "clusterresolver.demo.tasks-per-instance", "2", "clusterresolver.demo.port", "2000")), "tasks-per-instance");
+        "clusterresolver.demo.tasks-per-instance", "2", "clusterresolver.demo.port", "2000")));
     assertThat(layout.order()).isSameAs(MemberOrder.ADDRESS);
     assertThat(layout.jobs().counts()).containsEntry("chief", 1);
     assertThat(layout.tasksPerMember().toString()).isEqualTo("2");
     assertThat(layout.port()).isEqualTo(2000);
 
-    assertThatThrownBy(() -> ClusterLayout.fromConfig(config(Map.of(
+    assertThatThrownBy(() -> fromConfig(config(Map.of(
         "clusterresolver.demo.order", "random", "clusterresolver.demo.jobs", "chief",
-        "clusterresolver.demo.job-tag", "role", "clusterresolver.demo.tasks-per-instance", "lots")),
-        "tasks-per-instance"))
-        .isInstanceOf(IllegalArgumentException.class)
+        "clusterresolver.demo.job-tag", "role", "clusterresolver.demo.tasks-per-instance", "lots"))))
+        .isInstanceOf(ConfigurationException.class)
         .hasMessageContaining("4 problems")
         .hasMessageContaining("clusterresolver.demo.order")
         .hasMessageContaining("clusterresolver.demo.tasks-per-instance")
@@ -217,7 +229,7 @@ class ClusterLayoutTest {
         Member.builder("i-1", "10.0.0.1").creationTime(Instant.ofEpochSecond(1)).accelerators("GPU", 8).build());
     MemberClusterResolver resolver = MemberClusterResolver.builder("demo", () -> fleet)
         .configure(config(Map.of("clusterresolver.demo.task-type", "worker", "clusterresolver.demo.task-id", "0",
-            "clusterresolver.demo.rpc-layer", "")), "tasks-per-instance")
+            "clusterresolver.demo.rpc-layer", "")), TASKS, new ArrayList<>())
         .build();
     assertThat(resolver.master()).isEqualTo("10.0.0.1:8888");
     assertThat(resolver.numAccelerators()).isEqualTo(Map.of("GPU", 8));
@@ -228,5 +240,58 @@ class ClusterLayoutTest {
     assertThat(anonymous.taskType()).isEmpty();
     assertThat(anonymous.numAccelerators()).isEmpty();
     assertThat(anonymous.numAccelerators("worker", 0)).isEqualTo(Map.of("GPU", 8));
+  }
+
+  @Test
+  void resolveListsOnceAndEveryPartComesFromThatListing() {
+    // The fleet changes on every listing: a resolver that listed twice would mix two fleets.
+    AtomicInteger calls = new AtomicInteger();
+    MemberSource growing = () -> {
+      int n = calls.incrementAndGet();
+      List<Member> members = new ArrayList<>();
+      for (int i = 0; i < n + 1; i++) {
+        members.add(Member.builder("i-" + i, "10.0.0." + i).creationTime(Instant.ofEpochSecond(100 - i))
+            .accelerators("GPU", i + 1).build());
+      }
+      return members;
+    };
+    MemberClusterResolver resolver = MemberClusterResolver.builder("demo", growing)
+        .selfIdentity(() -> Optional.of("i-0")).build();
+
+    Resolution r = resolver.resolve();
+
+    assertThat(calls.get()).isEqualTo(1);
+    // First listing: i-1 (created at 99) then i-0 (created at 100); this process is i-0 with 1 GPU.
+    assertThat(r.clusterSpec().jobTasks("worker")).containsExactly("10.0.0.1:8888", "10.0.0.0:8888");
+    assertThat(r.taskType()).contains("worker");
+    assertThat(r.taskId()).hasValue(1);
+    assertThat(r.accelerators()).isEqualTo(Map.of("GPU", 1));
+    assertThat(r.rpcLayer()).contains("grpc");
+    assertThat(r.master()).isEqualTo("grpc://10.0.0.0:8888");
+  }
+
+  @Test
+  void jobCountsTakeTasksInJobNameOrderWhateverOrderTheyAreWritten() {
+    List<Member> fleet = List.of(m("i-1", "10.0.0.1", 1), m("i-2", "10.0.0.2", 2), m("i-3", "10.0.0.3", 3));
+    ClusterLayout layout = ClusterLayout.builder().jobs(JobAssignment.parseCounts("worker:*,ps:1")).build();
+    ClusterSpec spec = layout.place(fleet).spec();
+    // K8: jobs in code-point order, so ps (before worker) takes the first member.
+    assertThat(spec.jobTasks("ps")).containsExactly("10.0.0.1:8888");
+    assertThat(spec.jobTasks("worker")).containsExactly("10.0.0.2:8888", "10.0.0.3:8888");
+  }
+
+  @Test
+  void ipv6MembersAreBracketedAndPortsPastTheRangeAreAConfigurationError() {
+    Member v6 = Member.builder("i-1", "fd00::1").creationTime(Instant.ofEpochSecond(1)).build();
+    assertThat(ClusterLayout.defaults().place(List.of(v6)).spec().jobTasks("worker")).containsExactly("[fd00::1]:8888");
+    ClusterLayout high = ClusterLayout.builder().port(65535).tasksPerMember(TasksPerMember.fixed(2)).build();
+    assertThatThrownBy(() -> high.place(List.of(v6)))
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageContaining("65536");
+    Member bad = Member.builder("i-2", "a b").creationTime(Instant.ofEpochSecond(1)).build();
+    assertThatThrownBy(() -> ClusterLayout.defaults().place(List.of(bad)))
+        .isInstanceOf(ClusterResolverException.class)
+        .hasMessageContaining("i-2")
+        .hasMessageContaining("a space");
   }
 }

@@ -3,6 +3,7 @@ package io.clusterresolver.conformance;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.ClusterResolverException;
+import io.clusterresolver.ConfigurationException;
 import io.clusterresolver.ClusterResolvers;
 import io.clusterresolver.slurm.Hostlist;
 import io.clusterresolver.slurm.TasksPerNode;
@@ -141,6 +142,17 @@ final class SlurmRules {
       // D7: a layout Slurm cannot produce (a node named twice) is an error, never a wrong cluster.
       expect(expected.problem, () -> ClusterResolvers.create(PROVIDER, properties, env));
       return;
+    }
+    if (expected.highestPort() > 65535) {
+      // Ports: a rank that would listen past 65535 is a configuration error, never an address.
+      try {
+        ClusterResolvers.create(PROVIDER, properties, env).resolve();
+      } catch (ConfigurationException e) {
+        same("the port named in the error", true, e.getMessage().contains(Integer.toString(expected.highestPort()))
+            || e.getMessage().contains("port"));
+        return;
+      }
+      throw new AssertionFailedError("expected a ConfigurationException for port " + expected.highestPort());
     }
     ClusterResolver resolver = ClusterResolvers.create(PROVIDER, properties, env); // D8: CPU-only works
     String rpc = properties.getOrDefault("clusterresolver.slurm.rpc-layer", "grpc");
@@ -302,6 +314,14 @@ final class SlurmRules {
     String address(int rank) {
       int[] p = placement.get(rank);
       return hosts.get(p[0]) + ":" + (portBase + p[1]);
+    }
+
+    int highestPort() {
+      int highest = 0;
+      for (int[] p : placement) {
+        highest = Math.max(highest, portBase + p[1]);
+      }
+      return highest;
     }
 
     int localId() {

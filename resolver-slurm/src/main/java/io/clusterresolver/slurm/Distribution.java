@@ -1,5 +1,6 @@
 package io.clusterresolver.slurm;
 
+import io.clusterresolver.ConfigurationException;
 import io.clusterresolver.ClusterResolverException;
 import java.util.Locale;
 
@@ -70,7 +71,7 @@ final class Distribution {
     } catch (NumberFormatException e) {
       // reported below
     }
-    throw new IllegalArgumentException(
+    throw new ConfigurationException(
         "SLURM_DIST_PLANESIZE='" + planeSize + "' is not a positive integer");
   }
 

@@ -1,5 +1,6 @@
 package io.clusterresolver.slurm;
 
+import io.clusterresolver.ConfigurationException;
 import io.clusterresolver.ClusterResolverException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -207,7 +208,7 @@ final class SlurmStep {
     try {
       return TasksPerNode.expand(value);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(variable + ": " + e.getMessage(), e);
+      throw new ConfigurationException(variable + ": " + e.getMessage(), e);
     }
   }
 
@@ -259,7 +260,7 @@ final class SlurmStep {
     try {
       return Integer.parseInt(value.trim());
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(variable + "='" + value + "' is not an integer");
+      throw new ConfigurationException(variable + "='" + value + "' is not an integer");
     }
   }
 }

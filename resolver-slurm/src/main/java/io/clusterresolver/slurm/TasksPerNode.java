@@ -1,5 +1,6 @@
 package io.clusterresolver.slurm;
 
+import io.clusterresolver.ConfigurationException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -42,7 +43,7 @@ public final class TasksPerNode {
         }
       }
       if (counts.size() + (long) repeat > MAX_NODES) {
-        throw new IllegalArgumentException(
+        throw new ConfigurationException(
             "Tasks-per-node list '" + list + "' describes more than " + MAX_NODES + " nodes");
       }
       for (int r = 0; r < repeat; r++) {
@@ -74,7 +75,7 @@ public final class TasksPerNode {
   }
 
   private static IllegalArgumentException invalid(String list, String item) {
-    return new IllegalArgumentException("Invalid tasks-per-node list '" + list + "': item '" + item
+    return new ConfigurationException("Invalid tasks-per-node list '" + list + "': item '" + item
         + "' is not a count or count(xrepeat), like 2(x3),1");
   }
 }

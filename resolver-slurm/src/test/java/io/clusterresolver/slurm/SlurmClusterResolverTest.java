@@ -116,7 +116,7 @@ class SlurmClusterResolverTest {
   void theEnvironmentIsReadAgainOnEveryCall() {
     Map<String, String> env = new HashMap<>(step("n[1-2]", "1(x2)", 0));
     SlurmClusterResolver resolver = new SlurmClusterResolver(() -> Map.copyOf(env),
-        JobCounts.parse("k", "worker:*"), 8888, new SlurmStep.Overrides(-1, Map.of()), OptionalInt.empty(),
+        io.clusterresolver.cloud.JobAssignment.parseCounts("worker:*"), 8888, new SlurmStep.Overrides(-1, Map.of()), OptionalInt.empty(),
         OptionalInt.empty(), Optional.of("grpc"), Optional.empty(), OptionalInt.empty(), true);
     assertThat(resolver.clusterSpec().numTasks("worker")).isEqualTo(2);
     env.put("SLURM_STEP_NODELIST", "n[1-3]");

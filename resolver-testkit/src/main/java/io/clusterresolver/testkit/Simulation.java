@@ -1,5 +1,6 @@
 package io.clusterresolver.testkit;
 
+import io.clusterresolver.ConfigurationException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +40,7 @@ public interface Simulation extends AutoCloseable {
   /**
    * Starts the demo simulation of a provider.
    *
-   * @throws IllegalArgumentException if no simulation of that provider is on the classpath, naming those that are
+   * @throws ConfigurationException if no simulation of that provider is on the classpath, naming those that are
    */
   static Simulation startDemo(String provider) {
     List<String> known = new ArrayList<>();
@@ -49,7 +50,7 @@ public interface Simulation extends AutoCloseable {
       }
       known.add(factory.provider());
     }
-    throw new IllegalArgumentException("There is no simulation of provider '" + provider + "'; simulations exist for: "
+    throw new ConfigurationException("There is no simulation of provider '" + provider + "'; simulations exist for: "
         + (known.isEmpty() ? "(none)" : String.join(", ", new TreeSet<>(known))));
   }
 }

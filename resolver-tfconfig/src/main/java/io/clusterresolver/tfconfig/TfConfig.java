@@ -1,5 +1,6 @@
 package io.clusterresolver.tfconfig;
 
+import io.clusterresolver.ConfigurationException;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -50,7 +51,7 @@ final class TfConfig {
       String where = at == null ? ""
           : " at line " + at.getLineNr() + ", column " + at.getColumnNr()
               + (at.getCharOffset() >= 0 ? " (character " + at.getCharOffset() + ")" : "");
-      throw new IllegalArgumentException(VARIABLE + " is not valid JSON" + where + ": "
+      throw new ConfigurationException(VARIABLE + " is not valid JSON" + where + ": "
           + withoutSourceLocation(e.getOriginalMessage().lines().findFirst().orElse(""))
           + ". Set " + VARIABLE + " to a JSON object such as "
           + "{\"cluster\": {\"worker\": [\"host:port\"]}, \"task\": {\"type\": \"worker\", \"index\": 0}}");
@@ -59,7 +60,7 @@ final class TfConfig {
       return UNSET; // TensorFlow looks keys up with `in`, which finds none in a list
     }
     if (!root.isObject()) {
-      throw new IllegalArgumentException(VARIABLE + " must be a JSON object, not " + describe(root));
+      throw new ConfigurationException(VARIABLE + " must be a JSON object, not " + describe(root));
     }
     return new TfConfig(root);
   }
@@ -80,7 +81,7 @@ final class TfConfig {
     }
     JsonNode cluster = root.get("cluster");
     if (!cluster.isObject()) {
-      throw new IllegalArgumentException(VARIABLE + " \"cluster\" must be an object mapping job names to "
+      throw new ConfigurationException(VARIABLE + " \"cluster\" must be an object mapping job names to "
           + "lists of addresses (or objects from task index to address), not " + describe(cluster));
     }
     ClusterSpec.Builder spec = ClusterSpec.builder();
@@ -99,7 +100,7 @@ final class TfConfig {
           spec.addTask(name, taskIndexKey(name, task.getKey()), address(name, task.getKey(), task.getValue()));
         }
       } else {
-        throw new IllegalArgumentException(VARIABLE + " job '" + name + "' must be a list of addresses or an "
+        throw new ConfigurationException(VARIABLE + " job '" + name + "' must be a list of addresses or an "
             + "object from task index to address, not " + describe(tasks));
       }
     }
@@ -114,13 +115,13 @@ final class TfConfig {
         // out of int range: reported below
       }
     }
-    throw new IllegalArgumentException(VARIABLE + " job '" + job + "' has task index '" + key
+    throw new ConfigurationException(VARIABLE + " job '" + job + "' has task index '" + key
         + "': task indices must be decimal integers");
   }
 
   private static String address(String job, String index, JsonNode address) {
     if (!address.isTextual()) {
-      throw new IllegalArgumentException(VARIABLE + " task " + index + " of job '" + job
+      throw new ConfigurationException(VARIABLE + " task " + index + " of job '" + job
           + "' must be a \"host:port\" string, not " + describe(address));
     }
     return address.textValue();
@@ -133,7 +134,7 @@ final class TfConfig {
       return null;
     }
     if (!type.isTextual()) {
-      throw new IllegalArgumentException(VARIABLE + " \"task\".\"type\" must be a job name string, not "
+      throw new ConfigurationException(VARIABLE + " \"task\".\"type\" must be a job name string, not "
           + describe(type));
     }
     return type.textValue();
@@ -146,7 +147,7 @@ final class TfConfig {
       return null;
     }
     if (!index.isIntegralNumber() || !index.canConvertToInt()) {
-      throw new IllegalArgumentException(VARIABLE + " \"task\".\"index\" must be an integer, not "
+      throw new ConfigurationException(VARIABLE + " \"task\".\"index\" must be an integer, not "
           + describe(index));
     }
     return index.intValue();
@@ -158,7 +159,7 @@ final class TfConfig {
     }
     JsonNode task = root.get("task");
     if (!task.isObject()) {
-      throw new IllegalArgumentException(VARIABLE + " \"task\" must be an object with \"type\" and \"index\", not "
+      throw new ConfigurationException(VARIABLE + " \"task\" must be an object with \"type\" and \"index\", not "
           + describe(task));
     }
     return task;
@@ -180,7 +181,7 @@ final class TfConfig {
       return null;
     }
     if (!value.isTextual()) {
-      throw new IllegalArgumentException(VARIABLE + " \"" + key + "\" must be a string, not " + describe(value));
+      throw new ConfigurationException(VARIABLE + " \"" + key + "\" must be a string, not " + describe(value));
     }
     return value.textValue();
   }

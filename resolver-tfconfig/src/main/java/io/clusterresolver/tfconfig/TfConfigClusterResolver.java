@@ -1,5 +1,6 @@
 package io.clusterresolver.tfconfig;
 
+import io.clusterresolver.ConfigurationException;
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.ClusterSpec;
 import io.clusterresolver.Resolution;
@@ -63,12 +64,12 @@ final class TfConfigClusterResolver implements ClusterResolver {
     String type = taskType != null ? taskType : taskType(config);
     Integer id = taskId != null ? taskId : taskId(config);
     if (type == null) {
-      throw new IllegalArgumentException("No task type to find the master of: set task.type in "
+      throw new ConfigurationException("No task type to find the master of: set task.type in "
           + TfConfig.VARIABLE + " or the property clusterresolver.tfconfig.task-type, or pass a task type");
     }
     if (id == null) {
       spec.numTasks(type); // an unknown job is the more useful message
-      throw new IllegalArgumentException("No task index to find the master of in job '" + type
+      throw new ConfigurationException("No task index to find the master of in job '" + type
           + "': set task.index in " + TfConfig.VARIABLE
           + " or the property clusterresolver.tfconfig.task-id, or pass a task id");
     }

@@ -1,4 +1,4 @@
-package io.clusterresolver.spi;
+package io.clusterresolver.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,0 +1,119 @@
+package io.clusterresolver.cli;
+
+import io.clusterresolver.ConfigurationException;
+import io.clusterresolver.ClusterResolver;
+import io.clusterresolver.ClusterSpec;
+import io.clusterresolver.Resolution;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * What a command prints: one {@link Resolution} of the provider that answered (every part from one
+ * query of the source of truth), seen from this process's task or from the task named on the
+ * command line.
+ */
+final class Answer {
+
+  private final String provider;
+  private final Resolution resolution;
+
+  private Answer(String provider, Resolution resolution) {
+    this.provider = provider;
+    this.resolution = resolution;
+  }
+
+  /**
+   * Asks the resolver once. A task given here (from the command line, for a provider that does not
+   * take {@code task-type}/{@code task-id} properties) replaces the resolver's own task in the view;
+   * it must exist in the cluster.
+   *
+   * @throws IllegalArgumentException if the given task is not in the cluster
+   */
+  static Answer of(String provider, ClusterResolver resolver, String taskTypeOverride, Integer taskIdOverride) {
+    Resolution resolution = Objects.requireNonNull(resolver.resolve(), "resolve() returned null");
+    if (taskTypeOverride == null && taskIdOverride == null) {
+      return new Answer(provider, resolution);
+    }
+    String taskType = taskTypeOverride != null ? taskTypeOverride : resolution.taskType().orElse(null);
+    OptionalInt ownId = resolution.taskId();
+    Integer taskIndex = taskIdOverride != null ? taskIdOverride : ownId.isPresent() ? ownId.getAsInt() : null;
+    checkTaskExists(provider, resolution.clusterSpec(), taskType, taskIndex);
+    boolean ownTask = Objects.equals(taskType, resolution.taskType().orElse(null))
+        && Objects.equals(taskIndex, ownId.isPresent() ? ownId.getAsInt() : null);
+    if (ownTask) {
+      return new Answer(provider, resolution);
+    }
+    // Another task's view: its accelerators (asked for that task); its visible devices are unknown.
+    Map<String, Integer> accelerators = resolver.numAccelerators(taskType, taskIndex);
+    return new Answer(provider, resolution.toBuilder()
+        .taskType(taskType)
+        .taskId(taskIndex)
+        .accelerators(accelerators)
+        .visibleDevices(null)
+        .build());
+  }
+
+  private static void checkTaskExists(String provider, ClusterSpec spec, String taskType, Integer taskIndex) {
+    if (taskType == null || taskIndex == null) {
+      throw new ConfigurationException("--task-type and --task-id: provider '" + provider
+          + "' does not say which task this process is, so give both (jobs in the cluster: "
+          + String.join(", ", spec.jobs()) + ")");
+    }
+    if (!spec.hasJob(taskType)) {
+      throw new ConfigurationException("--task-type " + taskType + ": the cluster from provider '"
+          + provider + "' has no such job; its jobs are: " + String.join(", ", spec.jobs()));
+    }
+    if (!spec.taskIndices(taskType).contains(taskIndex)) {
+      throw new ConfigurationException("--task-id " + taskIndex + ": job '" + taskType
+          + "' of the cluster from provider '" + provider + "' has no such task; its task indices are "
+          + spec.taskIndices(taskType));
+    }
+  }
+
+  /** The name of the provider that answered. */
+  String provider() {
+    return provider;
+  }
+
+  /** The snapshot this answer shows. */
+  Resolution resolution() {
+    return resolution;
+  }
+
+  ClusterSpec clusterSpec() {
+    return resolution.clusterSpec();
+  }
+
+  /** This process's job, or {@code null} when unknown. */
+  String taskType() {
+    return resolution.taskType().orElse(null);
+  }
+
+  /** This process's task index, or {@code null} when unknown. */
+  Integer taskIndex() {
+    OptionalInt id = resolution.taskId();
+    return id.isPresent() ? id.getAsInt() : null;
+  }
+
+  /** The rpc layer, or {@code null} when there is none. */
+  String rpcLayer() {
+    return resolution.rpcLayer().orElse(null);
+  }
+
+  String environment() {
+    return resolution.environment();
+  }
+
+  /** Accelerators of this process's task by device type; empty when none. */
+  Map<String, Integer> accelerators() {
+    return resolution.accelerators();
+  }
+
+  /** The accelerator device ids visible to this process's task, when the resolver knows them. */
+  Optional<List<String>> visibleDevices() {
+    return resolution.visibleDevices();
+  }
+}
