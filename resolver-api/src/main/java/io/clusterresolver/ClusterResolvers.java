@@ -171,4 +171,14 @@ public final class ClusterResolvers {
       return false;
     }
   }
+
+  /**
+   * Waits until the resolver's cluster has at least {@code minTasks} tasks, polling with backoff
+   * (see {@link ClusterWait} for the intervals and a progress listener).
+   *
+   * @throws ClusterResolverException past the timeout, saying what the last poll saw
+   */
+  public static Resolution await(ClusterResolver resolver, int minTasks, java.time.Duration timeout) {
+    return ClusterWait.forTasks(minTasks).timeout(timeout).await(resolver);
+  }
 }

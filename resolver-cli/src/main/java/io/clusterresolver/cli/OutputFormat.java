@@ -14,7 +14,9 @@ public enum OutputFormat {
   /** An MPI hostfile: one host per line, with {@code slots=N} when it carries several tasks. */
   HOSTFILE("hostfile", HostfileOutput::render),
   /** Shell assignments for launchers: TF_CONFIG, PyTorch's MASTER_ADDR/PORT, WORLD_SIZE, RANK, CUDA_VISIBLE_DEVICES. */
-  ENV("env", EnvOutput::render);
+  ENV("env", EnvOutput::render),
+  /** A table for a person: rank, job, index, address; this task marked with its accelerators. */
+  TABLE("table", TableOutput::render);
 
   private final String text;
   private final Function<Answer, String> renderer;
@@ -34,7 +36,7 @@ public enum OutputFormat {
     return text;
   }
 
-  /** Parses {@code json}, {@code tf-config}, {@code hostfile} or {@code env}. */
+  /** Parses {@code json}, {@code tf-config}, {@code hostfile}, {@code env} or {@code table}. */
   static final class Converter implements ITypeConverter<OutputFormat> {
     @Override
     public OutputFormat convert(String value) {
@@ -43,7 +45,7 @@ public enum OutputFormat {
           return format;
         }
       }
-      throw new TypeConversionException("'" + value + "' is not a format: use json, tf-config, hostfile or env");
+      throw new TypeConversionException("'" + value + "' is not a format: use json, tf-config, hostfile, env or table");
     }
   }
 }

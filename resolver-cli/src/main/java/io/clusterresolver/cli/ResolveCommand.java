@@ -28,6 +28,8 @@ import picocli.CommandLine.Model.CommandSpec;
       "  env        TF_CONFIG, MASTER_ADDR, MASTER_PORT, WORLD_SIZE, RANK and",
       "             CUDA_VISIBLE_DEVICES (when known), shell-quoted and exported:",
       "             eval \"$(cluster-resolver resolve --format env)\"",
+      "  table      for a person: every task in rank order, this task marked (*)",
+      "             with its accelerators",
       "Ranks (RANK, hostfile order): the chief job first, then the other jobs by",
       "name; within a job, tasks by index.",
       ""
@@ -45,7 +47,7 @@ public final class ResolveCommand implements Callable<Integer> {
       paramLabel = "FORMAT",
       defaultValue = "json",
       converter = OutputFormat.Converter.class,
-      description = "json (default), tf-config, hostfile or env.")
+      description = "json (default), tf-config, hostfile, env or table.")
   private OutputFormat format;
 
   @Option(

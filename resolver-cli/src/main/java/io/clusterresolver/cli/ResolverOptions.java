@@ -1,16 +1,23 @@
 package io.clusterresolver.cli;
 
 import io.clusterresolver.ClusterResolver;
+import io.clusterresolver.ClusterWait;
+import io.clusterresolver.ConfigurationException;
+import io.clusterresolver.Resolution;
 import io.clusterresolver.ClusterResolvers;
 import io.clusterresolver.spi.ClusterResolverProvider;
 import io.clusterresolver.spi.ConfigProperty;
 import io.clusterresolver.spi.PropertySources;
 import io.clusterresolver.spi.ResolverConfig;
 import io.clusterresolver.spi.ResolverContext;
+import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * The options that choose and configure a resolver: {@code --provider}, {@code -D},
@@ -48,6 +55,22 @@ public final class ResolverOptions {
       description = "This process's task index within its job; like --task-type, via"
           + " clusterresolver.<provider>.task-id when the provider declares it.")
   private Integer taskId;
+
+  @Option(
+      names = "--wait",
+      paramLabel = "DURATION",
+      description = "Wait up to DURATION (like 30s or 5m) for the cluster to form: poll with backoff until it"
+          + " has --min-tasks tasks, with progress on standard error; past it, exit 3.")
+  private String waitFor;
+
+  @Option(
+      names = "--min-tasks",
+      paramLabel = "N",
+      description = "With --wait: the number of tasks the cluster must have (default 1).")
+  private Integer minTasks;
+
+  @Spec(Spec.Target.MIXEE)
+  private CommandSpec command;
 
   /**
    * Chooses the provider (the named one, or the first that applies) and creates its resolver.
@@ -89,7 +112,29 @@ public final class ResolverOptions {
     ResolverConfig config = ResolverConfig.resolve(chosen.name(), chosen.properties(), sources);
     ClusterResolver resolver = chosen.create(config);
     // ... otherwise they only choose which task's view is printed.
-    return new Selection(chosen, resolver, viewTaskType, viewTaskId);
+    return new Selection(chosen, resolver, viewTaskType, viewTaskId, clusterWait());
+  }
+
+  /** The wait --wait and --min-tasks ask for, or {@code null} for none. */
+  private ClusterWait clusterWait() {
+    if (waitFor == null) {
+      if (minTasks != null) {
+        throw new ConfigurationException("--min-tasks " + minTasks + " needs --wait DURATION (how long to wait)");
+      }
+      return null;
+    }
+    Duration timeout = ConfigProperty.duration("wait").build().parse("--wait", waitFor);
+    PrintWriter err = command.commandLine().getErr();
+    boolean live = System.console() != null; // a terminal: one line rewritten in place
+    return ClusterWait.forTasks(minTasks == null ? 1 : minTasks)
+        .timeout(timeout)
+        .initialInterval(Duration.ofMillis(Math.min(1000, Math.max(100, timeout.toMillis() / 20))))
+        .onPoll(poll -> {
+          boolean done = poll.failure() == null && poll.tasks() >= poll.minTasks();
+          err.print(live ? "\r\u001b[Kcluster-resolver: " + poll + (done ? System.lineSeparator() : "")
+              : "cluster-resolver: " + poll + System.lineSeparator());
+          err.flush();
+        });
   }
 
   /** The provider named with {@code --provider}, or {@code null} when it is to be detected. */
@@ -111,12 +156,15 @@ public final class ResolverOptions {
     private final ClusterResolver resolver;
     private final String taskType;
     private final Integer taskId;
+    private final ClusterWait wait;
 
-    Selection(ClusterResolverProvider provider, ClusterResolver resolver, String taskType, Integer taskId) {
+    Selection(ClusterResolverProvider provider, ClusterResolver resolver, String taskType, Integer taskId,
+        ClusterWait wait) {
       this.provider = provider;
       this.resolver = resolver;
       this.taskType = taskType;
       this.taskId = taskId;
+      this.wait = wait;
     }
 
     public ClusterResolverProvider provider() {
@@ -129,7 +177,12 @@ public final class ResolverOptions {
 
     /** Asks the resolver once and captures everything a format prints. */
     Answer resolve() {
-      return Answer.of(provider.name(), resolver, taskType, taskId);
+      if (wait == null) {
+        return Answer.of(provider.name(), resolver, taskType, taskId);
+      }
+      // Wait on resolve(), then show that same snapshot: no second listing.
+      Resolution formed = wait.await(resolver);
+      return Answer.of(provider.name(), () -> formed, resolver, taskType, taskId);
     }
   }
 }
