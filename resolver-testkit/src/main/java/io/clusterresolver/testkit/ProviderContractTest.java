@@ -8,6 +8,7 @@ import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.ClusterResolvers;
 import io.clusterresolver.ClusterSpec;
+import io.clusterresolver.Resolution;
 import io.clusterresolver.spi.ClusterResolverProvider;
 import io.clusterresolver.spi.ConfigProperty;
 import io.clusterresolver.spi.PropertySources;
@@ -19,6 +20,10 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -37,6 +42,8 @@ import org.junit.jupiter.api.Test;
  *   <li>freshness: the spec follows the members between two calls of one resolver;
  *   <li>stable ordering: two resolvers over the same members compute the same spec;
  *   <li>self-identification: a process on member {@code i} is task {@code i} of the default job;
+ *   <li>{@code resolve()} gives the cluster and this task from one answer, the same from 16
+ *       concurrent callers as from one;
  *   <li>faults end in a {@link ClusterResolverException} within the deadline, never a partial spec;
  *   <li>no secret appears in any {@code toString}, log line (every level of {@code io.clusterresolver.*},
  *       the configured level of other loggers) or error message;
@@ -136,7 +143,7 @@ public abstract class ProviderContractTest {
   void everyPropertyIsDocumentedAndSecretsHaveNoDefault() {
     List<ConfigProperty<?>> properties = provider().properties();
     assertThat(properties).isNotEmpty();
-    for (ConfigProperty p : properties) {
+    for (ConfigProperty<?> p : properties) {
       assertThat(p.description()).as("description of %s", p.name()).isNotBlank();
       if (p.secret()) {
         assertThat(p.defaultValue()).as("default of secret %s", p.name()).isNull();
@@ -181,6 +188,37 @@ public abstract class ProviderContractTest {
     ClusterResolver stranger = resolver(Map.of());
     assertThat(stranger.taskId()).isEmpty();
     assertThat(stranger.master()).isEmpty();
+  }
+
+  @Test
+  void resolveGivesTheClusterAndThisTaskFromOneAnswer() {
+    setMembers(3);
+    identifyAs(1);
+    Resolution r = resolver(Map.of()).resolve();
+    assertThat(r.clusterSpec().totalTasks()).isEqualTo(3);
+    assertThat(r.taskType()).contains("worker");
+    assertThat(r.taskId()).isEqualTo(OptionalInt.of(1));
+    assertThat(r.master()).endsWith(r.clusterSpec().taskAddress("worker", 1));
+  }
+
+  @Test
+  void concurrentResolvesAllGiveTheSingleThreadedAnswer() throws Exception {
+    setMembers(4);
+    identifyAs(2);
+    ClusterResolver resolver = resolver(Map.of());
+    Resolution expected = resolver.resolve();
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    try {
+      List<Future<Resolution>> results = new ArrayList<>();
+      for (int i = 0; i < 16; i++) {
+        results.add(pool.submit(resolver::resolve));
+      }
+      for (Future<Resolution> result : results) {
+        assertThat(result.get(faultBound().toMillis(), TimeUnit.MILLISECONDS)).isEqualTo(expected);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   @Test
@@ -242,7 +280,7 @@ public abstract class ProviderContractTest {
     }
     List<String> secrets = new ArrayList<>(extraSecrets());
     Map<String, String> props = properties(Map.of());
-    for (ConfigProperty p : provider().properties()) {
+    for (ConfigProperty<?> p : provider().properties()) {
       String value = props.get(p.key(provider().name()));
       if (p.secret() && value != null && !value.isEmpty()) {
         secrets.add(value);
