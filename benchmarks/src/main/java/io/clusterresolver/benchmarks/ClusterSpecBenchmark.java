@@ -1,6 +1,8 @@
 package io.clusterresolver.benchmarks;
 
 import io.clusterresolver.ClusterSpec;
+import io.clusterresolver.proto.ClusterDefs;
+import io.clusterresolver.proto.ProtoBytes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -129,5 +131,21 @@ public class ClusterSpecBenchmark {
   @OutputTimeUnit(TimeUnit.NANOSECONDS)
   public String taskAddressSparse() {
     return spec.taskAddress("evaluator", (next++ & 63) * 2);
+  }
+
+  /** TensorFlow's deterministic ClusterDef bytes of the spec, written straight from it. */
+  @Benchmark
+  @BenchmarkMode(Mode.AverageTime)
+  @OutputTimeUnit(TimeUnit.MILLISECONDS)
+  public byte[] toClusterDefBytes() {
+    return ClusterDefs.toBytes(spec);
+  }
+
+  /** The same bytes through the generated message and protobuf-java's deterministic writer (before). */
+  @Benchmark
+  @BenchmarkMode(Mode.AverageTime)
+  @OutputTimeUnit(TimeUnit.MILLISECONDS)
+  public byte[] toClusterDefMessageBytes() {
+    return ProtoBytes.deterministic(ClusterDefs.toClusterDef(spec));
   }
 }

@@ -1,7 +1,11 @@
 package io.clusterresolver.proto;
 
 import io.clusterresolver.ClusterSpec;
+import com.google.protobuf.CodedOutputStream;
+import com.google.protobuf.WireFormat;
+import java.io.IOException;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -47,8 +51,100 @@ public final class ClusterDefs {
     return builder.build();
   }
 
-  /** The deterministic serialization of the spec's {@code ClusterDef}: TensorFlow's bytes. */
+  /**
+   * The deterministic serialization of the spec's {@code ClusterDef}: TensorFlow's bytes, written
+   * straight from the spec (already in job and index order) without building the message — for a
+   * 100,000-task spec this skips 100,000 map entries and their sort. Byte-identical to
+   * {@code ProtoBytes.deterministic(toClusterDef(spec))}.
+   */
   public static byte[] toBytes(ClusterSpec spec) {
-    return ProtoBytes.deterministic(toClusterDef(spec));
+    List<String> jobs = spec.jobs();
+    int[] jobSizes = new int[jobs.size()];
+    int total = 0;
+    for (int j = 0; j < jobs.size(); j++) {
+      String job = jobs.get(j);
+      int size = job.isEmpty() ? 0 : CodedOutputStream.computeStringSize(JobDef.NAME_FIELD_NUMBER, job);
+      Tasks tasks = Tasks.of(spec, job);
+      for (int t = 0; t < tasks.size(); t++) {
+        int index = tasks.index(t);
+        String address = tasks.address(t);
+        if (address != null) {
+          int entry = entrySize(index, address);
+          size += CodedOutputStream.computeTagSize(JobDef.TASKS_FIELD_NUMBER)
+              + CodedOutputStream.computeUInt32SizeNoTag(entry) + entry;
+        }
+      }
+      jobSizes[j] = size;
+      total += CodedOutputStream.computeTagSize(ClusterDef.JOB_FIELD_NUMBER)
+          + CodedOutputStream.computeUInt32SizeNoTag(size) + size;
+    }
+    byte[] bytes = new byte[total];
+    CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+    try {
+      for (int j = 0; j < jobs.size(); j++) {
+        String job = jobs.get(j);
+        out.writeTag(ClusterDef.JOB_FIELD_NUMBER, WireFormat.WIRETYPE_LENGTH_DELIMITED);
+        out.writeUInt32NoTag(jobSizes[j]);
+        if (!job.isEmpty()) {
+          out.writeString(JobDef.NAME_FIELD_NUMBER, job);
+        }
+        Tasks tasks = Tasks.of(spec, job);
+        for (int t = 0; t < tasks.size(); t++) {
+          int index = tasks.index(t);
+          String address = tasks.address(t);
+          if (address != null) {
+            // A map entry is a message of key (field 1) and value (field 2), both always written.
+            out.writeTag(JobDef.TASKS_FIELD_NUMBER, WireFormat.WIRETYPE_LENGTH_DELIMITED);
+            out.writeUInt32NoTag(entrySize(index, address));
+            out.writeInt32(1, index);
+            out.writeString(2, address);
+          }
+        }
+      }
+      out.checkNoSpaceLeft();
+    } catch (IOException e) {
+      throw new IllegalStateException("the computed ClusterDef size was wrong", e); // a bug: sizes are exact
+    }
+    return bytes;
+  }
+
+  /** A job's tasks in index order: by position when indices are not negative (fast), else by index. */
+  private static final class Tasks {
+    private final List<String> byPosition;
+    private final List<Integer> indices;
+    private final ClusterSpec spec;
+    private final String job;
+
+    private Tasks(List<String> byPosition, List<Integer> indices, ClusterSpec spec, String job) {
+      this.byPosition = byPosition;
+      this.indices = indices;
+      this.spec = spec;
+      this.job = job;
+    }
+
+    static Tasks of(ClusterSpec spec, String job) {
+      try {
+        return new Tasks(spec.jobTasks(job), null, spec, job);
+      } catch (IllegalArgumentException negativeIndex) {
+        return new Tasks(null, spec.taskIndices(job), spec, job);
+      }
+    }
+
+    int size() {
+      return byPosition != null ? byPosition.size() : indices.size();
+    }
+
+    int index(int t) {
+      return byPosition != null ? t : indices.get(t);
+    }
+
+    /** The address of the t-th task, or {@code null} for a gap in a sparse job. */
+    String address(int t) {
+      return byPosition != null ? byPosition.get(t) : spec.taskAddress(job, indices.get(t));
+    }
+  }
+
+  private static int entrySize(int index, String address) {
+    return CodedOutputStream.computeInt32Size(1, index) + CodedOutputStream.computeStringSize(2, address);
   }
 }
