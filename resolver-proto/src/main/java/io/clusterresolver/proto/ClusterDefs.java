@@ -59,12 +59,13 @@ public final class ClusterDefs {
    */
   public static byte[] toBytes(ClusterSpec spec) {
     List<String> jobs = spec.jobs();
+    Map<String, Object> asMap = spec.asMap(); // dense jobs as list views, others as sorted maps
     int[] jobSizes = new int[jobs.size()];
     int total = 0;
     for (int j = 0; j < jobs.size(); j++) {
       String job = jobs.get(j);
       int size = job.isEmpty() ? 0 : CodedOutputStream.computeStringSize(JobDef.NAME_FIELD_NUMBER, job);
-      Tasks tasks = Tasks.of(spec, job);
+      Tasks tasks = Tasks.of(asMap, job);
       for (int t = 0; t < tasks.size(); t++) {
         int index = tasks.index(t);
         String address = tasks.address(t);
@@ -88,7 +89,7 @@ public final class ClusterDefs {
         if (!job.isEmpty()) {
           out.writeString(JobDef.NAME_FIELD_NUMBER, job);
         }
-        Tasks tasks = Tasks.of(spec, job);
+        Tasks tasks = Tasks.of(asMap, job);
         for (int t = 0; t < tasks.size(); t++) {
           int index = tasks.index(t);
           String address = tasks.address(t);
@@ -108,39 +109,45 @@ public final class ClusterDefs {
     return bytes;
   }
 
-  /** A job's tasks in index order: by position when indices are not negative (fast), else by index. */
+  /** A job's tasks in index order: a dense job by position, any other from its sorted map. */
   private static final class Tasks {
-    private final List<String> byPosition;
-    private final List<Integer> indices;
-    private final ClusterSpec spec;
-    private final String job;
+    private final List<String> dense;
+    private final int[] indices;
+    private final String[] addresses;
 
-    private Tasks(List<String> byPosition, List<Integer> indices, ClusterSpec spec, String job) {
-      this.byPosition = byPosition;
+    private Tasks(List<String> dense, int[] indices, String[] addresses) {
+      this.dense = dense;
       this.indices = indices;
-      this.spec = spec;
-      this.job = job;
+      this.addresses = addresses;
     }
 
-    static Tasks of(ClusterSpec spec, String job) {
-      try {
-        return new Tasks(spec.jobTasks(job), null, spec, job);
-      } catch (IllegalArgumentException negativeIndex) {
-        return new Tasks(null, spec.taskIndices(job), spec, job);
+    @SuppressWarnings("unchecked")
+    static Tasks of(Map<String, Object> asMap, String job) {
+      Object tasks = asMap.get(job);
+      if (tasks instanceof List) {
+        return new Tasks((List<String>) tasks, null, null);
       }
+      Map<Integer, String> sparse = (Map<Integer, String>) tasks; // sorted by index
+      int[] indices = new int[sparse.size()];
+      String[] addresses = new String[sparse.size()];
+      int t = 0;
+      for (Map.Entry<Integer, String> e : sparse.entrySet()) {
+        indices[t] = e.getKey();
+        addresses[t++] = e.getValue();
+      }
+      return new Tasks(null, indices, addresses);
     }
 
     int size() {
-      return byPosition != null ? byPosition.size() : indices.size();
+      return dense != null ? dense.size() : indices.length;
     }
 
     int index(int t) {
-      return byPosition != null ? t : indices.get(t);
+      return dense != null ? t : indices[t];
     }
 
-    /** The address of the t-th task, or {@code null} for a gap in a sparse job. */
     String address(int t) {
-      return byPosition != null ? byPosition.get(t) : spec.taskAddress(job, indices.get(t));
+      return dense != null ? dense.get(t) : addresses[t];
     }
   }
 

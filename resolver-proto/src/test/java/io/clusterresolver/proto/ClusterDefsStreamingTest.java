@@ -23,7 +23,8 @@ class ClusterDefsStreamingTest {
         builder.addEmptyJob(job);
         int tasks = random.nextInt(6);
         for (int t = 0; t < tasks; t++) {
-          int index = random.nextInt(10) == 0 ? -random.nextInt(1000) - 1 : random.nextInt(3) == 0 ? random.nextInt(100000) : t;
+          int index = random.nextInt(20) == 0 ? Integer.MAX_VALUE - random.nextInt(3)
+              : random.nextInt(10) == 0 ? -random.nextInt(1000) - 1 : random.nextInt(3) == 0 ? random.nextInt(100000) : t;
           String address = random.nextInt(10) == 0 ? "" : "h" + random.nextInt(1000) + ":" + (1 + random.nextInt(65535));
           try {
             builder.addTask(job, index, address);
