@@ -38,7 +38,7 @@ public final class Resolution {
     this.clusterSpec = b.clusterSpec;
     this.taskType = b.taskType;
     this.taskId = b.taskId;
-    this.rpcLayer = b.rpcLayer == null || b.rpcLayer.isEmpty() ? null : b.rpcLayer;
+    this.rpcLayer = b.rpcLayer; // "" is kept as given (TensorFlow's Simple resolver returns it); master() ignores it
     this.environment = b.environment;
     this.accelerators = Collections.unmodifiableMap(new TreeMap<>(b.accelerators));
     this.visibleDevices = b.visibleDevices == null ? null : List.copyOf(b.visibleDevices);
@@ -179,7 +179,7 @@ public final class Resolution {
       return this;
     }
 
-    /** The scheme of master addresses; {@code null} or empty for none. */
+    /** The scheme of master addresses; {@code null} for none ({@code ""} is kept, and writes no scheme). */
     public Builder rpcLayer(String rpcLayer) {
       this.rpcLayer = rpcLayer;
       return this;

@@ -2,6 +2,7 @@ package io.clusterresolver.conformance;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.clusterresolver.ClusterResolver;
+import io.clusterresolver.Resolution;
 import java.util.Arrays;
 import java.util.OptionalInt;
 
@@ -27,7 +28,56 @@ final class ResolverOps {
     }
   }
 
+  /**
+   * Runs the op through TensorFlow's getter and, where a {@link Resolution} holds the same fact,
+   * through {@link ClusterResolver#resolve()} as well: both must give TensorFlow's answer.
+   */
   static Object run(ClusterResolver resolver, Vector.Step step) {
+    Object viaGetter = runGetter(resolver, step);
+    if (!step.hasArgs() && fromResolution(EMPTY, step.op()) != NOT_IN_A_RESOLUTION) {
+      Resolution resolution;
+      try {
+        resolution = resolver.resolve();
+      } catch (IllegalArgumentException | io.clusterresolver.ClusterResolverException wholeAnswerFails) {
+        // TensorFlow's getters read only what they need (a task type from a TF_CONFIG whose
+        // cluster is malformed); a whole answer needs every part, so it may fail where they do not.
+        return viaGetter;
+      }
+      Object viaResolve = fromResolution(resolution, step.op());
+      if (viaResolve != NOT_IN_A_RESOLUTION && !viaResolve.equals(viaGetter)) {
+        throw new AssertionError("resolve() says " + viaResolve + " for " + step.op() + " but the getter says "
+            + viaGetter);
+      }
+    }
+    return viaGetter;
+  }
+
+  private static final Object NOT_IN_A_RESOLUTION = new Object();
+  private static final Resolution EMPTY = Resolution.builder(io.clusterresolver.ClusterSpec.empty()).build();
+
+  private static Object fromResolution(Resolution r, String op) {
+    switch (op) {
+      case "cluster_spec":
+        return r.clusterSpec();
+      case "task_type":
+        return r.taskType();
+      case "task_id":
+        return r.taskId();
+      case "rpc_layer":
+        return r.rpcLayer();
+      case "environment":
+        return r.environment();
+      case "num_accelerators":
+        return r.accelerators();
+      case "get_task_info":
+        OptionalInt id = r.taskId();
+        return Arrays.asList(r.taskType().orElse(null), id.isPresent() ? id.getAsInt() : null);
+      default:
+        return NOT_IN_A_RESOLUTION;
+    }
+  }
+
+  private static Object runGetter(ClusterResolver resolver, Vector.Step step) {
     switch (step.op()) {
       case "cluster_spec":
         return resolver.clusterSpec();
