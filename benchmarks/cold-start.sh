@@ -6,20 +6,18 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 runs="${1:-20}"
-jar="$root/resolver-cli/target/cluster-resolver.jar"
-archive="$root/resolver-cli/target/cluster-resolver.jsa"
 harness=(java -cp benchmarks/target/benchmarks.jar io.clusterresolver.benchmarks.ColdStart --runs "$runs" --warmup 3 --)
 fast=(-XX:+UseSerialGC -Xss512k -XX:TieredStopAtLevel=1 -Xlog:disable -Xlog:all=warning:stderr)
 
-./cluster-resolver resolve >/dev/null # builds the jar and the class-data archive when needed
+./cluster-resolver resolve >/dev/null # builds the distribution and its class-data archive when needed
+home="$(dirname "$(dirname "$(ls -d resolver-cli/target/cluster-resolver-*/bin/cluster-resolver | head -n 1)")")"
+classpath="$home/lib/*:$home/plugins/*"
 
-echo "== ./cluster-resolver resolve (the wrapper: C1, serial GC, AppCDS archive)"
+echo "== ./cluster-resolver resolve (the wrapper and bin/cluster-resolver: C1, serial GC, AppCDS archive)"
 "${harness[@]}" ./cluster-resolver resolve
-echo "== java -jar cluster-resolver.jar resolve (JVM defaults)"
-"${harness[@]}" java -jar "$jar" resolve
+echo "== bin/cluster-resolver resolve (the distribution's launcher alone)"
+"${harness[@]}" "$home/bin/cluster-resolver" resolve
+echo "== java -cp lib/*:plugins/* resolve (JVM defaults)"
+"${harness[@]}" java -cp "$classpath" io.clusterresolver.cli.Main resolve
 echo "== C1 + serial GC, the JDK's default CDS archive only"
-"${harness[@]}" java "${fast[@]}" -jar "$jar" resolve
-echo "== C1 + serial GC + AppCDS archive, --format env (TF_CONFIG through Jackson databind)"
-"${harness[@]}" java "${fast[@]}" -XX:SharedArchiveFile="$archive" -jar "$jar" resolve --format env
-echo "== C1 + serial GC + AppCDS archive, --version (JVM + picocli only)"
-"${harness[@]}" java "${fast[@]}" -XX:SharedArchiveFile="$archive" -jar "$jar" --version
+"${harness[@]}" java "${fast[@]}" -cp "$classpath" io.clusterresolver.cli.Main resolve

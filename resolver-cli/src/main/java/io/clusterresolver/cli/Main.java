@@ -1,6 +1,6 @@
 package io.clusterresolver.cli;
 
-/** The entry point of the runnable jar: {@code java -jar cluster-resolver.jar <command>}. */
+/** The entry point of the command: {@code bin/cluster-resolver <command>} of the distribution. */
 public final class Main {
 
   private Main() {}

@@ -1,7 +1,6 @@
 package io.clusterresolver.cli;
 
 import io.clusterresolver.ConfigurationException;
-import io.clusterresolver.testkit.Simulation;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -63,11 +62,19 @@ public final class ResolveCommand implements Callable<Integer> {
       if (resolverOptions.providerName() == null) {
         throw new ConfigurationException("--simulate needs --provider NAME (for example --provider aws)");
       }
-      try (Simulation simulation = Simulation.startDemo(resolverOptions.providerName())) {
-        spec.commandLine().getErr().println("cluster-resolver: " + simulation.description());
-        spec.commandLine().getErr().flush();
-        return print(resolverOptions.select(parent.environment(), simulation.properties()).resolve());
+      Answer answer;
+      try {
+        answer = SimulatedRun.resolve(resolverOptions.providerName(), spec.commandLine().getErr(),
+            defaults -> resolverOptions.select(parent.environment(), defaults).resolve());
+      } catch (NoClassDefFoundError missing) {
+        if (!String.valueOf(missing.getMessage()).contains("io/clusterresolver/testkit")) {
+          throw missing; // not the simulations: a bug or a broken provider, reported as such
+        }
+        throw new ConfigurationException("--simulate needs the simulations, which are not on the class path ("
+            + missing.getMessage() + "): run bin/cluster-resolver of the full distribution, which adds its sim/"
+            + " folder for --simulate");
       }
+      return print(answer);
     }
     return print(resolverOptions.select(parent.environment()).resolve());
   }
