@@ -103,7 +103,7 @@ public final class Cluster {
     if (LOCAL_MASTERS.contains(resolver.master())) {
       return connect(ClusterSpec.empty(), options);
     }
-    return connect(resolver.clusterSpec(), options);
+    return connect(resolver.resolve().clusterSpec(), options);
   }
 
   private static ConnectOptions options(

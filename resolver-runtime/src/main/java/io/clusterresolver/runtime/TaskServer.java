@@ -3,6 +3,7 @@ package io.clusterresolver.runtime;
 import com.google.protobuf.ByteString;
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.ClusterSpec;
+import io.clusterresolver.Resolution;
 import io.clusterresolver.proto.ClusterDef;
 import io.clusterresolver.proto.ClusterDefs;
 import io.clusterresolver.proto.DeviceFilters;
@@ -35,6 +36,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -129,22 +131,19 @@ public final class TaskServer implements AutoCloseable {
    * @throws IllegalArgumentException when the resolver does not say which task this process is
    */
   public static Builder forResolver(ClusterResolver resolver) {
+    // One snapshot: the task and the cluster it is checked against come from the same answer.
+    Resolution resolution = resolver.resolve();
     String type =
-        resolver.taskType().filter(t -> !t.isEmpty()).orElseThrow(
+        resolution.taskType().filter(t -> !t.isEmpty()).orElseThrow(
             () -> new IllegalArgumentException(
                 "The resolver does not name this process's task type: set the provider's"
                     + " task-type property"));
-    int id =
-        resolver.taskId().isPresent()
-            ? resolver.taskId().getAsInt()
-            : failNoTaskId();
-    return builder(resolver.clusterSpec(), type, id)
-        .accelerators(resolver.numAccelerators(type, id));
-  }
-
-  private static int failNoTaskId() {
-    throw new IllegalArgumentException(
-        "The resolver does not name this process's task id: set the provider's task-id property");
+    OptionalInt id = resolution.taskId();
+    if (id.isEmpty()) {
+      throw new IllegalArgumentException(
+          "The resolver does not name this process's task id: set the provider's task-id property");
+    }
+    return builder(resolution.clusterSpec(), type, id.getAsInt()).accelerators(resolution.accelerators());
   }
 
   static int portOf(String address) {
