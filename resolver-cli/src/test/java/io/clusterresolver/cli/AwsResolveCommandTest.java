@@ -28,12 +28,8 @@ class AwsResolveCommandTest {
   }
 
   private List<String> args(String... more) {
-    List<String> args = new ArrayList<>(List.of("resolve", "--provider", "aws",
-        "-D", "clusterresolver.aws.region=" + ec2.region(),
-        "-D", "clusterresolver.aws.endpoint=" + ec2.endpoint(),
-        "-D", "clusterresolver.aws.imds-endpoint=" + ec2.imdsEndpoint(),
-        "-D", "clusterresolver.aws.access-key-id=AKIATEST",
-        "-D", "clusterresolver.aws.secret-access-key=test-secret"));
+    List<String> args = new ArrayList<>(List.of("resolve", "--provider", "aws"));
+    ec2.providerProperties().forEach((key, value) -> args.addAll(List.of("-D", key + "=" + value)));
     args.addAll(List.of(more));
     return args;
   }
@@ -64,7 +60,7 @@ class AwsResolveCommandTest {
     assertThat(run.code).as("%s", run).isEqualTo(ExitCodes.USAGE);
     assertThat(run.out).isEmpty();
     assertThat(run.err).contains("clusterresolver.aws.port").contains("'abc' is not an integer")
-        .doesNotContain("test-secret");
+        .doesNotContain("simulated-secret-access-key");
   }
 
   @Test

@@ -122,6 +122,20 @@ public final class SimulatedEc2 implements AutoCloseable {
     return server.port();
   }
 
+  /**
+   * The properties that point the {@code aws} provider at this simulation: region, both endpoints
+   * and static keys (the simulation checks that requests are signed, not with which key).
+   */
+  public Map<String, String> providerProperties() {
+    Map<String, String> p = new LinkedHashMap<>();
+    p.put("clusterresolver.aws.region", region);
+    p.put("clusterresolver.aws.endpoint", endpoint().toString());
+    p.put("clusterresolver.aws.imds-endpoint", imdsEndpoint().toString());
+    p.put("clusterresolver.aws.access-key-id", "AKIASIMULATED0000000");
+    p.put("clusterresolver.aws.secret-access-key", "simulated-secret-access-key");
+    return p;
+  }
+
   /** The simulated region. */
   public String region() {
     return region;
