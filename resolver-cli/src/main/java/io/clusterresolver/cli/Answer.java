@@ -42,6 +42,7 @@ final class Answer {
       Integer taskIdOverride) {
     Resolution resolution = Objects.requireNonNull(snapshot.get(), "resolve() returned null");
     if (taskTypeOverride == null && taskIdOverride == null) {
+      requireOwnTaskInCluster(provider, resolution);
       return new Answer(provider, resolution);
     }
     String taskType = taskTypeOverride != null ? taskTypeOverride : resolution.taskType().orElse(null);
@@ -61,6 +62,29 @@ final class Answer {
         .accelerators(accelerators)
         .visibleDevices(null)
         .build());
+  }
+
+  /**
+   * The same check for every provider: a task this process claims (from --task-type/--task-id, the
+   * provider's properties or its source) must be a task of the cluster printed next to it.
+   */
+  private static void requireOwnTaskInCluster(String provider, Resolution resolution) {
+    OptionalInt id = resolution.taskId();
+    if (resolution.taskType().isEmpty() || id.isEmpty()) {
+      return; // not a task of the cluster: nothing to check
+    }
+    ClusterSpec spec = resolution.clusterSpec();
+    String type = resolution.taskType().get();
+    if (!spec.hasJob(type)) {
+      throw new ConfigurationException("This process's task type '" + type + "' (--task-type, or"
+          + " clusterresolver." + provider + ".task-type) is not a job of the cluster from provider '" + provider
+          + "'; its jobs are: " + String.join(", ", spec.jobs()));
+    }
+    if (!spec.taskIndices(type).contains(id.getAsInt())) {
+      throw new ConfigurationException("This process's task index " + id.getAsInt() + " (--task-id, or"
+          + " clusterresolver." + provider + ".task-id) is not a task of job '" + type + "' of the cluster from"
+          + " provider '" + provider + "'; its task indices are " + spec.taskIndices(type));
+    }
   }
 
   private static void checkTaskExists(String provider, ClusterSpec spec, String taskType, Integer taskIndex) {

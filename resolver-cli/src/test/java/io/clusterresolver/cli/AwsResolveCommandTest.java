@@ -64,6 +64,40 @@ class AwsResolveCommandTest {
   }
 
   @Test
+  void missingCredentialsAreExit2SayingHowToConfigureThem() {
+    List<String> args = new ArrayList<>(List.of("resolve", "--provider", "aws"));
+    ec2.providerProperties().forEach((key, value) -> {
+      if (!key.endsWith("access-key-id") && !key.endsWith("secret-access-key")) {
+        args.addAll(List.of("-D", key + "=" + value));
+      }
+    });
+    args.addAll(List.of("-D", "clusterresolver.aws.profile=no-such-profile-here"));
+    CliRun run = CliRun.run(Map.of(), args.toArray(new String[0]));
+    assertThat(run.code).as("%s", run).isEqualTo(ExitCodes.USAGE);
+    assertThat(run.out).isEmpty();
+    assertThat(run.err).contains("no credentials").contains("no-such-profile-here")
+        .contains("clusterresolver.aws.access-key-id").doesNotContain("internal error");
+    assertThat(ec2.callCount("DescribeInstances")).isZero();
+  }
+
+  @Test
+  void aTaskIdOutsideTheClusterIsExit2NamingTheIndices() {
+    ec2.addTypical(0, 2, b -> b);
+    CliRun run = CliRun.run(Map.of(), args("--task-type", "worker", "--task-id", "99").toArray(new String[0]));
+    assertThat(run.code).as("%s", run).isEqualTo(ExitCodes.USAGE);
+    assertThat(run.out).isEmpty();
+    assertThat(run.err).contains("task index 99").contains("[0, 1]").contains("clusterresolver.aws.task-id");
+  }
+
+  @Test
+  void aMalformedRegionIsExit2NamingTheKey() {
+    CliRun run = CliRun.run(Map.of(), args("-D", "clusterresolver.aws.region=us east 1").toArray(new String[0]));
+    assertThat(run.code).as("%s", run).isEqualTo(ExitCodes.USAGE);
+    assertThat(run.err).contains("clusterresolver.aws.region").contains("'us east 1' is not a region name")
+        .doesNotContain("Exception");
+  }
+
+  @Test
   void aBugInAProviderIsExit1WithAStackTrace() {
     CliRun run = CliRun.run(Map.of(), "resolve", "--provider", "fixture", "-D", "clusterresolver.fixture.hosts=a",
         "-D", "clusterresolver.fixture.bug=true");

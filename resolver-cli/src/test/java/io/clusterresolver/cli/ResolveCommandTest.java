@@ -232,9 +232,9 @@ class ResolveCommandTest {
 
   @Test
   void argumentsStartingWithAtAreValuesNotFiles() throws IOException {
-    JsonNode root = JSON.readTree(ok(ENV, "resolve", "-D", "clusterresolver.fixture.hosts=h1",
-        "--task-type", "@chief", "--task-id", "0").out);
-    assertThat(root.at("/task/type").asText()).isEqualTo("@chief");
+    JsonNode root = JSON.readTree(ok(ENV, "resolve", "-D", "clusterresolver.fixture.hosts=@h1",
+        "--task-type", "chief", "--task-id", "0").out);
+    assertThat(root.at("/cluster/chief/0").asText()).isEqualTo("@h1:2222");
   }
 
   @Test
