@@ -4,6 +4,7 @@ import io.clusterresolver.ConfigurationException;
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.ClusterSpec;
 import io.clusterresolver.Resolution;
+import io.clusterresolver.TaskAddress;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -41,6 +42,7 @@ final class Answer {
   static Answer of(String provider, Supplier<Resolution> snapshot, ClusterResolver resolver, String taskTypeOverride,
       Integer taskIdOverride) {
     Resolution resolution = Objects.requireNonNull(snapshot.get(), "resolve() returned null");
+    requireValidAddresses(provider, resolution.clusterSpec());
     if (taskTypeOverride == null && taskIdOverride == null) {
       requireOwnTaskInCluster(provider, resolution);
       return new Answer(provider, resolution);
@@ -62,6 +64,37 @@ final class Answer {
         .accelerators(accelerators)
         .visibleDevices(null)
         .build());
+  }
+
+  /**
+   * Every address the command prints is a valid {@code host:port} ({@link TaskAddress}): an address
+   * with a space or a line break would break a hostfile or an {@code eval}ed environment.
+   */
+  private static void requireValidAddresses(String provider, ClusterSpec spec) {
+    for (String job : spec.jobs()) {
+      for (Map.Entry<Integer, String> task : tasksOf(spec, job).entrySet()) {
+        try {
+          TaskAddress.parse(task.getValue());
+        } catch (IllegalArgumentException e) {
+          throw new ConfigurationException("Task " + task.getKey() + " of job '" + job + "' from provider '"
+              + provider + "' has an address no task can listen on: " + e.getMessage());
+        }
+      }
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<Integer, String> tasksOf(ClusterSpec spec, String job) {
+    Object tasks = spec.asMap().get(job);
+    if (tasks instanceof Map) {
+      return (Map<Integer, String>) tasks;
+    }
+    Map<Integer, String> byIndex = new java.util.LinkedHashMap<>();
+    List<String> list = (List<String>) tasks;
+    for (int i = 0; i < list.size(); i++) {
+      byIndex.put(i, list.get(i));
+    }
+    return byIndex;
   }
 
   /**

@@ -33,4 +33,16 @@ class TaskOutsideClusterTest {
     assertThat(run.code).as("%s", run).isEqualTo(ExitCodes.USAGE);
     assertThat(run.err).contains("task index 99").contains("clusterresolver.slurm.task-id");
   }
+
+  @Test
+  void anAddressThatWouldBreakAHostfileIsRejectedNamingJobAndIndex() {
+    for (String address : new String[] {"a\\nb:1", "a b:1", "fd00::1:80"}) {
+      String tfConfig = "{\"cluster\": {\"worker\": [\"w0:2222\", \"" + address + "\"]},"
+          + " \"task\": {\"type\": \"worker\", \"index\": 0}}";
+      CliRun run = CliRun.run(Map.of("TF_CONFIG", tfConfig), "resolve", "--format", "hostfile");
+      assertThat(run.code).as("%s", run).isEqualTo(ExitCodes.USAGE);
+      assertThat(run.out).isEmpty();
+      assertThat(run.err).contains("Task 1 of job 'worker'");
+    }
+  }
 }
