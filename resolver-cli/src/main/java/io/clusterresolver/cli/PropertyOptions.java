@@ -75,6 +75,16 @@ public final class PropertyOptions {
   /** The largest --config file read: a properties file of every provider's keys is a few KiB. */
   static final int MAX_CONFIG_BYTES = 1 << 20;
 
+  /** The keys given with {@code -D}. */
+  java.util.Set<String> commandLineKeys() {
+    return properties.keySet();
+  }
+
+  /** The keys of the {@code --config} file (read again; it is small). */
+  java.util.Set<String> fileKeys() {
+    return configFile == null ? java.util.Set.of() : readConfigFile(configFile).keySet();
+  }
+
   private static Map<String, String> readConfigFile(Path file) {
     Properties loaded = new Properties();
     try (InputStream in = Files.newInputStream(file)) {
