@@ -25,7 +25,37 @@ public final class Suggestions {
         closest = candidate;
       }
     }
-    return closest != null && best <= Math.max(2, closest.length() / 4) ? Optional.of(closest) : Optional.empty();
+    return closest != null && best <= Math.max(2, closest.length() / 4) && isEdit(input, closest, best)
+        ? Optional.of(closest) : Optional.empty();
+  }
+
+  /**
+   * Whether {@code distance} edits are a typo rather than another word: past the shared prefix (a
+   * key's {@code clusterresolver.local.} part), the edits must leave something of the name, so
+   * {@code xyz} does not suggest {@code job} while {@code regoin} suggests {@code region}.
+   */
+  private static boolean isEdit(String input, String candidate, int distance) {
+    if (distance <= 1 || isTransposition(input, candidate)) {
+      return true;
+    }
+    int common = 0;
+    while (common < input.length() && common < candidate.length() && input.charAt(common) == candidate.charAt(common)) {
+      common++;
+    }
+    return distance < Math.max(input.length(), candidate.length()) - common;
+  }
+
+  /** Whether the two differ only by two neighbouring letters swapped ({@code locla}, {@code local}). */
+  private static boolean isTransposition(String a, String b) {
+    if (a.length() != b.length()) {
+      return false;
+    }
+    int first = 0;
+    while (first < a.length() && a.charAt(first) == b.charAt(first)) {
+      first++;
+    }
+    return first + 1 < a.length() && a.charAt(first) == b.charAt(first + 1) && a.charAt(first + 1) == b.charAt(first)
+        && a.substring(first + 2).equals(b.substring(first + 2));
   }
 
   /** Levenshtein distance. */

@@ -28,4 +28,12 @@ class SuggestionsTest {
     assertThat(Suggestions.closest("clusterresolver.aws.task-per-instanse", List.of(key, "clusterresolver.aws.port")))
         .contains(key);
   }
+
+  @Test
+  void aWholeOtherNameAfterACommonPrefixIsNotATypo() {
+    List<String> keys = List.of("clusterresolver.local.job", "clusterresolver.local.port", "clusterresolver.local.region");
+    assertThat(Suggestions.closest("clusterresolver.local.xyz", keys)).isEmpty();
+    assertThat(Suggestions.closest("clusterresolver.local.regoin", keys)).contains("clusterresolver.local.region");
+    assertThat(Suggestions.closest("clusterresolver.local.prot", keys)).contains("clusterresolver.local.port");
+  }
 }

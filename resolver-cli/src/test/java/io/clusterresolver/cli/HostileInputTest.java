@@ -50,4 +50,26 @@ class HostileInputTest {
     CliRun run = usage("resolve", "--config", file.toString());
     assertThat(run.err).contains("does not start with clusterresolver.").doesNotContain("S3CR3TTOKENVALUE");
   }
+
+  @Test
+  void messagesNameTheInputNotTheParsersInternals() {
+    CliRun nan = CliRun.run(Map.of("TF_CONFIG", "{\"cluster\": {\"w\": [NaN]}}"), "resolve");
+    assertThat(nan.code).isEqualTo(ExitCodes.USAGE);
+    assertThat(nan.err).contains("TF_CONFIG is not valid JSON").contains("NaN").doesNotContain("JsonReadFeature");
+    CliRun deep = CliRun.run(Map.of("TF_CONFIG", "{\"a\":".repeat(1200) + "1" + "}".repeat(1200)), "resolve");
+    assertThat(deep.code).isEqualTo(ExitCodes.USAGE);
+    assertThat(deep.err).contains("nesting depth").doesNotContain("StreamReadConstraints");
+    CliRun nullCluster = CliRun.run(Map.of("TF_CONFIG", "{\"cluster\": null}"), "resolve");
+    assertThat(nullCluster.err).contains("not null").doesNotContain("null null");
+    CliRun unknown = usage("resolve", "--provider", "local", "-D", "clusterresolver.local.xyz=1");
+    assertThat(unknown.err).contains("clusterresolver.local.xyz").doesNotContain("did you mean");
+  }
+
+  @Test
+  void aZeroTimeoutIsAConfigurationErrorNamingTheKey() {
+    CliRun run = usage("resolve", "--provider", "aws", "-D", "clusterresolver.aws.region=us-east-1",
+        "-D", "clusterresolver.aws.timeout=0s", "-D", "clusterresolver.aws.imds-endpoint=http://127.0.0.1:1");
+    assertThat(run.err).contains("clusterresolver.aws.timeout").contains("must be positive")
+        .doesNotContain("internal error");
+  }
 }

@@ -199,6 +199,10 @@ public final class MemberClusterResolver implements ClusterResolver {
       if (configured != null) {
         layout = configured;
       }
+      java.time.Duration timeout = config.get(CloudProperties.TIMEOUT);
+      if (timeout != null && (timeout.isZero() || timeout.isNegative())) {
+        problems.add(config.key(CloudProperties.TIMEOUT) + ": '" + timeout.toMillis() + "ms' must be positive, like 30s");
+      }
       taskType = config.get(TaskProperties.TASK_TYPE);
       taskId = config.get(TaskProperties.TASK_ID);
       rpcLayer = config.get(TaskProperties.RPC_LAYER);

@@ -52,7 +52,7 @@ final class TfConfig {
           : " at line " + at.getLineNr() + ", column " + at.getColumnNr()
               + (at.getCharOffset() >= 0 ? " (character " + at.getCharOffset() + ")" : "");
       throw new ConfigurationException(VARIABLE + " is not valid JSON" + where + ": "
-          + withoutSourceLocation(e.getOriginalMessage().lines().findFirst().orElse(""))
+          + withoutJacksonAdvice(withoutSourceLocation(e.getOriginalMessage().lines().findFirst().orElse("")))
           + ". Set " + VARIABLE + " to a JSON object such as "
           + "{\"cluster\": {\"worker\": [\"host:port\"]}, \"task\": {\"type\": \"worker\", \"index\": 0}}");
     }
@@ -187,9 +187,23 @@ final class TfConfig {
   }
 
   private static String describe(JsonNode node) {
+    if (node.isNull()) {
+      return "null";
+    }
     String text = node.toString();
     String shown = text.length() > 60 ? text.substring(0, 57) + "..." : text;
     return node.getNodeType().name().toLowerCase(java.util.Locale.ROOT) + " " + shown;
+  }
+
+  /**
+   * Jackson's message without the parser settings it names as a fix ("enable
+   * `JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS`", "from `StreamReadConstraints…`"), which a user
+   * setting TF_CONFIG cannot change.
+   */
+  private static String withoutJacksonAdvice(String message) {
+    return message.replaceAll(":? ?enable `[^`]*` to allow", "")
+        .replaceAll(",? from `StreamReadConstraints[^`]*`", "")
+        .trim();
   }
 
   /**
