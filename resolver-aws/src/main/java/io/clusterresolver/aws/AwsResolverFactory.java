@@ -33,6 +33,9 @@ final class AwsResolverFactory {
   private static final List<String> INSTANCE_STATES =
       List.of("pending", "running", "stopping", "stopped", "shutting-down", "terminated");
 
+  /** What every AWS region name looks like (us-east-1, us-gov-west-1, cn-north-1, eusc-de-east-1). */
+  private static final java.util.regex.Pattern REGION_NAME = java.util.regex.Pattern.compile("[a-z0-9]+(-[a-z0-9]+)+");
+
   private AwsResolverFactory() {}
 
   static ClusterResolver create(ResolverConfig config) {
@@ -68,6 +71,9 @@ final class AwsResolverFactory {
     if (region == null) {
       problems.add(config.key(AwsProperties.REGION) + " is not set and no region was found in AWS_REGION, "
           + "AWS_DEFAULT_REGION or the instance metadata: set it, like us-east-1");
+    } else if (!REGION_NAME.matcher(region).matches()) {
+      problems.add(config.key(AwsProperties.REGION) + ": '" + region + "' is not a region name: use lower-case words"
+          + " and digits joined by dashes, like us-east-1 or eu-central-2");
     }
     if (!problems.isEmpty()) {
       throw ResolverConfig.problems(NAME, problems);

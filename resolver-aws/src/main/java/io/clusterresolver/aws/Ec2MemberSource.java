@@ -46,6 +46,10 @@ final class Ec2MemberSource implements MemberSource {
   private static final CloudApi API = CloudApi.builder(PROVIDER, Ec2MemberSource::readFailure)
       .permissions("ec2:DescribeInstances and ec2:DescribeInstanceTypes (credentials: clusterresolver.aws.profile,"
           + " static keys or the default chain)")
+      .credentialsHint("set clusterresolver.aws.profile (a profile of ~/.aws/credentials), or"
+          + " clusterresolver.aws.access-key-id and secret-access-key, or give the default chain credentials"
+          + " (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, ~/.aws/credentials, web identity, a container or"
+          + " instance role)")
       .build();
 
   /** Accelerators by instance type, per API endpoint (region or override): facts that never change. */
@@ -210,8 +214,16 @@ final class Ec2MemberSource implements MemberSource {
     if (String.valueOf(e.getMessage()).contains("Unable to unmarshall")) {
       return ApiFailure.of(ApiFailure.Kind.MALFORMED_RESPONSE, message, attempts);
     }
-    if (String.valueOf(e.getMessage()).contains("Unable to load credentials")) {
-      return ApiFailure.of(ApiFailure.Kind.CREDENTIALS, e.getMessage(), attempts);
+    String text = String.valueOf(e.getMessage());
+    if (text.contains("Unable to load credentials")) {
+      // The SDK lists every provider of the chain with its reason: name the chain, not its 2 KB dump.
+      return ApiFailure.of(ApiFailure.Kind.CREDENTIALS, "none of the default chain's sources had credentials: system"
+          + " properties, environment variables, web identity, the profile file, the container and the instance"
+          + " role", attempts);
+    }
+    if (text.contains("Profile file contained no credentials")) {
+      int colon = text.indexOf(": ProfileFile(");
+      return ApiFailure.of(ApiFailure.Kind.CREDENTIALS, colon > 0 ? text.substring(0, colon) : text, attempts);
     }
     return ApiFailure.of(ApiFailure.Kind.NO_RESPONSE, message, attempts);
   }

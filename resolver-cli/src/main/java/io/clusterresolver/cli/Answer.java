@@ -4,6 +4,7 @@ import io.clusterresolver.ConfigurationException;
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.ClusterSpec;
 import io.clusterresolver.Resolution;
+import io.clusterresolver.TaskAddress;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -41,7 +42,9 @@ final class Answer {
   static Answer of(String provider, Supplier<Resolution> snapshot, ClusterResolver resolver, String taskTypeOverride,
       Integer taskIdOverride) {
     Resolution resolution = Objects.requireNonNull(snapshot.get(), "resolve() returned null");
+    requireValidAddresses(provider, resolution.clusterSpec());
     if (taskTypeOverride == null && taskIdOverride == null) {
+      requireOwnTaskInCluster(provider, resolution);
       return new Answer(provider, resolution);
     }
     String taskType = taskTypeOverride != null ? taskTypeOverride : resolution.taskType().orElse(null);
@@ -61,6 +64,60 @@ final class Answer {
         .accelerators(accelerators)
         .visibleDevices(null)
         .build());
+  }
+
+  /**
+   * Every address the command prints is a valid {@code host:port} ({@link TaskAddress}): an address
+   * with a space or a line break would break a hostfile or an {@code eval}ed environment.
+   */
+  private static void requireValidAddresses(String provider, ClusterSpec spec) {
+    for (String job : spec.jobs()) {
+      for (Map.Entry<Integer, String> task : tasksOf(spec, job).entrySet()) {
+        try {
+          TaskAddress.parse(task.getValue());
+        } catch (IllegalArgumentException e) {
+          throw new ConfigurationException("Task " + task.getKey() + " of job '" + job + "' from provider '"
+              + provider + "' has an address no task can listen on: " + e.getMessage());
+        }
+      }
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<Integer, String> tasksOf(ClusterSpec spec, String job) {
+    Object tasks = spec.asMap().get(job);
+    if (tasks instanceof Map) {
+      return (Map<Integer, String>) tasks;
+    }
+    Map<Integer, String> byIndex = new java.util.LinkedHashMap<>();
+    List<String> list = (List<String>) tasks;
+    for (int i = 0; i < list.size(); i++) {
+      byIndex.put(i, list.get(i));
+    }
+    return byIndex;
+  }
+
+  /**
+   * The same check for every provider: a task this process claims (from --task-type/--task-id, the
+   * provider's properties or its source) must be a task of the cluster printed next to it.
+   */
+  private static void requireOwnTaskInCluster(String provider, Resolution resolution) {
+    OptionalInt id = resolution.taskId();
+    if (resolution.taskType().isEmpty() || id.isEmpty()) {
+      return; // not a task of the cluster: nothing to check
+    }
+    ClusterSpec spec = resolution.clusterSpec();
+    String type = resolution.taskType().get();
+    if (!spec.hasJob(type)) {
+      throw new ConfigurationException("This process's task type '" + type + "' (--task-type, or"
+          + " clusterresolver." + provider + ".task-type) is not a job of the cluster from provider '" + provider
+          + "'; its jobs are: " + String.join(", ", spec.jobs()));
+    }
+    if (!spec.taskIndices(type).contains(id.getAsInt())) {
+      throw new ConfigurationException("This process's task index " + id.getAsInt() + " (--task-id, or"
+          + " clusterresolver." + provider + ".task-id) is not a task of job '" + type + "' of the cluster from"
+          + " provider '" + provider + "'; its task indices are " + spec.taskIndices(type));
+    }
   }
 
   private static void checkTaskExists(String provider, ClusterSpec spec, String taskType, Integer taskIndex) {

@@ -28,12 +28,8 @@ class AwsResolveCommandTest {
   }
 
   private List<String> args(String... more) {
-    List<String> args = new ArrayList<>(List.of("resolve", "--provider", "aws",
-        "-D", "clusterresolver.aws.region=" + ec2.region(),
-        "-D", "clusterresolver.aws.endpoint=" + ec2.endpoint(),
-        "-D", "clusterresolver.aws.imds-endpoint=" + ec2.imdsEndpoint(),
-        "-D", "clusterresolver.aws.access-key-id=AKIATEST",
-        "-D", "clusterresolver.aws.secret-access-key=test-secret"));
+    List<String> args = new ArrayList<>(List.of("resolve", "--provider", "aws"));
+    ec2.providerProperties().forEach((key, value) -> args.addAll(List.of("-D", key + "=" + value)));
     args.addAll(List.of(more));
     return args;
   }
@@ -64,7 +60,41 @@ class AwsResolveCommandTest {
     assertThat(run.code).as("%s", run).isEqualTo(ExitCodes.USAGE);
     assertThat(run.out).isEmpty();
     assertThat(run.err).contains("clusterresolver.aws.port").contains("'abc' is not an integer")
-        .doesNotContain("test-secret");
+        .doesNotContain("simulated-secret-access-key");
+  }
+
+  @Test
+  void missingCredentialsAreExit2SayingHowToConfigureThem() {
+    List<String> args = new ArrayList<>(List.of("resolve", "--provider", "aws"));
+    ec2.providerProperties().forEach((key, value) -> {
+      if (!key.endsWith("access-key-id") && !key.endsWith("secret-access-key")) {
+        args.addAll(List.of("-D", key + "=" + value));
+      }
+    });
+    args.addAll(List.of("-D", "clusterresolver.aws.profile=no-such-profile-here"));
+    CliRun run = CliRun.run(Map.of(), args.toArray(new String[0]));
+    assertThat(run.code).as("%s", run).isEqualTo(ExitCodes.USAGE);
+    assertThat(run.out).isEmpty();
+    assertThat(run.err).contains("no credentials").contains("no-such-profile-here")
+        .contains("clusterresolver.aws.access-key-id").doesNotContain("internal error");
+    assertThat(ec2.callCount("DescribeInstances")).isZero();
+  }
+
+  @Test
+  void aTaskIdOutsideTheClusterIsExit2NamingTheIndices() {
+    ec2.addTypical(0, 2, b -> b);
+    CliRun run = CliRun.run(Map.of(), args("--task-type", "worker", "--task-id", "99").toArray(new String[0]));
+    assertThat(run.code).as("%s", run).isEqualTo(ExitCodes.USAGE);
+    assertThat(run.out).isEmpty();
+    assertThat(run.err).contains("task index 99").contains("[0, 1]").contains("clusterresolver.aws.task-id");
+  }
+
+  @Test
+  void aMalformedRegionIsExit2NamingTheKey() {
+    CliRun run = CliRun.run(Map.of(), args("-D", "clusterresolver.aws.region=us east 1").toArray(new String[0]));
+    assertThat(run.code).as("%s", run).isEqualTo(ExitCodes.USAGE);
+    assertThat(run.err).contains("clusterresolver.aws.region").contains("'us east 1' is not a region name")
+        .doesNotContain("Exception");
   }
 
   @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.clusterresolver.testkit.SimulatedEc2;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -15,12 +16,8 @@ import org.junit.jupiter.api.Test;
 class WaitCommandTest {
 
   private static String[] args(SimulatedEc2 ec2, String... more) {
-    List<String> args = new java.util.ArrayList<>(List.of("resolve", "--provider", "aws",
-        "-D", "clusterresolver.aws.region=" + ec2.region(),
-        "-D", "clusterresolver.aws.endpoint=" + ec2.endpoint(),
-        "-D", "clusterresolver.aws.imds-endpoint=" + ec2.imdsEndpoint(),
-        "-D", "clusterresolver.aws.access-key-id=AKIATEST",
-        "-D", "clusterresolver.aws.secret-access-key=test-secret"));
+    List<String> args = new ArrayList<>(List.of("resolve", "--provider", "aws"));
+    ec2.providerProperties().forEach((key, value) -> args.addAll(List.of("-D", key + "=" + value)));
     args.addAll(List.of(more));
     return args.toArray(new String[0]);
   }

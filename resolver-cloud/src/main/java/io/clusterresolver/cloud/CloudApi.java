@@ -1,6 +1,7 @@
 package io.clusterresolver.cloud;
 
 import io.clusterresolver.ClusterResolverException;
+import io.clusterresolver.ConfigurationException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -48,12 +49,14 @@ public final class CloudApi {
   private final String provider;
   private final FailureReader failures;
   private final String permissions;
+  private final String credentialsHint;
   private final String endpointProperty;
 
   private CloudApi(Builder b) {
     this.provider = b.provider;
     this.failures = b.failures;
     this.permissions = b.permissions;
+    this.credentialsHint = b.credentialsHint;
     this.endpointProperty = "clusterresolver." + b.provider + ".endpoint";
   }
 
@@ -102,6 +105,7 @@ public final class CloudApi {
      *
      * @return the number of pages fetched
      * @throws ClusterResolverException naming the operation and the page that failed
+     * @throws ConfigurationException when there are no credentials to call with
      */
     public <P> int forEachPage(String operation, PageCall<P> fetch, Function<P, String> nextToken, Consumer<P> consumer) {
       String token = null;
@@ -136,9 +140,14 @@ public final class CloudApi {
       }
     }
 
-    private ClusterResolverException explain(String operation, ApiFailure f, RuntimeException cause) {
+    private RuntimeException explain(String operation, ApiFailure f, RuntimeException cause) {
       if (f.kind() == ApiFailure.Kind.TIMEOUT) {
         return deadline.timedOut(provider, operation, cause);
+      }
+      if (f.kind() == ApiFailure.Kind.CREDENTIALS) {
+        // Nothing was asked of the cloud: the user must configure credentials (exit 2).
+        return new ConfigurationException(provider + ": no credentials to sign " + operation + " with ("
+            + firstLine(f.message()) + ")" + (credentialsHint == null ? "" : ": " + credentialsHint));
       }
       return new ClusterResolverException(describe(operation, f), cause);
     }
@@ -198,6 +207,7 @@ public final class CloudApi {
     private final String provider;
     private final FailureReader failures;
     private String permissions;
+    private String credentialsHint;
 
     private Builder(String provider, FailureReader failures) {
       this.provider = Objects.requireNonNull(provider, "provider");
@@ -207,6 +217,12 @@ public final class CloudApi {
     /** The permissions the caller needs, named in the hint of an authorization failure. */
     public Builder permissions(String permissions) {
       this.permissions = permissions;
+      return this;
+    }
+
+    /** How to configure credentials, said when none could be found ({@link ApiFailure.Kind#CREDENTIALS}). */
+    public Builder credentialsHint(String hint) {
+      this.credentialsHint = hint;
       return this;
     }
 

@@ -79,6 +79,17 @@ class CloudApiTest {
   }
 
   @Test
+  void missingCredentialsAreAConfigurationErrorNotAnApiFailure() {
+    CloudApi api = CloudApi.builder("demo", e -> ApiFailure.of(ApiFailure.Kind.CREDENTIALS, "no key found", 1))
+        .credentialsHint("set clusterresolver.demo.key").build();
+    assertThatThrownBy(() -> api.session(Duration.ofSeconds(5)).call("List", remaining -> {
+      throw new IllegalStateException("sdk");
+    }))
+        .isInstanceOf(io.clusterresolver.ConfigurationException.class)
+        .hasMessage("demo: no credentials to sign List with (no key found): set clusterresolver.demo.key");
+  }
+
+  @Test
   void aRepeatedPageTokenIsALoopNotAnEndlessListing() {
     assertThatThrownBy(() -> API.session(Duration.ofSeconds(5)).forEachPage("List",
         (token, remaining) -> "same", page -> "same", page -> { }))

@@ -1,33 +1,14 @@
 package io.clusterresolver.runtime;
 
-import com.google.protobuf.ByteString;
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.ClusterSpec;
 import io.clusterresolver.Resolution;
-import io.clusterresolver.proto.ClusterDef;
-import io.clusterresolver.proto.ClusterDefs;
 import io.clusterresolver.proto.DeviceFilters;
-import io.clusterresolver.runtime.rpc.CreateContextRequest;
-import io.clusterresolver.runtime.rpc.CreateContextResponse;
-import io.clusterresolver.runtime.rpc.DeleteResponse;
-import io.clusterresolver.runtime.rpc.FetchRequest;
-import io.clusterresolver.runtime.rpc.FetchResponse;
-import io.clusterresolver.runtime.rpc.PutRequest;
-import io.clusterresolver.runtime.rpc.ReleaseContextRequest;
-import io.clusterresolver.runtime.rpc.ReleaseContextResponse;
-import io.clusterresolver.runtime.rpc.RunRequest;
-import io.clusterresolver.runtime.rpc.StatusRequest;
-import io.clusterresolver.runtime.rpc.StatusResponse;
-import io.clusterresolver.runtime.rpc.TaskServiceGrpc;
-import io.clusterresolver.runtime.rpc.ValueHandle;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.Server;
 import io.grpc.ServerCredentials;
 import io.grpc.ServerInterceptors;
-import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
-import io.grpc.stub.StreamObserver;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.InetAddress;
@@ -38,9 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The server of one task of a cluster, like TensorFlow's {@code tf.distribute.Server}.
@@ -62,7 +41,6 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class TaskServer implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(TaskServer.class.getName());
   private static final int MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
-  private static final int REMEMBERED_INVALIDATIONS = 4096;
   static final String WRONG_TASK = "wrong task:";
 
   private final ClusterSpec cluster;
@@ -76,15 +54,8 @@ public final class TaskServer implements AutoCloseable {
   private final InetAddress bindAddress;
   private final int requestedPort;
 
-  private final Map<String, ClusterContext> contexts = new ConcurrentHashMap<>();
-  private final Map<String, String> contextByCaller = new ConcurrentHashMap<>();
-  private final Map<String, String> endedContexts =
-      new LinkedHashMap<>() {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
-          return size() > REMEMBERED_INVALIDATIONS;
-        }
-      };
+  private final ClusterContexts contexts = new ClusterContexts();
+  private final DeviceVisibility visibility;
 
   private Server server;
 
@@ -104,6 +75,7 @@ public final class TaskServer implements AutoCloseable {
       parsed.put(device, name);
     }
     this.parsedDevices = parsed;
+    this.visibility = new DeviceVisibility(job, taskIndex, parsed, b.deviceFilters);
     this.functions = Map.copyOf(b.functions);
     this.serverFilters = b.deviceFilters;
     this.tls = b.tls;
@@ -176,7 +148,7 @@ public final class TaskServer implements AutoCloseable {
             .maxInboundMessageSize(MAX_MESSAGE_BYTES)
             .addService(
                 ServerInterceptors.intercept(
-                    new Service(), Caller.interceptor(tls != null && tls.mutual())))
+                    new TaskService(this, contexts, visibility, functions), Caller.interceptor(tls != null && tls.mutual())))
             .build();
     try {
       s.start();
@@ -229,7 +201,7 @@ public final class TaskServer implements AutoCloseable {
 
   /** How many values are stored over all live contexts. */
   public int storedValueCount() {
-    return contexts.values().stream().mapToInt(c -> c.values.size()).sum();
+    return contexts.valueCount();
   }
 
   /** How many cluster contexts are live. */
@@ -264,7 +236,6 @@ public final class TaskServer implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     contexts.clear();
-    contextByCaller.clear();
   }
 
   @Override
@@ -273,298 +244,6 @@ public final class TaskServer implements AutoCloseable {
   }
 
   // --- serving ---
-
-  /** One connection's view: its caller, filters and values. */
-  private static final class ClusterContext {
-    final String id;
-    final Caller caller;
-    final DeviceFilters filters;
-    final Map<Long, StoredValue> values = new ConcurrentHashMap<>();
-    final AtomicLong nextId = new AtomicLong(1);
-
-    ClusterContext(String id, Caller caller, DeviceFilters filters) {
-      this.id = id;
-      this.caller = caller;
-      this.filters = filters;
-    }
-  }
-
-  private static final class StoredValue {
-    final String device;
-    final ByteString data;
-
-    StoredValue(String device, ByteString data) {
-      this.device = device;
-      this.data = data;
-    }
-  }
-
-  /** Whether {@code caller} may see {@code device} of this task. */
-  boolean visibleTo(Caller caller, DeviceFilters contextFilters, String device) {
-    DeviceName name = parsedDevices.get(device);
-    if (name == null) {
-      return false;
-    }
-    if (caller.job.equals(job) && caller.task == taskIndex) {
-      return true; // a task always sees its own devices
-    }
-    List<String> filters =
-        serverFilters.hasFilters(caller.job, caller.task)
-            ? serverFilters.filters(caller.job, caller.task)
-            : contextFilters.filters(caller.job, caller.task);
-    if (filters.isEmpty()) {
-      return true;
-    }
-    for (String filter : filters) {
-      if (DeviceName.parse(filter).matches(name)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static StatusRuntimeException unknownDevice(String device) {
-    return Status.NOT_FOUND.withDescription("unknown device " + device).asRuntimeException();
-  }
-
-  private Caller requireCaller() {
-    Caller caller = Caller.KEY.get();
-    if (caller == null) {
-      throw Status.UNAUTHENTICATED
-          .withDescription("the call does not name its task (header " + Caller.HEADER.name() + ")")
-          .asRuntimeException();
-    }
-    return caller;
-  }
-
-  private ClusterContext context(String id, Caller caller) {
-    ClusterContext context = contexts.get(id);
-    if (context == null) {
-      String ended;
-      synchronized (endedContexts) {
-        ended = endedContexts.get(id);
-      }
-      throw Status.FAILED_PRECONDITION
-          .withDescription(
-              ended != null
-                  ? "cluster context " + id + " on " + taskName() + " was " + ended
-                  : "unknown cluster context " + id + " on " + taskName() + " (connect first)")
-          .asRuntimeException();
-    }
-    if (!context.caller.sameAs(caller)) {
-      throw Status.PERMISSION_DENIED
-          .withDescription("cluster context " + id + " belongs to " + context.caller + ", not " + caller)
-          .asRuntimeException();
-    }
-    return context;
-  }
-
-  private void end(ClusterContext context, String why) {
-    if (contexts.remove(context.id) != null) {
-      context.values.clear(); // free the values now, not when the last reference goes
-      synchronized (endedContexts) {
-        endedContexts.put(context.id, why);
-      }
-    }
-  }
-
-  private ValueHandle store(ClusterContext context, String device, ByteString data) {
-    long id = context.nextId.getAndIncrement();
-    context.values.put(id, new StoredValue(device, data));
-    if (!contexts.containsKey(context.id)) {
-      context.values.clear(); // the context ended while we computed
-    }
-    return ValueHandle.newBuilder().setContextId(context.id).setDevice(device).setId(id).build();
-  }
-
-  private final class Service extends TaskServiceGrpc.TaskServiceImplBase {
-
-    @Override
-    public void getStatus(StatusRequest request, StreamObserver<StatusResponse> out) {
-      out.onNext(
-          StatusResponse.newBuilder()
-              .setJob(job)
-              .setTaskIndex(taskIndex)
-              .addAllDevices(devices)
-              .setCluster(ClusterDefs.toClusterDef(cluster))
-              .setServing(true)
-              .build());
-      out.onCompleted();
-    }
-
-    @Override
-    public void createContext(CreateContextRequest request, StreamObserver<CreateContextResponse> out) {
-      respond(out, () -> {
-        Caller caller = requireCaller();
-        if (request.getCheckTask()
-            && (!request.getExpectedJob().equals(job) || request.getExpectedTaskIndex() != taskIndex)) {
-          throw Status.FAILED_PRECONDITION
-              .withDescription(WRONG_TASK + " this server is " + taskName() + ", but the cluster says "
-                  + DeviceName.taskName(request.getExpectedJob(), request.getExpectedTaskIndex())
-                  + " is here (check the cluster addresses)")
-              .asRuntimeException();
-        }
-        DeviceFilters filters = DeviceFilters.fromProto(request.getDeviceFilters());
-        for (String filter : allFilters(filters)) {
-          try {
-            DeviceName.parse(filter);
-          } catch (IllegalArgumentException e) {
-            throw Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException();
-          }
-        }
-        ClusterContext context = new ClusterContext(request.getContextId(), caller, filters);
-        ClusterContext existing = contexts.putIfAbsent(context.id, context);
-        if (existing != null) {
-          // A retried request (its first answer was lost): same context, same answer.
-          if (!existing.caller.sameAs(caller)) {
-            throw Status.ALREADY_EXISTS
-                .withDescription("cluster context " + context.id + " already exists")
-                .asRuntimeException();
-          }
-          context = existing;
-        }
-        String previous = contextByCaller.put(caller.name(), context.id);
-        if (previous != null && !previous.equals(context.id)) {
-          ClusterContext old = contexts.get(previous);
-          if (old != null) {
-            end(old, "invalidated by a later connect of " + caller);
-            LOG.log(Level.DEBUG, "{0}: context {1} of {2} invalidated by a later connect",
-                taskName(), previous, caller);
-          }
-        }
-        CreateContextResponse.Builder response = CreateContextResponse.newBuilder();
-        for (String device : devices) {
-          if (visibleTo(caller, context.filters, device)) {
-            response.addVisibleDevices(device);
-          }
-        }
-        return response.build();
-      });
-    }
-
-    @Override
-    public void releaseContext(ReleaseContextRequest request, StreamObserver<ReleaseContextResponse> out) {
-      respond(out, () -> {
-        Caller caller = requireCaller();
-        ClusterContext context = contexts.get(request.getContextId());
-        if (context != null && context.caller.sameAs(caller)) {
-          end(context, request.getSuperseded()
-              ? "invalidated by a later connect of " + caller
-              : "released (its connection was closed)");
-          contextByCaller.remove(caller.name(), context.id);
-        }
-        return ReleaseContextResponse.getDefaultInstance();
-      });
-    }
-
-    @Override
-    public void put(PutRequest request, StreamObserver<ValueHandle> out) {
-      respond(out, () -> {
-        ClusterContext context = context(request.getContextId(), requireCaller());
-        if (!visibleTo(context.caller, context.filters, request.getDevice())) {
-          throw unknownDevice(request.getDevice());
-        }
-        return store(context, request.getDevice(), request.getData());
-      });
-    }
-
-    @Override
-    public void run(RunRequest request, StreamObserver<ValueHandle> out) {
-      respond(out, () -> {
-        ClusterContext context = context(request.getContextId(), requireCaller());
-        String device = request.getDevice();
-        if (!visibleTo(context.caller, context.filters, device)) {
-          throw unknownDevice(device);
-        }
-        TaskFunction function = functions.get(request.getFunction());
-        if (function == null) {
-          throw Status.NOT_FOUND
-              .withDescription("unknown function '" + request.getFunction() + "' on " + taskName()
-                  + " (registered: " + new TreeMap<>(functions).keySet() + ")")
-              .asRuntimeException();
-        }
-        byte[] input;
-        if (request.getInputCase() == RunRequest.InputCase.VALUE_ID) {
-          StoredValue value = context.values.get(request.getValueId());
-          if (value == null) {
-            throw Status.NOT_FOUND
-                .withDescription("unknown value " + request.getValueId() + " on " + taskName())
-                .asRuntimeException();
-          }
-          input = value.data.toByteArray();
-        } else {
-          input = request.getData().toByteArray();
-        }
-        byte[] result;
-        try {
-          result = function.apply(input);
-        } catch (Exception e) {
-          throw Status.UNKNOWN
-              .withDescription("function '" + request.getFunction() + "' failed on " + device + ": " + e)
-              .asRuntimeException();
-        }
-        if (result == null) {
-          throw Status.UNKNOWN
-              .withDescription("function '" + request.getFunction() + "' returned null on " + device)
-              .asRuntimeException();
-        }
-        return store(context, device, ByteString.copyFrom(result));
-      });
-    }
-
-    @Override
-    public void delete(ValueHandle handle, StreamObserver<DeleteResponse> out) {
-      respond(out, () -> {
-        ClusterContext context = context(handle.getContextId(), requireCaller());
-        return DeleteResponse.newBuilder()
-            .setDeleted(context.values.remove(handle.getId()) != null).build();
-      });
-    }
-
-    @Override
-    public void fetch(FetchRequest request, StreamObserver<FetchResponse> out) {
-      respond(out, () -> {
-        ValueHandle handle = request.getHandle();
-        ClusterContext context = context(handle.getContextId(), requireCaller());
-        StoredValue value = context.values.get(handle.getId());
-        if (value == null) {
-          throw Status.NOT_FOUND
-              .withDescription("unknown value " + handle.getId() + " on " + taskName())
-              .asRuntimeException();
-        }
-        if (!visibleTo(context.caller, context.filters, value.device)) {
-          throw unknownDevice(value.device);
-        }
-        return FetchResponse.newBuilder().setData(value.data).build();
-      });
-    }
-  }
-
-  private static List<String> allFilters(DeviceFilters filters) {
-    List<String> all = new ArrayList<>();
-    filters.toProto().getJobsList().forEach(
-        j -> j.getTasksMap().values().forEach(t -> all.addAll(t.getDeviceFiltersList())));
-    return all;
-  }
-
-  private interface Call<T> {
-    T get();
-  }
-
-  private static <T> void respond(StreamObserver<T> out, Call<T> call) {
-    T response;
-    try {
-      response = call.get();
-    } catch (StatusRuntimeException e) {
-      out.onError(e);
-      return;
-    } catch (RuntimeException e) {
-      out.onError(Status.INTERNAL.withDescription(e.toString()).asRuntimeException());
-      return;
-    }
-    out.onNext(response);
-    out.onCompleted();
-  }
 
   /** Configures a {@link TaskServer}. */
   public static final class Builder {

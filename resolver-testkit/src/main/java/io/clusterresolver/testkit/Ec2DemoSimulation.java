@@ -42,13 +42,7 @@ public final class Ec2DemoSimulation implements Simulation {
 
   @Override
   public Map<String, String> properties() {
-    Map<String, String> p = new LinkedHashMap<>();
-    p.put("clusterresolver.aws.region", ec2.region());
-    p.put("clusterresolver.aws.endpoint", ec2.endpoint().toString());
-    p.put("clusterresolver.aws.imds-endpoint", ec2.imdsEndpoint().toString());
-    // The simulation checks that requests are signed, not with which key.
-    p.put("clusterresolver.aws.access-key-id", "AKIASIMULATEDDEMO000");
-    p.put("clusterresolver.aws.secret-access-key", "simulated-secret-access-key-for-the-demo");
+    Map<String, String> p = new LinkedHashMap<>(ec2.providerProperties());
     p.put("clusterresolver.aws.tags", "cluster=demo");
     return p;
   }

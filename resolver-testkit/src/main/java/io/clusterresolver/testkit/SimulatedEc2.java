@@ -14,14 +14,9 @@ import com.github.tomakehurst.wiremock.http.Request;
 import com.github.tomakehurst.wiremock.http.ResponseDefinition;
 import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
 import java.net.URI;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.LinkedHashMap;
@@ -81,13 +76,14 @@ public final class SimulatedEc2 implements AutoCloseable {
   private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
   private final List<FaultRule> faults = new ArrayList<>();
   private final Deque<RecordedRequest> requests = new ArrayDeque<>();
-  private final Set<String> tokens = ConcurrentHashMap.newKeySet();
   private volatile Duration latency = Duration.ZERO;
   private volatile int unpaginatedLimit = 1000;
   private volatile String self;
+  private final SimulatedImds imds;
 
   private SimulatedEc2(String region) {
     this.region = region;
+    this.imds = new SimulatedImds(this::selfInstance, region);
     defineDefaultTypes();
     server = new WireMockServer(options()
         .bindAddress("127.0.0.1")
@@ -124,6 +120,20 @@ public final class SimulatedEc2 implements AutoCloseable {
   /** The port the server listens on. */
   public int port() {
     return server.port();
+  }
+
+  /**
+   * The properties that point the {@code aws} provider at this simulation: region, both endpoints
+   * and static keys (the simulation checks that requests are signed, not with which key).
+   */
+  public Map<String, String> providerProperties() {
+    Map<String, String> p = new LinkedHashMap<>();
+    p.put("clusterresolver.aws.region", region);
+    p.put("clusterresolver.aws.endpoint", endpoint().toString());
+    p.put("clusterresolver.aws.imds-endpoint", imdsEndpoint().toString());
+    p.put("clusterresolver.aws.access-key-id", "AKIASIMULATED0000000");
+    p.put("clusterresolver.aws.secret-access-key", "simulated-secret-access-key");
+    return p;
   }
 
   /** The simulated region. */
@@ -334,6 +344,17 @@ public final class SimulatedEc2 implements AutoCloseable {
 
   // ---- internals ----
 
+  /** The instance the metadata service describes, or {@code null}. */
+  private SimulatedInstance selfInstance() {
+    String id = self;
+    if (id == null) {
+      return null;
+    }
+    synchronized (fleet) {
+      return fleet.get(id);
+    }
+  }
+
   private void defineDefaultTypes() {
     for (String plain : List.of("t3.micro", "t3.large", "m5.large", "m5.xlarge", "c5.xlarge", "c6i.2xlarge")) {
       defineInstanceType(SimulatedInstanceType.plain(plain));
@@ -403,13 +424,13 @@ public final class SimulatedEc2 implements AutoCloseable {
       }
       if (path.startsWith("/latest/")) {
         record(new RecordedRequest(request.getMethod().getName(), path, "IMDS", headers, Map.of()));
-        return imds(request.getMethod().getName(), path, headers);
+        return imds.answer(request.getMethod().getName(), path, headers);
       }
       Map<String, String> params = new LinkedHashMap<>();
       String query = URI.create(request.getUrl()).getRawQuery();
-      parseForm(query, params);
+      Ec2QueryWire.parseForm(query, params);
       if ("POST".equals(request.getMethod().getName())) {
-        parseForm(request.getBodyAsString(), params);
+        Ec2QueryWire.parseForm(request.getBodyAsString(), params);
       }
       String action = params.getOrDefault("Action", "(none)");
       RecordedRequest recorded = new RecordedRequest(request.getMethod().getName(), path, action, headers, params);
@@ -417,10 +438,10 @@ public final class SimulatedEc2 implements AutoCloseable {
       String requestId = UUID.randomUUID().toString();
       String authorization = headers.get("authorization");
       if (authorization == null || !SIGV4.matcher(authorization).matches()) {
-        return error(401, "AuthFailure", "AWS was not able to validate the provided access credentials", requestId, 0);
+        return Ec2QueryWire.error(401, "AuthFailure", "AWS was not able to validate the provided access credentials", requestId, 0);
       }
       if (!"2016-11-15".equals(params.get("Version"))) {
-        return error(400, "InvalidParameterValue", "Unsupported API version: " + params.get("Version"), requestId, 0);
+        return Ec2QueryWire.error(400, "InvalidParameterValue", "Unsupported API version: " + params.get("Version"), requestId, 0);
       }
       try {
         switch (action) {
@@ -429,11 +450,11 @@ public final class SimulatedEc2 implements AutoCloseable {
           case "DescribeInstanceTypes":
             return describeInstanceTypes(params, requestId);
           default:
-            return error(400, "InvalidAction", "The action " + action + " is not valid for this web service.",
+            return Ec2QueryWire.error(400, "InvalidAction", "The action " + action + " is not valid for this web service.",
                 requestId, 0);
         }
-      } catch (BadRequest e) {
-        return error(400, e.code, e.getMessage(), requestId, 0);
+      } catch (Ec2QueryWire.BadRequest e) {
+        return Ec2QueryWire.error(400, e.code, e.getMessage(), requestId, 0);
       }
     }
   }
@@ -445,10 +466,10 @@ public final class SimulatedEc2 implements AutoCloseable {
       try {
         max = Integer.parseInt(params.get("MaxResults"));
       } catch (NumberFormatException e) {
-        throw new BadRequest("InvalidParameterValue", "Invalid value for MaxResults: " + params.get("MaxResults"));
+        throw new Ec2QueryWire.BadRequest("InvalidParameterValue", "Invalid value for MaxResults: " + params.get("MaxResults"));
       }
       if (max < 5 || max > 1000) {
-        throw new BadRequest("InvalidParameterValue",
+        throw new Ec2QueryWire.BadRequest("InvalidParameterValue",
             "Value ( " + max + " ) for parameter maxResults is invalid. Expecting a value between 5 and 1000.");
       }
       pageSize = max;
@@ -457,7 +478,7 @@ public final class SimulatedEc2 implements AutoCloseable {
     int offset = 0;
     String token = params.get("NextToken");
     if (token != null) {
-      int[] decoded = decodeToken(token);
+      int[] decoded = Ec2QueryWire.decodeToken(token);
       page = decoded[0];
       offset = decoded[1];
     }
@@ -465,7 +486,7 @@ public final class SimulatedEc2 implements AutoCloseable {
     if (fault != null && fault.kind() != Ec2Fault.Kind.SLOW) {
       return faulted(fault, requestId);
     }
-    Map<String, List<String>> filters = filters(params);
+    Map<String, List<String>> filters = Ec2Filters.parse(params);
     Set<String> ids = new TreeSet<>();
     params.forEach((k, v) -> {
       if (k.startsWith("InstanceId.")) {
@@ -474,7 +495,7 @@ public final class SimulatedEc2 implements AutoCloseable {
     });
     List<SimulatedInstance> matching = new ArrayList<>();
     for (SimulatedInstance i : instances()) {
-      if ((ids.isEmpty() || ids.contains(i.instanceId())) && matches(i, filters)) {
+      if ((ids.isEmpty() || ids.contains(i.instanceId())) && Ec2Filters.matches(i, filters)) {
         matching.add(i);
       }
     }
@@ -483,11 +504,11 @@ public final class SimulatedEc2 implements AutoCloseable {
     xml.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<DescribeInstancesResponse xmlns=\"")
         .append(NAMESPACE).append("\">\n  <requestId>").append(requestId).append("</requestId>\n  <reservationSet>\n");
     for (int n = offset; n < end; n++) {
-      xml.append(matching.get(n).xml(SimulatedEc2::reservation));
+      xml.append(matching.get(n).xml(Ec2Xml::reservation));
     }
     xml.append("  </reservationSet>\n");
     if (end < matching.size()) {
-      xml.append("  <nextToken>").append(encodeToken(page + 1, end)).append("</nextToken>\n");
+      xml.append("  <nextToken>").append(Ec2QueryWire.encodeToken(page + 1, end)).append("</nextToken>\n");
     }
     xml.append("</DescribeInstancesResponse>\n");
     return ok(xml.toString(), requestId, fault);
@@ -505,7 +526,7 @@ public final class SimulatedEc2 implements AutoCloseable {
       }
     });
     if (asked.size() > 100) {
-      throw new BadRequest("InvalidParameterValue", "At most 100 instance types may be described at once");
+      throw new Ec2QueryWire.BadRequest("InvalidParameterValue", "At most 100 instance types may be described at once");
     }
     if (asked.isEmpty()) {
       asked.addAll(types.keySet());
@@ -515,10 +536,10 @@ public final class SimulatedEc2 implements AutoCloseable {
         .append(NAMESPACE).append("\">\n  <requestId>").append(requestId).append("</requestId>\n  <instanceTypeSet>\n");
     for (String name : asked) {
       SimulatedInstanceType type = types.getOrDefault(name, SimulatedInstanceType.plain(name));
-      xml.append("    <item>\n      <instanceType>").append(esc(name)).append("</instanceType>\n")
+      xml.append("    <item>\n      <instanceType>").append(Ec2QueryWire.esc(name)).append("</instanceType>\n")
           .append("      <currentGeneration>true</currentGeneration>\n");
       if (type.gpus() > 0) {
-        xml.append("      <gpuInfo><gpus><item><name>").append(esc(type.gpuName())).append("</name>")
+        xml.append("      <gpuInfo><gpus><item><name>").append(Ec2QueryWire.esc(type.gpuName())).append("</name>")
             .append("<manufacturer>NVIDIA</manufacturer><count>").append(type.gpus())
             .append("</count><memoryInfo><sizeInMiB>24576</sizeInMiB></memoryInfo></item></gpus>")
             .append("<totalGpuMemoryInMiB>").append(24576 * type.gpus()).append("</totalGpuMemoryInMiB></gpuInfo>\n");
@@ -542,203 +563,6 @@ public final class SimulatedEc2 implements AutoCloseable {
     return ok(xml.toString(), requestId, fault);
   }
 
-  private static String reservation(SimulatedInstance i) {
-    StringBuilder xml = new StringBuilder(1600);
-    String launch = i.launchTime().truncatedTo(ChronoUnit.MILLIS).toString();
-    xml.append("    <item>\n      <reservationId>r-").append(i.instanceId().replace("i-", ""))
-        .append("</reservationId>\n      <ownerId>123456789012</ownerId>\n      <groupSet/>\n      <instancesSet>\n")
-        .append("        <item>\n          <instanceId>").append(esc(i.instanceId())).append("</instanceId>\n")
-        .append("          <imageId>ami-0abcdef1234567890</imageId>\n")
-        .append("          <instanceState><code>").append(i.state().code()).append("</code><name>")
-        .append(i.state().apiName()).append("</name></instanceState>\n")
-        .append("          <privateDnsName>").append(esc(i.privateDns().orElse(""))).append("</privateDnsName>\n")
-        .append("          <dnsName>").append(esc(i.publicDns().orElse(""))).append("</dnsName>\n")
-        .append("          <amiLaunchIndex>0</amiLaunchIndex>\n")
-        .append("          <instanceType>").append(esc(i.instanceType())).append("</instanceType>\n")
-        .append("          <launchTime>").append(launch).append("</launchTime>\n")
-        .append("          <placement><availabilityZone>").append(esc(i.availabilityZone()))
-        .append("</availabilityZone><groupName/><tenancy>default</tenancy></placement>\n")
-        .append("          <monitoring><state>disabled</state></monitoring>\n");
-    if (i.subnetId() != null) {
-      xml.append("          <subnetId>").append(esc(i.subnetId())).append("</subnetId>\n");
-    }
-    if (i.vpcId() != null) {
-      xml.append("          <vpcId>").append(esc(i.vpcId())).append("</vpcId>\n");
-    }
-    i.privateIpv4().ifPresent(ip -> xml.append("          <privateIpAddress>").append(esc(ip)).append("</privateIpAddress>\n"));
-    i.publicIpv4().ifPresent(ip -> xml.append("          <ipAddress>").append(esc(ip)).append("</ipAddress>\n"));
-    xml.append("          <architecture>x86_64</architecture>\n          <rootDeviceType>ebs</rootDeviceType>\n");
-    if (!i.tags().isEmpty()) {
-      xml.append("          <tagSet>\n");
-      i.tags().forEach((k, v) -> xml.append("            <item><key>").append(esc(k)).append("</key><value>")
-          .append(esc(v)).append("</value></item>\n"));
-      xml.append("          </tagSet>\n");
-    }
-    if (i.state() != SimulatedInstance.State.TERMINATED) {
-      xml.append("          <networkInterfaceSet>\n            <item>\n              <networkInterfaceId>eni-")
-          .append(i.instanceId().replace("i-", "")).append("</networkInterfaceId>\n");
-      if (i.subnetId() != null) {
-        xml.append("              <subnetId>").append(esc(i.subnetId())).append("</subnetId>\n");
-      }
-      if (i.vpcId() != null) {
-        xml.append("              <vpcId>").append(esc(i.vpcId())).append("</vpcId>\n");
-      }
-      xml.append("              <status>in-use</status>\n");
-      i.privateIpv4().ifPresent(ip -> xml.append("              <privateIpAddress>").append(esc(ip))
-          .append("</privateIpAddress>\n"));
-      i.ipv6().ifPresent(ip -> xml.append("              <ipv6AddressesSet><item><ipv6Address>").append(esc(ip))
-          .append("</ipv6Address><isPrimaryIpv6>true</isPrimaryIpv6></item></ipv6AddressesSet>\n"));
-      xml.append("            </item>\n          </networkInterfaceSet>\n");
-    }
-    i.ipv6().ifPresent(ip -> xml.append("          <ipv6Address>").append(esc(ip)).append("</ipv6Address>\n"));
-    xml.append("        </item>\n      </instancesSet>\n    </item>\n");
-    return xml.toString();
-  }
-
-  private static Map<String, List<String>> filters(Map<String, String> params) {
-    Map<String, String> names = new TreeMap<>();
-    params.forEach((k, v) -> {
-      if (k.startsWith("Filter.") && k.endsWith(".Name")) {
-        names.put(k.substring(7, k.length() - 5), v);
-      }
-    });
-    Map<String, List<String>> filters = new LinkedHashMap<>();
-    names.forEach((n, name) -> {
-      List<String> values = new ArrayList<>();
-      String prefix = "Filter." + n + ".Value.";
-      params.forEach((k, v) -> {
-        if (k.startsWith(prefix)) {
-          values.add(v);
-        }
-      });
-      filters.computeIfAbsent(name, x -> new ArrayList<>()).addAll(values);
-    });
-    for (String name : filters.keySet()) {
-      if (!name.startsWith("tag:") && !Set.of("tag-key", "tag-value", "instance-state-name", "availability-zone", "instance-id",
-          "vpc-id", "subnet-id", "instance-type").contains(name)) {
-        throw new BadRequest("InvalidParameterValue", "The filter '" + name + "' is invalid");
-      }
-    }
-    return filters;
-  }
-
-  private static boolean matches(SimulatedInstance i, Map<String, List<String>> filters) {
-    for (Map.Entry<String, List<String>> f : filters.entrySet()) {
-      String name = f.getKey();
-      List<String> values = f.getValue();
-      boolean ok;
-      if (name.startsWith("tag:")) {
-        String tag = i.tags().get(name.substring(4));
-        ok = tag != null && anyMatch(values, tag);
-      } else {
-        switch (name) {
-          case "tag-key":
-            ok = i.tags().keySet().stream().anyMatch(k -> anyMatch(values, k));
-            break;
-          case "tag-value":
-            ok = i.tags().values().stream().anyMatch(v -> anyMatch(values, v));
-            break;
-          case "instance-state-name":
-            ok = anyMatch(values, i.state().apiName());
-            break;
-          case "availability-zone":
-            ok = anyMatch(values, i.availabilityZone());
-            break;
-          case "instance-id":
-            ok = anyMatch(values, i.instanceId());
-            break;
-          case "vpc-id":
-            ok = i.vpcId() != null && anyMatch(values, i.vpcId());
-            break;
-          case "subnet-id":
-            ok = i.subnetId() != null && anyMatch(values, i.subnetId());
-            break;
-          default:
-            ok = anyMatch(values, i.instanceType());
-        }
-      }
-      if (!ok) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** EC2 filter values: {@code *} matches any run, {@code ?} one character, case-sensitive. */
-  private static boolean anyMatch(List<String> patterns, String value) {
-    for (String p : patterns) {
-      if (p.indexOf('*') < 0 && p.indexOf('?') < 0 ? p.equals(value) : GLOBS.computeIfAbsent(p, SimulatedEc2::glob)
-          .matcher(value).matches()) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static final Map<String, Pattern> GLOBS = new ConcurrentHashMap<>();
-
-  private static Pattern glob(String p) {
-    StringBuilder regex = new StringBuilder();
-    for (char c : p.toCharArray()) {
-      regex.append(c == '*' ? ".*" : c == '?' ? "." : Pattern.quote(String.valueOf(c)));
-    }
-    return Pattern.compile(regex.toString());
-  }
-
-  private ResponseDefinition imds(String method, String path, Map<String, String> headers) {
-    if (path.equals("/latest/api/token")) {
-      if (!"PUT".equals(method)) {
-        return plain(405, "");
-      }
-      String ttl = headers.get("x-aws-ec2-metadata-token-ttl-seconds");
-      if (ttl == null || !ttl.matches("\\d+") || Integer.parseInt(ttl) < 1 || Integer.parseInt(ttl) > 21600) {
-        return plain(400, "");
-      }
-      String token = "AQAEA" + UUID.randomUUID().toString().replace("-", "");
-      tokens.add(token);
-      return aResponse().withStatus(200).withHeader("Content-Type", "text/plain")
-          .withHeader("x-aws-ec2-metadata-token-ttl-seconds", ttl).withBody(token).build();
-    }
-    String token = headers.get("x-aws-ec2-metadata-token");
-    if (token == null || !tokens.contains(token)) {
-      return plain(401, "");
-    }
-    SimulatedInstance me = null;
-    String id = self;
-    if (id != null) {
-      synchronized (fleet) {
-        me = fleet.get(id);
-      }
-    }
-    if (me == null) {
-      return plain(404, "");
-    }
-    switch (path) {
-      case "/latest/meta-data/instance-id":
-        return plain(200, me.instanceId());
-      case "/latest/meta-data/local-ipv4":
-        return me.privateIpv4().map(ip -> plain(200, ip)).orElse(plain(404, ""));
-      case "/latest/meta-data/placement/availability-zone":
-        return plain(200, me.availabilityZone());
-      case "/latest/meta-data/placement/region":
-        return plain(200, region);
-      case "/latest/meta-data/instance-type":
-        return plain(200, me.instanceType());
-      case "/latest/dynamic/instance-identity/document":
-        String doc = "{\n  \"accountId\" : \"123456789012\",\n  \"architecture\" : \"x86_64\",\n"
-            + "  \"availabilityZone\" : \"" + me.availabilityZone() + "\",\n"
-            + "  \"imageId\" : \"ami-0abcdef1234567890\",\n"
-            + "  \"instanceId\" : \"" + me.instanceId() + "\",\n"
-            + "  \"instanceType\" : \"" + me.instanceType() + "\",\n"
-            + "  \"pendingTime\" : \"" + me.launchTime().truncatedTo(ChronoUnit.SECONDS) + "\",\n"
-            + "  \"privateIp\" : \"" + me.privateIpv4().orElse("") + "\",\n"
-            + "  \"region\" : \"" + region + "\",\n  \"version\" : \"2017-09-30\"\n}";
-        return aResponse().withStatus(200).withHeader("Content-Type", "application/json").withBody(doc).build();
-      default:
-        return plain(404, "");
-    }
-  }
-
   private ResponseDefinition ok(String xml, String requestId, Ec2Fault slow) {
     long delay = latency.toMillis() + (slow != null ? slow.delay().toMillis() : 0);
     ResponseDefinitionBuilder b = aResponse().withStatus(200).withHeader("Content-Type", "text/xml;charset=UTF-8")
@@ -752,9 +576,9 @@ public final class SimulatedEc2 implements AutoCloseable {
   private ResponseDefinition faulted(Ec2Fault fault, String requestId) {
     switch (fault.kind()) {
       case REQUEST_LIMIT_EXCEEDED:
-        return error(503, "RequestLimitExceeded", "Request limit exceeded.", requestId, latency.toMillis());
+        return Ec2QueryWire.error(503, "RequestLimitExceeded", "Request limit exceeded.", requestId, latency.toMillis());
       case INTERNAL_ERROR:
-        return error(500, "InternalError", "An internal error has occurred", requestId, latency.toMillis());
+        return Ec2QueryWire.error(500, "InternalError", "An internal error has occurred", requestId, latency.toMillis());
       case CONNECTION_RESET:
         return aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER).build();
       case TRUNCATED_XML: {
@@ -767,90 +591,4 @@ public final class SimulatedEc2 implements AutoCloseable {
     }
   }
 
-  private static ResponseDefinition error(int status, String code, String message, String requestId, long delayMs) {
-    String xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Response><Errors><Error><Code>" + esc(code)
-        + "</Code><Message>" + esc(message) + "</Message></Error></Errors><RequestID>" + requestId
-        + "</RequestID></Response>";
-    ResponseDefinitionBuilder b = aResponse().withStatus(status).withHeader("Content-Type", "text/xml;charset=UTF-8")
-        .withBody(xml);
-    if (delayMs > 0) {
-      b.withFixedDelay((int) delayMs);
-    }
-    return b.build();
-  }
-
-  private static ResponseDefinition plain(int status, String body) {
-    return aResponse().withStatus(status).withHeader("Content-Type", "text/plain").withBody(body).build();
-  }
-
-  private static String encodeToken(int page, int offset) {
-    return Base64.getUrlEncoder().withoutPadding()
-        .encodeToString(("sim:" + page + ":" + offset).getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static int[] decodeToken(String token) {
-    try {
-      String[] parts = new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8).split(":");
-      if (parts.length == 3 && parts[0].equals("sim")) {
-        return new int[] {Integer.parseInt(parts[1]), Integer.parseInt(parts[2])};
-      }
-    } catch (IllegalArgumentException e) {
-      // fall through
-    }
-    throw new BadRequest("InvalidParameterValue", "The token '" + token + "' is invalid");
-  }
-
-  private static void parseForm(String form, Map<String, String> into) {
-    if (form == null || form.isEmpty()) {
-      return;
-    }
-    for (String pair : form.split("&")) {
-      if (pair.isEmpty()) {
-        continue;
-      }
-      int eq = pair.indexOf('=');
-      String k = eq < 0 ? pair : pair.substring(0, eq);
-      String v = eq < 0 ? "" : pair.substring(eq + 1);
-      into.put(URLDecoder.decode(k, StandardCharsets.UTF_8), URLDecoder.decode(v, StandardCharsets.UTF_8));
-    }
-  }
-
-  static String esc(String s) {
-    if (s == null) {
-      return "";
-    }
-    StringBuilder out = new StringBuilder(s.length());
-    for (char c : s.toCharArray()) {
-      switch (c) {
-        case '<':
-          out.append("&lt;");
-          break;
-        case '>':
-          out.append("&gt;");
-          break;
-        case '&':
-          out.append("&amp;");
-          break;
-        case '"':
-          out.append("&quot;");
-          break;
-        case '\'':
-          out.append("&apos;");
-          break;
-        default:
-          out.append(c);
-      }
-    }
-    return out.toString();
-  }
-
-  private static final class BadRequest extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-    final String code;
-
-    BadRequest(String code, String message) {
-      super(message);
-      this.code = code;
-    }
-  }
 }

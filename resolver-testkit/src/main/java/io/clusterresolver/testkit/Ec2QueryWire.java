@@ -1,0 +1,103 @@
+package io.clusterresolver.testkit;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+
+import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
+import com.github.tomakehurst.wiremock.http.ResponseDefinition;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Map;
+
+/** The EC2 Query protocol's wire pieces: form parameters, page tokens, XML escapes and error bodies. */
+final class Ec2QueryWire {
+
+  private Ec2QueryWire() {}
+
+  static ResponseDefinition error(int status, String code, String message, String requestId, long delayMs) {
+    String xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Response><Errors><Error><Code>" + esc(code)
+        + "</Code><Message>" + esc(message) + "</Message></Error></Errors><RequestID>" + requestId
+        + "</RequestID></Response>";
+    ResponseDefinitionBuilder b = aResponse().withStatus(status).withHeader("Content-Type", "text/xml;charset=UTF-8")
+        .withBody(xml);
+    if (delayMs > 0) {
+      b.withFixedDelay((int) delayMs);
+    }
+    return b.build();
+  }
+
+  static ResponseDefinition plain(int status, String body) {
+    return aResponse().withStatus(status).withHeader("Content-Type", "text/plain").withBody(body).build();
+  }
+
+  static String encodeToken(int page, int offset) {
+    return Base64.getUrlEncoder().withoutPadding()
+        .encodeToString(("sim:" + page + ":" + offset).getBytes(StandardCharsets.UTF_8));
+  }
+
+  static int[] decodeToken(String token) {
+    try {
+      String[] parts = new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8).split(":");
+      if (parts.length == 3 && parts[0].equals("sim")) {
+        return new int[] {Integer.parseInt(parts[1]), Integer.parseInt(parts[2])};
+      }
+    } catch (IllegalArgumentException e) {
+      // fall through
+    }
+    throw new BadRequest("InvalidParameterValue", "The token '" + token + "' is invalid");
+  }
+
+  static void parseForm(String form, Map<String, String> into) {
+    if (form == null || form.isEmpty()) {
+      return;
+    }
+    for (String pair : form.split("&")) {
+      if (pair.isEmpty()) {
+        continue;
+      }
+      int eq = pair.indexOf('=');
+      String k = eq < 0 ? pair : pair.substring(0, eq);
+      String v = eq < 0 ? "" : pair.substring(eq + 1);
+      into.put(URLDecoder.decode(k, StandardCharsets.UTF_8), URLDecoder.decode(v, StandardCharsets.UTF_8));
+    }
+  }
+
+  static String esc(String s) {
+    if (s == null) {
+      return "";
+    }
+    StringBuilder out = new StringBuilder(s.length());
+    for (char c : s.toCharArray()) {
+      switch (c) {
+        case '<':
+          out.append("&lt;");
+          break;
+        case '>':
+          out.append("&gt;");
+          break;
+        case '&':
+          out.append("&amp;");
+          break;
+        case '"':
+          out.append("&quot;");
+          break;
+        case '\'':
+          out.append("&apos;");
+          break;
+        default:
+          out.append(c);
+      }
+    }
+    return out.toString();
+  }
+
+  static final class BadRequest extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    final String code;
+
+    BadRequest(String code, String message) {
+      super(message);
+      this.code = code;
+    }
+  }
+}
