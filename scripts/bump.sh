@@ -100,11 +100,12 @@ if [[ "$version" != *-SNAPSHOT ]] && [ -f "$changelog" ] && grep -q '^## \[Unrel
 fi
 
 # Which modules depend on this one, directly or through another module.
-declare -A deps_of=()
+declare -A deps_of=() unpublished=()
 for d in $(modules); do
   [ "$d" = bom ] && continue
   f="$root/$d/pom.xml"; [ -f "$f" ] || continue
   id=$(artifact_of "$f")
+  grep -q '<maven.deploy.skip>true</maven.deploy.skip>' "$f" && unpublished[$id]=1
   deps_of[$id]=$(awk '/<dependencies>/{n++} /<\/dependencies>/{n--}
       n>0 && /<artifactId>/ { sub(/.*<artifactId>/, ""); sub(/<\/artifactId>.*/, ""); print }' "$f" | tr '\n' ' ')
 done
@@ -127,17 +128,21 @@ done
 
 # Semantic versioning: the compatible range of X.Y.Z is [X.0.0, X+1) for X >= 1, [0.Y.0, 0.Y+1) for 0.Y.
 line_of() { local v=${1%%-*}; IFS=. read -r a b _ <<< "$v"; if [ "$a" = 0 ]; then echo "0.$b"; else echo "$a"; fi; }
-sorted() { printf '%s\n' "$@" | sort | tr '\n' ' '; }
-if [ ${#direct[@]} -eq 0 ]; then
-  echo "No other module depends on $module."
+# Published modules only (benchmarks, conformance are rebuilt, never released).
+sorted() { local id; for id in "$@"; do [ -n "${unpublished[$id]:-}" ] || echo "$id"; done | sort | tr '\n' ' '; }
+report_dependents() {
+  local d i; d=$(sorted "${direct[@]}"); i=$(sorted "${indirect[@]}")
+  [ -z "$d" ] || echo "  depend on $module: $d"
+  [ -z "$i" ] || echo "  through them:  $i"
+}
+if [ -z "$(sorted "${direct[@]}")" ]; then
+  echo "No other published module depends on $module."
 elif [ "$(line_of "$old")" != "$(line_of "$version")" ]; then
   echo "$old -> $version leaves the compatible range of $old: these modules MUST be re-released"
   echo "  (rebuilt, tested and bumped themselves) with the BOM:"
-  echo "  depend on $module: $(sorted "${direct[@]}")"
-  [ ${#indirect[@]} -eq 0 ] || echo "  through them:  $(sorted "${indirect[@]}")"
+  report_dependents
 else
   echo "$old -> $version stays in the compatible range of $old: modules built against $old keep working"
   echo "  with it and need no release; the BOM pins the new version for them."
-  echo "  depend on $module: $(sorted "${direct[@]}")"
-  [ ${#indirect[@]} -eq 0 ] || echo "  through them:  $(sorted "${indirect[@]}")"
+  report_dependents
 fi
