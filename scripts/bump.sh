@@ -7,7 +7,8 @@
 #
 # MODULE is an artifactId built by a <module> of the root pom.xml. The BOM's own version moves too
 # when it is a release (X.Y.Z becomes X.Y.(Z+1)-SNAPSHOT; BOM_VERSION=... chooses another), since a
-# released BOM never changes; the root pom's resolver-bom.version and the examples follow it.
+# released BOM never changes; the root pom's resolver-bom.version, the examples and the README's
+# import snippet follow it.
 # A VERSION without -SNAPSHOT (a release) also turns the module's "## [Unreleased]" CHANGELOG
 # section into "## [VERSION] - date".
 #
@@ -67,7 +68,10 @@ set_bom_version() {
   for f in "$root"/examples/*/pom.xml; do
     [ -f "$f" ] && sed -i "s:<resolver-bom.version>[^<]*</resolver-bom.version>:<resolver-bom.version>$new</resolver-bom.version>:" "$f"
   done
-  echo "resolver-bom -> $new (pom.xml resolver-bom.version and examples/ follow)"
+  if grep -q '<artifactId>resolver-bom</artifactId>' "$root/README.md"; then
+    set_version_after "$root/README.md" resolver-bom "$new"     # the import snippet users copy
+  fi
+  echo "resolver-bom -> $new (pom.xml resolver-bom.version, examples/ and README.md follow)"
 }
 
 bom_version=$(version_after "$bom" resolver-bom)
