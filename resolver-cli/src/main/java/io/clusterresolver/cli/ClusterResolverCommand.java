@@ -133,11 +133,27 @@ public final class ClusterResolverCommand implements Runnable {
   private static int handleUsageError(ParameterException e, String[] args) {
     CommandLine command = e.getCommandLine();
     PrintWriter err = command.getErr();
-    err.println("cluster-resolver: " + e.getMessage());
+    err.println("cluster-resolver: " + withoutValues(e.getMessage()));
     if (!CommandLine.UnmatchedArgumentException.printSuggestions(e, err)) {
       err.println("Run '" + command.getCommandSpec().qualifiedName() + " --help' for usage.");
     }
     return ExitCodes.USAGE;
+  }
+
+  private static final java.util.regex.Pattern NOT_KEY_VALUE = java.util.regex.Pattern.compile(
+      "Value for option option '(-D)' \\(KEY=VALUE\\) should be in KEY=VALUE format but was (.*)", java.util.regex.Pattern.DOTALL);
+
+  /**
+   * picocli's message for a malformed {@code -D}, without the text the user gave: it may carry a
+   * secret ({@code -D clusterresolver.aws.secret-access-key:SECRET}).
+   */
+  static String withoutValues(String message) {
+    java.util.regex.Matcher m = NOT_KEY_VALUE.matcher(String.valueOf(message));
+    if (m.matches()) {
+      return "-D takes KEY=VALUE, like -D clusterresolver.aws.region=us-east-1; one -D has no '=' (its text is not"
+          + " shown: it may hold a secret)";
+    }
+    return message;
   }
 
   private static int handleFailure(Exception e, CommandLine command, ParseResult parseResult) {

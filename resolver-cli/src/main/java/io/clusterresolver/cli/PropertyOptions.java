@@ -6,7 +6,12 @@ import io.clusterresolver.spi.ClusterResolverProvider;
 import io.clusterresolver.spi.ConfigProperty;
 import io.clusterresolver.spi.PropertySources;
 import java.io.IOException;
-import java.io.Reader;
+import java.io.InputStream;
+import java.io.StringReader;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -67,10 +72,37 @@ public final class PropertyOptions {
     return PropertySources.withEnvironment(explicit, environment).withFile(fileProperties);
   }
 
+  /** The largest --config file read: a properties file of every provider's keys is a few KiB. */
+  static final int MAX_CONFIG_BYTES = 1 << 20;
+
+  /** The keys given with {@code -D}. */
+  java.util.Set<String> commandLineKeys() {
+    return properties.keySet();
+  }
+
+  /** The keys of the {@code --config} file (read again; it is small). */
+  java.util.Set<String> fileKeys() {
+    return configFile == null ? java.util.Set.of() : readConfigFile(configFile).keySet();
+  }
+
   private static Map<String, String> readConfigFile(Path file) {
     Properties loaded = new Properties();
-    try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-      loaded.load(reader);
+    try (InputStream in = Files.newInputStream(file)) {
+      // Bounded: --config /dev/zero (or a wrong, huge file) must not read until memory runs out.
+      byte[] bytes = in.readNBytes(MAX_CONFIG_BYTES + 1);
+      if (bytes.length > MAX_CONFIG_BYTES) {
+        throw new ConfigurationException("--config " + file + ": larger than " + (MAX_CONFIG_BYTES >> 10)
+            + " KiB; give a properties file with lines like clusterresolver.<provider>.<name>=value");
+      }
+      CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+      String text;
+      try {
+        text = utf8.decode(ByteBuffer.wrap(bytes)).toString();
+      } catch (CharacterCodingException e) {
+        throw new ConfigurationException("--config " + file + ": not UTF-8 text; save it as UTF-8");
+      }
+      loaded.load(new StringReader(text));
     } catch (NoSuchFileException e) {
       throw new ConfigurationException("--config " + file + ": no such file. Give the path of a"
           + " properties file with lines like clusterresolver.<provider>.<name>=value.");
@@ -100,8 +132,10 @@ public final class PropertyOptions {
     List<String> problems = new ArrayList<>();
     for (String key : properties.keySet()) {
       if (!key.startsWith(ConfigProperty.PREFIX)) {
-        problems.add(where + key + ": property keys are written in full,"
-            + " clusterresolver.<provider>.<name> (for example clusterresolver.tfconfig.rpc-layer)");
+        // Not echoed: a line without '=' (a pasted token) becomes a key of that whole text.
+        problems.add(where + "a key that does not start with " + ConfigProperty.PREFIX + " (not shown: it may be"
+            + " a secret): property keys are written in full, clusterresolver.<provider>.<name> (for example"
+            + " clusterresolver.tfconfig.rpc-layer=grpc)");
         continue;
       }
       String rest = key.substring(ConfigProperty.PREFIX.length());

@@ -13,6 +13,7 @@ import io.clusterresolver.spi.ResolverContext;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -109,10 +110,27 @@ public final class ResolverOptions {
     PropertySources sources = taskProperties.isEmpty()
         ? plain
         : propertyOptions.sources(environment, derived);
+    warnAboutUnknownKeys(chosen, environment);
     ResolverConfig config = ResolverConfig.resolve(chosen.name(), chosen.properties(), sources);
     ClusterResolver resolver = chosen.create(config);
     // ... otherwise they only choose which task's view is printed.
     return new Selection(chosen, resolver, viewTaskType, viewTaskId, clusterWait());
+  }
+
+  /** Settings no provider reads (typos outside the provider in use): one warning each, on stderr. */
+  private void warnAboutUnknownKeys(ClusterResolverProvider chosen, Map<String, String> environment) {
+    Map<String, String> keys = new LinkedHashMap<>();
+    for (String name : System.getProperties().stringPropertyNames()) {
+      keys.put(name, "system property");
+    }
+    propertyOptions.commandLineKeys().forEach(key -> keys.put(key, "-D"));
+    propertyOptions.fileKeys().forEach(key -> keys.put(key, "--config file"));
+    List<String> warnings = UnknownKeys.warnings(ClusterResolvers.providers(), chosen, keys, environment);
+    if (!warnings.isEmpty() && command != null) {
+      PrintWriter err = command.commandLine().getErr();
+      warnings.forEach(w -> err.println("cluster-resolver: " + w));
+      err.flush();
+    }
   }
 
   /** The wait --wait and --min-tasks ask for, or {@code null} for none. */

@@ -14,6 +14,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
@@ -84,6 +85,14 @@ class DistributionIT {
     assertThat(simulated.err).contains("simulated EC2");
   }
 
+  @Test
+  void outputIsUtf8WithNoLocaleSet() throws Exception {
+    String tfConfig = "{\"cluster\": {\"w\u00f6rker\": [\"a:1\"]}, \"task\": {\"type\": \"w\u00f6rker\", \"index\": 0}}";
+    Run run = run(built, Map.of("TF_CONFIG", tfConfig), "resolve", "--format", "tf-config");
+    assertThat(run.code).as("%s", run).isZero();
+    assertThat(run.out).contains("w\u00f6rker").doesNotContain("?");
+  }
+
   /** A provider written against resolver-api alone, compiled here, as a third party would ship it. */
   private static void buildTinyProvider(Path src, Path lib, Path jar) throws IOException {
     Path source = src.resolve("tiny/TinyProvider.java");
@@ -152,12 +161,23 @@ class DistributionIT {
   }
 
   private static Run run(Path home, String... args) throws Exception {
+    return run(home, null, args);
+  }
+
+  /** With {@code environment}: only PATH, JAVA_HOME and these variables (no locale), like env -i. */
+  private static Run run(Path home, Map<String, String> environment, String... args) throws Exception {
     List<String> command = new ArrayList<>();
     command.add(home.resolve("bin/cluster-resolver").toString());
     command.addAll(List.of(args));
     ProcessBuilder builder = new ProcessBuilder(command);
     builder.environment().keySet().removeIf(k -> k.startsWith("CLUSTERRESOLVER_") || k.equals("TF_CONFIG")
         || k.startsWith("SLURM_"));
+    if (environment != null) {
+      String path = builder.environment().get("PATH");
+      builder.environment().clear();
+      builder.environment().put("PATH", path);
+      builder.environment().putAll(environment);
+    }
     builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
     Process process = builder.start();
     process.getOutputStream().close();

@@ -189,7 +189,7 @@ class ResolveCommandTest {
   @Test
   void keyWithoutThePrefixIsAnError() {
     CliRun run = fails(ExitCodes.USAGE, ENV, "resolve", "-D", "hosts=h1");
-    assertThat(run.err).contains("hosts", "clusterresolver.<provider>.<name>");
+    assertThat(run.err).contains("does not start with clusterresolver.", "clusterresolver.<provider>.<name>");
   }
 
   @Test
