@@ -1,7 +1,15 @@
 #!/usr/bin/env bash
 # The whole test suite, as the README and CI run it:
 #   1. every scripts/setup.d/*.sh in name order installs what some tests need (a local Slurm, ...);
-#   2. mvn -B -ntp verify builds every module and runs all unit and integration tests.
+#   2. mvn -B -ntp -P release verify builds every module with its -sources and -javadoc jars (Javadoc
+#      errors fail), runs all unit and integration tests, and japicmp
+#      checks resolver-api and resolver-cloud against api-baselines/;
+#   3. scripts/api-compat-selftest.sh shows that japicmp fails a broken public method under a patch
+#      bump (about 15 s);
+#   4. scripts/examples.sh builds examples/provider (the README's provider, through the TCK) and
+#      examples/app (an application on the BOM, run in a simulated Slurm step) against the modules
+#      just built, installed only into the throwaway target/examples-repo (about 30 s).
+# Steps 3 and 4 run only for the whole build (no extra arguments), or with EXTRAS=1.
 # Needs only Java 17+ and Maven 3.8+; Maven downloads everything else from Maven Central.
 # Extra arguments go to Maven, e.g. `bash scripts/test.sh -pl resolver-cli -am`.
 set -euo pipefail
@@ -26,5 +34,12 @@ for setup in scripts/setup.d/*.sh; do
 done
 shopt -u nullglob
 
-echo "test.sh: mvn -B -ntp verify $*"
-exec mvn -B -ntp verify "$@"
+echo "test.sh: mvn -B -ntp -P release verify $*"
+mvn -B -ntp -P release verify "$@"
+
+if [ $# -eq 0 ] || [ "${EXTRAS:-0}" = 1 ]; then
+  echo "test.sh: scripts/api-compat-selftest.sh"
+  bash scripts/api-compat-selftest.sh
+  echo "test.sh: scripts/examples.sh"
+  bash scripts/examples.sh
+fi

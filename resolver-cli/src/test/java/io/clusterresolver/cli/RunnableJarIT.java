@@ -95,7 +95,7 @@ class RunnableJarIT {
       assertThat(file.getEntry("picocli/CommandLine.class")).isNull();
     }
     CliProcess version = run(List.of(), Map.of(), "--version");
-    assertThat(version.out).startsWith("cluster-resolver 0.1.0");
+    assertThat(version.out.strip()).isEqualTo("cluster-resolver " + System.getProperty("cli.version"));
     CliProcess help = run(List.of(), Map.of(), "--help");
     assertThat(help.code).as(help.toString()).isZero();
     assertThat(help.out).contains("providers", "detect", "resolve");

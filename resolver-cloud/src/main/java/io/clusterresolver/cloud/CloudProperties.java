@@ -9,7 +9,7 @@ import java.util.List;
 /**
  * The property declarations every cloud provider shares, so that {@code job}, {@code jobs},
  * {@code order}, {@code port}, {@code address} and {@code timeout} mean the same in every cloud. A
- * provider adds {@link #layout(String)} to its own {@code properties()} and builds its resolver
+ * provider adds {@link #layout(ConfigProperty)} to its own {@code properties()} and builds its resolver
  * with {@link MemberClusterResolver.Builder#configure}.
  */
 public final class CloudProperties {

@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Small, retry-free building blocks for {@link ClusterResolverProvider#isAvailable}: read a hint
+ * Small, retry-free building blocks for {@link io.clusterresolver.spi.ClusterResolverProvider#isAvailable}: read a hint
  * file (DMI vendor, hypervisor uuid) and make one HTTP request to a metadata server with short
  * timeouts. None of them throws; a failure is an empty answer. Nothing retries: detection must
  * cost no noticeable time off the platform.

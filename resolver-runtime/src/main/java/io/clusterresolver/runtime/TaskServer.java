@@ -135,7 +135,7 @@ public final class TaskServer implements AutoCloseable {
   /**
    * Starts serving.
    *
-   * @throws ClusterResolverException when the port cannot be bound (naming address and port)
+   * @throws io.clusterresolver.ClusterResolverException when the port cannot be bound (naming address and port)
    */
   public synchronized TaskServer start() {
     if (server != null) {

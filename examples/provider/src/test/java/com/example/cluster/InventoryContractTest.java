@@ -1,0 +1,102 @@
+package com.example.cluster;
+
+import com.sun.net.httpserver.HttpServer;
+import io.clusterresolver.spi.ClusterResolverProvider;
+import io.clusterresolver.testkit.ProviderContractTest;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/**
+ * The provider contract (the TCK from resolver-testkit) against a fake inventory service on
+ * loopback that speaks the service's wire format: bearer token, one member per line, newest first.
+ */
+class InventoryContractTest extends ProviderContractTest {
+  private static final String TOKEN = "inv-7f3c9a1e-secret";
+  private static HttpServer server;
+  private static volatile int members;
+  private static volatile boolean failing;
+
+  private final Map<String, String> environment = new HashMap<>();
+
+  @BeforeAll
+  static void startInventory() throws IOException {
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/v1/pools/training/members", exchange -> {
+      int status;
+      StringBuilder body = new StringBuilder();
+      if (!("Bearer " + TOKEN).equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
+        status = 401;
+      } else if (failing) {
+        status = 503;
+      } else {
+        status = 200;
+        for (int i = members - 1; i >= 0; i--) {         // newest first: order is the client's job
+          body.append("m").append(i).append(" 10.0.0.").append(i + 1).append(' ')
+              .append(1_700_000_000_000L + i * 1000L).append('\n');
+        }
+      }
+      byte[] bytes = body.toString().getBytes(StandardCharsets.UTF_8);
+      exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(bytes);
+      }
+    });
+    server.start();
+  }
+
+  @AfterAll
+  static void stopInventory() {
+    server.stop(0);
+  }
+
+  @Override
+  protected ClusterResolverProvider provider() {
+    return new InventoryProvider();
+  }
+
+  @Override
+  protected void setMembers(int n) {
+    members = n;
+  }
+
+  @Override
+  protected Map<String, String> properties(Map<String, String> extra) {
+    Map<String, String> properties = new HashMap<>();
+    properties.put("clusterresolver.inventory.url", "http://127.0.0.1:" + server.getAddress().getPort());
+    properties.put("clusterresolver.inventory.token", TOKEN);
+    properties.put("clusterresolver.inventory.timeout", "2s");
+    properties.putAll(extra);
+    return properties;
+  }
+
+  @Override
+  protected Map<String, String> environment() {
+    return environment;
+  }
+
+  @Override
+  protected void identifyAs(int index) {
+    if (index < 0) {
+      environment.remove(InventoryProvider.MEMBER_VARIABLE);
+    } else {
+      environment.put(InventoryProvider.MEMBER_VARIABLE, "m" + index);
+    }
+  }
+
+  @Override
+  protected void failPersistently() {
+    failing = true;
+  }
+
+  @Override
+  protected void heal() {
+    failing = false;
+  }
+}
