@@ -1,0 +1,81 @@
+package io.clusterresolver.grpc;
+
+import io.clusterresolver.ClusterResolver;
+import io.clusterresolver.ClusterResolverException;
+import io.clusterresolver.ClusterSpec;
+import io.clusterresolver.SimpleClusterResolver;
+import io.clusterresolver.spi.ClusterResolverProvider;
+import io.clusterresolver.spi.ConfigProperty;
+import io.clusterresolver.spi.ResolverConfig;
+import io.clusterresolver.spi.ResolverContext;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+/** A provider for these tests: the cluster is whatever {@link #CLUSTER} holds when asked. */
+public final class TestProvider implements ClusterResolverProvider {
+
+  static final AtomicReference<Map<String, List<String>>> CLUSTER = new AtomicReference<>(Map.of());
+  static final AtomicInteger RESOLVES = new AtomicInteger();
+  static final AtomicReference<String> FAILURE = new AtomicReference<>();
+
+  @Override
+  public String name() {
+    return "grpctest";
+  }
+
+  @Override
+  public int priority() {
+    return 0;
+  }
+
+  @Override
+  public boolean isAvailable(ResolverContext context) {
+    return false;
+  }
+
+  @Override
+  public List<ConfigProperty<?>> properties() {
+    return List.of();
+  }
+
+  @Override
+  public ClusterResolver create(ResolverConfig config) {
+    return new ClusterResolver() {
+      @Override
+      public ClusterSpec clusterSpec() {
+        RESOLVES.incrementAndGet();
+        if (FAILURE.get() != null) {
+          throw new ClusterResolverException(FAILURE.get());
+        }
+        return ClusterSpec.of(CLUSTER.get());
+      }
+
+      @Override
+      public String master(String taskType, Integer taskId, String rpcLayer) {
+        return SimpleClusterResolver.of(clusterSpec()).master(taskType, taskId, rpcLayer);
+      }
+
+      @Override
+      public Map<String, Integer> numAccelerators(String taskType, Integer taskId) {
+        return Map.of();
+      }
+
+      @Override
+      public java.util.Optional<String> taskType() {
+        return java.util.Optional.empty();
+      }
+
+      @Override
+      public java.util.OptionalInt taskId() {
+        return java.util.OptionalInt.empty();
+      }
+
+      @Override
+      public java.util.Optional<String> rpcLayer() {
+        return java.util.Optional.empty();
+      }
+    };
+  }
+}
