@@ -34,6 +34,11 @@ class SlurmEnvConformanceTest {
   @TestFactory
   Stream<DynamicNode> slurmEnv() {
     List<DynamicNode> tests = new ArrayList<>();
+    if (ConformanceData.files(PATTERN).isEmpty()) {
+      return Stream.of(DynamicTest.dynamicTest(PATTERN + " (absent)", () -> {
+        throw new AssertionFailedError("no " + PATTERN + " in " + ConformanceData.directory());
+      }));
+    }
     for (String file : ConformanceData.files(PATTERN)) {
       Tally tally = Tally.of(file);
       JsonNode capture = ConformanceData.readJson(file);
