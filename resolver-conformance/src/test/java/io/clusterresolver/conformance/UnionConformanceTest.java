@@ -28,25 +28,41 @@ class UnionConformanceTest {
   }
 
   static UnionClusterResolver build(JsonNode setup, Map<String, String> environment) {
+    return build(setup, environment, overrides(setup.path("kwargs")));
+  }
+
+  /** The kwargs task_type, task_id and rpc_layer (a missing or null one is not set). */
+  static Map<String, JsonNode> overrides(JsonNode kwargs) {
+    Map<String, JsonNode> overrides = new LinkedHashMap<>();
+    for (Iterator<Map.Entry<String, JsonNode>> it = kwargs.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      if (!OVERRIDES.contains(e.getKey())) {
+        throw new IllegalStateException("Unknown UnionClusterResolver kwarg '" + e.getKey() + "'");
+      }
+      overrides.put(e.getKey(), e.getValue());
+    }
+    return overrides;
+  }
+
+  private static final java.util.List<String> OVERRIDES = java.util.List.of("task_type", "task_id", "rpc_layer");
+
+  static UnionClusterResolver build(JsonNode setup, Map<String, String> environment, Map<String, JsonNode> overrides) {
     UnionClusterResolver.Builder union = UnionClusterResolver.builder();
     for (JsonNode member : setup.path("resolvers")) {
       union.add(member(member, environment));
     }
-    JsonNode kwargs = setup.path("kwargs");
-    for (Iterator<Map.Entry<String, JsonNode>> it = kwargs.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> e = it.next();
+    for (Map.Entry<String, JsonNode> e : overrides.entrySet()) {
+      JsonNode value = e.getValue();
       switch (e.getKey()) {
         case "task_type":
-          union.taskType(Values.string(e.getValue()));
+          union.taskType(value == null || value.isNull() ? null : Values.string(value));
           break;
         case "task_id":
-          union.taskId(Values.integer(e.getValue()));
-          break;
-        case "rpc_layer":
-          union.rpcLayer(Values.string(e.getValue()));
+          union.taskId(value == null || value.isNull() ? null : Values.integer(value));
           break;
         default:
-          throw new IllegalStateException("Unknown UnionClusterResolver kwarg '" + e.getKey() + "'");
+          union.rpcLayer(value == null || value.isNull() ? null : Values.string(value));
+          break;
       }
     }
     return union.build();
@@ -95,6 +111,7 @@ class UnionConformanceTest {
     Map<String, String> environment = ProviderSession.environment(setup.path("env"));
     return new Area.Session() {
       private UnionClusterResolver resolver;
+      private Map<String, JsonNode> overrides;
 
       @Override
       public String unsupported() {
@@ -102,8 +119,11 @@ class UnionConformanceTest {
       }
 
       private UnionClusterResolver resolver() {
+        if (overrides == null) {
+          overrides = overrides(setup.path("kwargs"));
+        }
         if (resolver == null) {
-          resolver = build(setup, environment);
+          resolver = build(setup, environment, overrides);
         }
         return resolver;
       }
@@ -123,6 +143,18 @@ class UnionConformanceTest {
             return attributes;
           }
           return null;
+        }
+        switch (step.op()) {
+          case "set_task_type":
+          case "set_task_id":
+          case "set_rpc_layer":
+            // TF's setters change one attribute of the same resolver: build it again with it.
+            resolver();
+            overrides.put(step.op().substring("set_".length()), step.arg(0));
+            resolver = null;
+            return null;
+          default:
+            break;
         }
         if (ResolverOps.handles(step.op())) {
           return ResolverOps.run(resolver(), step);
