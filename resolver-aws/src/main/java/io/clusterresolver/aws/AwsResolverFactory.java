@@ -86,7 +86,8 @@ final class AwsResolverFactory {
             .connectionTimeout(Duration.ofSeconds(5))
             .socketTimeout(Duration.ofSeconds(30)))
         .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder()
-            .maxAttempts(config.get(AwsProperties.MAX_ATTEMPTS)).build()));
+                .maxAttempts(config.get(AwsProperties.MAX_ATTEMPTS)).build())
+            .addExecutionInterceptor(new StreamingInstances()));
     if (endpoint != null) {
       ec2.endpointOverride(endpoint);
     }

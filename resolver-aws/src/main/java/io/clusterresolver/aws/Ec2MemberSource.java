@@ -14,7 +14,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
@@ -24,19 +26,16 @@ import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.ec2.model.DescribeInstanceTypesResponse;
 import software.amazon.awssdk.services.ec2.model.DescribeInstancesRequest;
-import software.amazon.awssdk.services.ec2.model.DescribeInstancesResponse;
 import software.amazon.awssdk.services.ec2.model.Filter;
 import software.amazon.awssdk.services.ec2.model.GpuDeviceInfo;
 import software.amazon.awssdk.services.ec2.model.InferenceDeviceInfo;
 import software.amazon.awssdk.services.ec2.model.Instance;
 import software.amazon.awssdk.services.ec2.model.InstanceTypeInfo;
 import software.amazon.awssdk.services.ec2.model.NeuronDeviceInfo;
-import software.amazon.awssdk.services.ec2.model.Reservation;
-import software.amazon.awssdk.services.ec2.model.Tag;
 
 /**
- * Lists EC2 instances as members: every page of {@code DescribeInstances} under one deadline, the
- * chosen address only, and accelerators from {@code DescribeInstanceTypes}, asked once per JVM and
+ * Lists EC2 instances as members: every page of {@code DescribeInstances} under one deadline, read
+ * with StAX ({@link StreamingInstances}) keeping the chosen address only, and accelerators from {@code DescribeInstanceTypes}, asked once per JVM and
  * endpoint for all types not yet known (instance types never change; membership is never cached).
  */
 final class Ec2MemberSource implements MemberSource {
@@ -81,22 +80,24 @@ final class Ec2MemberSource implements MemberSource {
     List<Listed> listed = new ArrayList<>();
     List<String> withoutAddress = new ArrayList<>();
     session.forEachPage("DescribeInstances",
-        (token, remaining) -> ec2.describeInstances(DescribeInstancesRequest.builder()
-            .filters(filters)
-            .maxResults(pageSize)
-            .nextToken(token)
-            .overrideConfiguration(c -> c.apiCallTimeout(remaining))
-            .build()),
-        DescribeInstancesResponse::nextToken,
+        (token, remaining) -> {
+          AtomicReference<InstancePage> sink = new AtomicReference<>();
+          ec2.describeInstances(DescribeInstancesRequest.builder()
+              .filters(filters)
+              .maxResults(pageSize)
+              .nextToken(token)
+              .overrideConfiguration(c -> c.apiCallTimeout(remaining).putExecutionAttribute(StreamingInstances.SINK, sink))
+              .build());
+          return Objects.requireNonNull(sink.get(), "the DescribeInstances answer was not read");
+        },
+        InstancePage::nextToken,
         page -> {
-          for (Reservation r : page.reservations()) {
-            for (Instance i : r.instances()) {
-              String chosen = InstanceAddresses.of(address, i).orElse(null);
-              if (chosen == null) {
-                withoutAddress.add(i.instanceId() + " (" + i.state().nameAsString() + ")");
-              } else {
-                listed.add(new Listed(i, chosen));
-              }
+          for (InstancePage.Instance i : page.instances()) {
+            String chosen = i.address(address).orElse(null);
+            if (chosen == null) {
+              withoutAddress.add(i.id() + " (" + i.state() + ")");
+            } else {
+              listed.add(new Listed(i, chosen));
             }
           }
         });
@@ -120,14 +121,12 @@ final class Ec2MemberSource implements MemberSource {
     final Member.Builder member;
     final String type;
 
-    Listed(Instance i, String address) {
-      this.type = i.instanceTypeAsString();
-      this.member = Member.builder(i.instanceId(), address).creationTime(i.launchTime());
-      for (Tag tag : i.tags()) {
-        member.label(tag.key(), tag.value());
-        if ("Name".equals(tag.key())) {
-          member.name(tag.value());
-        }
+    Listed(InstancePage.Instance i, String address) {
+      this.type = i.type();
+      this.member = Member.builder(i.id(), address).creationTime(i.launchTime()).labels(i.tags());
+      String name = i.tags().get("Name");
+      if (name != null) {
+        member.name(name);
       }
     }
   }
