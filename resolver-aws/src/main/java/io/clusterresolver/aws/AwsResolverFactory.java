@@ -91,12 +91,13 @@ final class AwsResolverFactory {
     if (endpoint != null) {
       ec2.endpointOverride(endpoint);
     }
+    AsyncIdentity identity = imdsDisabled ? null : new AsyncIdentity(imds::instanceId);
     Ec2MemberSource source = new Ec2MemberSource(ec2.build(), filters(config),
         AddressType.parse(config.get(AwsProperties.ADDRESS)), config.get(CloudProperties.TIMEOUT),
         config.get(AwsProperties.PAGE_SIZE), config.get(AwsProperties.ACCELERATORS),
-        endpoint != null ? endpoint.toString() : region);
+        endpoint != null ? endpoint.toString() : region, identity == null ? () -> { } : identity::start);
     return resolver.source(source)
-        .selfIdentity(imdsDisabled ? SelfIdentity.none() : SelfIdentity.cached(imds::instanceId))
+        .selfIdentity(identity == null ? SelfIdentity.none() : SelfIdentity.cached(identity))
         .environment(NAME)
         .build();
   }

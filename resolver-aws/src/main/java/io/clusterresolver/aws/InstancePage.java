@@ -3,6 +3,8 @@ package io.clusterresolver.aws;
 import io.clusterresolver.cloud.AddressType;
 import java.io.InputStream;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -64,6 +66,7 @@ record InstancePage(List<Instance> instances, String nextToken) {
       String nextToken = null;
       Builder current = null;
       String tagKey = null;
+      String tagValue = null;
       String ipv6 = null;
       boolean ipv6Primary = false;
       boolean ended = false;
@@ -108,7 +111,7 @@ record InstancePage(List<Instance> instances, String nextToken) {
                 path.pop();
                 break;
               case "ipv6Address":
-                current.topIpv6 = blankToNull(xml.getElementText());
+                current.topIpv6 = emptyToNull(xml.getElementText());
                 path.pop();
                 break;
               default:
@@ -122,30 +125,32 @@ record InstancePage(List<Instance> instances, String nextToken) {
               tagKey = xml.getElementText();
               path.pop();
             } else if (name.equals("value")) {
-              String value = xml.getElementText();
+              tagValue = xml.getElementText();
               path.pop();
-              if (tagKey != null) {
-                current.tags.put(tagKey, value);
-              }
             }
           } else if (current != null && depth == 10 && parent(path, 1, "ipv6AddressesSet")
               && parent(path, 3, "networkInterfaceSet")) {
             if (name.equals("ipv6Address")) {
-              ipv6 = blankToNull(xml.getElementText());
+              ipv6 = emptyToNull(xml.getElementText());
               path.pop();
             } else if (name.equals("isPrimaryIpv6")) {
               ipv6Primary = "true".equalsIgnoreCase(xml.getElementText().trim());
               path.pop();
             }
           } else if (depth == 2 && name.equals("nextToken")) {
-            nextToken = blankToNull(xml.getElementText());
+            nextToken = emptyToNull(xml.getElementText());
             path.pop();
           }
         } else if (event == XMLStreamConstants.END_ELEMENT) {
           String name = path.pop();
           int depth = path.size() + 1;
           if (current != null && depth == 7 && name.equals("item") && "tagSet".equals(path.peek())) {
+            // A tag is kept once its item closes: key and value may come in either order.
+            if (tagKey != null) {
+              current.tags.put(tagKey, tagValue == null ? "" : tagValue);
+            }
             tagKey = null;
+            tagValue = null;
           } else if (current != null && depth == 9 && name.equals("item") && "ipv6AddressesSet".equals(path.peek())) {
             current.eniIpv6(ipv6, ipv6Primary);
             ipv6 = null;
@@ -181,14 +186,14 @@ record InstancePage(List<Instance> instances, String nextToken) {
 
   private static Instant instant(String text) throws XMLStreamException {
     try {
-      return Instant.parse(text.trim());
+      return OffsetDateTime.parse(text.trim(), DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
     } catch (DateTimeParseException e) {
       throw new XMLStreamException("launchTime '" + text + "' is not an ISO-8601 instant");
     }
   }
 
-  private static String blankToNull(String s) {
-    return s == null || s.isBlank() ? null : s.trim();
+  private static String emptyToNull(String s) {
+    return s == null || s.isEmpty() ? null : s;
   }
 
   private static final class Builder {
@@ -203,9 +208,9 @@ record InstancePage(List<Instance> instances, String nextToken) {
     final Map<AddressType, String> addresses = new LinkedHashMap<>();
 
     void address(AddressType type, String value) {
-      String v = blankToNull(value);
-      if (v != null) {
-        addresses.put(type, v);
+      // As the SDK model path did: an empty element is no address, any other text is kept as sent.
+      if (!value.isEmpty()) {
+        addresses.put(type, value);
       }
     }
 

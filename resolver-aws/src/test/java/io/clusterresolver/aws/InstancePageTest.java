@@ -10,11 +10,12 @@ import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.xml.stream.XMLStreamException;
 import org.junit.jupiter.api.Test;
@@ -24,15 +25,12 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.ec2.model.DescribeInstancesResponse;
-import software.amazon.awssdk.services.ec2.model.Instance;
-import software.amazon.awssdk.services.ec2.model.InstanceIpv6Address;
-import software.amazon.awssdk.services.ec2.model.InstanceNetworkInterface;
 import software.amazon.awssdk.services.ec2.model.Reservation;
-import software.amazon.awssdk.services.ec2.model.Tag;
 
 /**
- * The StAX page reader against the SDK's own unmarshaller (the independent oracle): the same
- * answers, read both ways, give the same instances.
+ * The StAX page reader against randomized simulated fleets: what it reads equals the fleet's own
+ * fields (computed here from {@link SimulatedInstance}), and equals what the SDK's own unmarshaller
+ * reads from the same answers.
  */
 class InstancePageTest {
 
@@ -50,90 +48,90 @@ class InstancePageTest {
         .build();
   }
 
-  /** What the SDK model says of an instance, in the reader's terms. */
-  private static InstancePage.Instance fromModel(Instance i) {
-    Map<AddressType, String> addresses = new EnumMap<>(AddressType.class);
-    put(addresses, AddressType.PRIVATE_IPV4, i.privateIpAddress());
-    put(addresses, AddressType.PUBLIC_IPV4, i.publicIpAddress());
-    put(addresses, AddressType.PRIVATE_DNS, i.privateDnsName());
-    put(addresses, AddressType.PUBLIC_DNS, i.publicDnsName());
-    String ipv6 = i.ipv6Address();
-    if (ipv6 == null || ipv6.isEmpty()) {
-      String primary = null;
-      String first = null;
-      for (InstanceNetworkInterface eni : i.networkInterfaces()) {
-        for (InstanceIpv6Address a : eni.ipv6Addresses()) {
-          if (Boolean.TRUE.equals(a.isPrimaryIpv6()) && primary == null) {
-            primary = a.ipv6Address();
-          }
-          if (first == null) {
-            first = a.ipv6Address();
-          }
-        }
-      }
-      ipv6 = primary != null ? primary : first;
+  private static final String[] TEXT = {"a", "Z", "0", "-", " ", "&", "<", ">", "\"", "'", "é", "名", "&amp;", "]]>"};
+
+  private static String text(Random random) {
+    StringBuilder s = new StringBuilder();
+    for (int i = 0, n = 1 + random.nextInt(8); i < n; i++) {
+      s.append(TEXT[random.nextInt(TEXT.length)]);
     }
-    put(addresses, AddressType.IPV6, ipv6);
-    Map<String, String> tags = new LinkedHashMap<>();
-    for (Tag t : i.tags()) {
-      tags.put(t.key(), t.value());
-    }
-    return new InstancePage.Instance(i.instanceId(), i.state().nameAsString(), i.instanceTypeAsString(),
-        i.launchTime(), tags, Map.copyOf(addresses));
+    return s.toString();
   }
 
-  private static void put(Map<AddressType, String> addresses, AddressType type, String value) {
-    if (value != null && !value.isEmpty()) {
-      addresses.put(type, value);
+  /** A random fleet: every address type present or not, tags with XML's special characters, every state. */
+  private static void randomFleet(SimulatedEc2 ec2, Random random, int n) {
+    SimulatedInstance.State[] states = SimulatedInstance.State.values();
+    for (int k = 0; k < n; k++) {
+      SimulatedInstance.Builder b = SimulatedInstance.builder(String.format("i-%017x", random.nextLong() & 0xfffffffffffL))
+          .state(states[random.nextInt(states.length)])
+          .instanceType(random.nextBoolean() ? "m5.large" : "p4d.24xlarge")
+          .launchTime(Instant.parse("2026-01-01T00:00:00Z").plusMillis(random.nextInt(1_000_000_000)));
+      b.privateIpv4(random.nextInt(4) == 0 ? null : "10.1." + random.nextInt(256) + "." + random.nextInt(256));
+      b.publicIpv4(random.nextBoolean() ? null : "54.2." + random.nextInt(256) + "." + random.nextInt(256));
+      b.privateDns(random.nextInt(4) == 0 ? null : "ip-" + k + ".ec2.internal");
+      b.publicDns(random.nextBoolean() ? null : "ec2-" + k + ".compute-1.amazonaws.com");
+      b.ipv6(random.nextBoolean() ? null : "2600:1f18::" + Integer.toHexString(k + 1));
+      for (int t = random.nextInt(4); t > 0; t--) {
+        b.tag(random.nextInt(3) == 0 ? "Name" : text(random), random.nextInt(6) == 0 ? "" : text(random));
+      }
+      ec2.add(b.build());
     }
+  }
+
+  /** What the fleet says an instance is, from the simulation's own fields. */
+  private static InstancePage.Instance fromFleet(SimulatedInstance i) {
+    Map<AddressType, String> addresses = new EnumMap<>(AddressType.class);
+    i.privateIpv4().ifPresent(a -> addresses.put(AddressType.PRIVATE_IPV4, a));
+    i.publicIpv4().ifPresent(a -> addresses.put(AddressType.PUBLIC_IPV4, a));
+    i.privateDns().ifPresent(a -> addresses.put(AddressType.PRIVATE_DNS, a));
+    i.publicDns().ifPresent(a -> addresses.put(AddressType.PUBLIC_DNS, a));
+    i.ipv6().ifPresent(a -> addresses.put(AddressType.IPV6, a));
+    return new InstancePage.Instance(i.instanceId(), i.state().apiName(), i.instanceType(),
+        i.launchTime().truncatedTo(ChronoUnit.MILLIS), i.tags(), Map.copyOf(addresses));
   }
 
   @Test
-  void readsWhatTheSdkReadsFromTheSameAnswers() {
-    try (SimulatedEc2 ec2 = SimulatedEc2.start()) {
-      ec2.addTypical(0, 30, b -> b.tag("team", "ml & <infra>").tag("Name", "n\"1'"));
-      ec2.add(SimulatedInstance.builder("i-0000000000000ipv6").ipv6("2600:1f18::1")
-          .launchTime(Instant.parse("2026-02-01T10:00:00.123Z")).build());
-      ec2.add(SimulatedInstance.builder("i-000000000000public").privateIpv4("10.9.0.1").publicIpv4("54.1.2.3")
-          .privateDns("ip-10-9-0-1.ec2.internal").publicDns("ec2-54-1-2-3.compute-1.amazonaws.com")
-          .launchTime(Instant.parse("2026-02-01T10:00:01Z")).build());
-      ec2.add(SimulatedInstance.builder("i-00000000000pending").state(SimulatedInstance.State.PENDING)
-          .launchTime(Instant.parse("2026-02-01T10:00:02Z")).build());
-      ec2.add(SimulatedInstance.builder("i-000000000000000gone").state(SimulatedInstance.State.TERMINATED)
-          .launchTime(Instant.parse("2026-02-01T10:00:03Z")).build());
+  void readsTheFleetAndWhatTheSdkReadsOnRandomFleets() {
+    for (int seed = 0; seed < 6; seed++) {
+      Random random = new Random(seed);
+      try (SimulatedEc2 ec2 = SimulatedEc2.start();
+          Ec2Client sdk = client(ec2, false);
+          Ec2Client streaming = client(ec2, true)) {
+        int n = random.nextInt(60);
+        randomFleet(ec2, random, n);
+        int pageSize = 5 + random.nextInt(20);
 
-      List<InstancePage.Instance> expected = new ArrayList<>();
-      try (Ec2Client sdk = client(ec2, false)) {
+        List<InstancePage.Instance> bySdk = new ArrayList<>();
         String token = null;
         do {
           String t = token;
-          DescribeInstancesResponse page = sdk.describeInstances(r -> r.maxResults(7).nextToken(t));
+          DescribeInstancesResponse page = sdk.describeInstances(r -> r.maxResults(pageSize).nextToken(t));
           for (Reservation r : page.reservations()) {
-            r.instances().forEach(i -> expected.add(fromModel(i)));
+            r.instances().forEach(i -> bySdk.add(InstancePageDifferentialTest.fromModel(i)));
           }
           token = page.nextToken();
         } while (token != null);
-      }
 
-      List<InstancePage.Instance> streamed = new ArrayList<>();
-      int pages = 0;
-      try (Ec2Client streaming = client(ec2, true)) {
-        String token = null;
+        List<InstancePage.Instance> streamed = new ArrayList<>();
+        int pages = 0;
+        token = null;
         do {
           String t = token;
           AtomicReference<InstancePage> sink = new AtomicReference<>();
-          DescribeInstancesResponse left = streaming.describeInstances(r -> r.maxResults(7).nextToken(t)
+          DescribeInstancesResponse left = streaming.describeInstances(r -> r.maxResults(pageSize).nextToken(t)
               .overrideConfiguration(c -> c.putExecutionAttribute(StreamingInstances.SINK, sink)));
           assertThat(left.reservations()).as("the SDK unmarshals an empty page instead").isEmpty();
           streamed.addAll(sink.get().instances());
           token = sink.get().nextToken();
           pages++;
         } while (token != null);
-      }
 
-      assertThat(expected).hasSize(34);
-      assertThat(pages).isEqualTo(5);
-      assertThat(streamed).containsExactlyElementsOf(expected);
+        List<InstancePage.Instance> fleet = new ArrayList<>();
+        ec2.instances().forEach(i -> fleet.add(fromFleet(i)));
+        assertThat(streamed).as("seed %d", seed).containsExactlyElementsOf(fleet);
+        assertThat(streamed).as("seed %d", seed).containsExactlyElementsOf(bySdk);
+        assertThat(pages).isEqualTo(Math.max(1, (n + pageSize - 1) / pageSize));
+      }
     }
   }
 
@@ -147,5 +145,9 @@ class InstancePageTest {
         + "<DescribeInstancesResponse><nextToken>&e;</nextToken></DescribeInstancesResponse>";
     assertThatThrownBy(() -> InstancePage.read(new ByteArrayInputStream(entity.getBytes(StandardCharsets.UTF_8))))
         .isInstanceOf(XMLStreamException.class);
+    String noId = "<?xml version=\"1.0\"?><DescribeInstancesResponse><reservationSet><item><instancesSet><item>"
+        + "<instanceType>m5.large</instanceType></item></instancesSet></item></reservationSet></DescribeInstancesResponse>";
+    assertThatThrownBy(() -> InstancePage.read(new ByteArrayInputStream(noId.getBytes(StandardCharsets.UTF_8))))
+        .isInstanceOf(XMLStreamException.class).hasMessageContaining("instanceId");
   }
 }
