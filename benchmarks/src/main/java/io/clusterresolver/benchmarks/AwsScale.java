@@ -6,7 +6,6 @@ import com.hazelcast.spi.discovery.DiscoveryNode;
 import com.hazelcast.spi.discovery.DiscoveryStrategy;
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.ClusterResolvers;
-import io.clusterresolver.ClusterSpec;
 import io.clusterresolver.testkit.SimulatedEc2;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -25,15 +24,26 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The aws provider at scale against {@link SimulatedEc2} with an injected per-call latency: API
- * calls per resolve, warm wall time, peak heap of the resolving JVM (a child process with
- * {@code -Xmx64m}, so the simulation's own memory is not counted), the cold {@code resolve
- * --simulate} wall time of the CLI, and Hazelcast's EC2 discovery on the same fleet.
+ * The aws provider at scale against {@link SimulatedEc2} with an injected per-call latency, side by
+ * side with Hazelcast's EC2 discovery ({@code hazelcast-aws}, in the Hazelcast jar) on the same
+ * simulated fleet, in the same run: each is measured in its own child JVM started with the same
+ * options ({@code --jvm-options}, default {@code -Xmx64m}: Hazelcast's discovery runs out of memory
+ * in 32 MiB at N = 1,000), so neither pays for the simulation's memory or CPU and neither is warmed
+ * by the other. Ours then runs once more in a JVM capped at {@code --heap-cap} (default
+ * {@code -Xmx32m}), which shows the heap it needs. Per size: API calls per resolve, warm wall time,
+ * resolving-thread CPU, peak heap, members found; then the cold {@code resolve --simulate} of the
+ * CLI when {@code --cli-jar} is given.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.clusterresolver.benchmarks.AwsScale \
- *     [--sizes 10,1000,10000] [--latency-ms 20] [--reps 10] [--warmups 10] [--cli-jar resolver-cli/target/cluster-resolver.jar]
+ *     [--sizes 10,1000,10000] [--latency-ms 20] [--reps 10] [--warmups 10] [--peer hazelcast|none] \
+ *     [--jvm-options "-Xmx64m"] [--heap-cap -Xmx32m] [--cli-jar resolver-cli/target/cluster-resolver.jar]
  * </pre>
+ *
+ * <p>It ends with one line per size: {@code N=<n> ours <ms> ms, hazelcast <ms> ms (<found>/<n>
+ * members), floor <ms> ms, heap <MiB> MiB} (the floor: our calls per resolve times the latency;
+ * the heap: our peak occupancy, right before a collection, during the measured resolves of the
+ * capped run; a cap too small fails the run instead).
  */
 public final class AwsScale {
 
@@ -48,44 +58,58 @@ public final class AwsScale {
     int latencyMs = Integer.parseInt(options.getOrDefault("latency-ms", "20"));
     int reps = Integer.parseInt(options.getOrDefault("reps", "10"));
     int warmups = Integer.parseInt(options.getOrDefault("warmups", "10"));
+    boolean hazelcast = options.getOrDefault("peer", "hazelcast").equals("hazelcast");
+    List<String> jvmOptions = List.of(options.getOrDefault("jvm-options", "-Xmx64m").trim().split("\\s+"));
+    String heapCap = options.getOrDefault("heap-cap", "-Xmx32m");
     String cliJar = options.get("cli-jar");
     java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
 
-    System.out.printf(Locale.ROOT, "machine: %d cores, Java %s, load average %.1f; latency %d ms per API call%n",
-        Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
-        ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(), latencyMs);
-    System.out.println("| N | DescribeInstances / resolve | DescribeInstanceTypes / JVM | warm median ms | warm min ms |"
-        + " goal ms | resolving thread CPU ms / resolve | first resolve ms (cold JVM) | heap MiB, peak before GC / live after GC (-Xmx64m) | Hazelcast members | Hazelcast calls |"
-        + " Hazelcast warm median ms |");
-    System.out.println("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    System.out.printf(Locale.ROOT, "machine: %d cores, Java %s, load average %.1f; latency %d ms per API call;"
+        + " each side in a child JVM with %s%n", Runtime.getRuntime().availableProcessors(),
+        System.getProperty("java.version"), ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+        latencyMs, String.join(" ", jvmOptions));
+    System.out.println("| N | side | DescribeInstances / resolve | DescribeInstanceTypes / JVM | members found |"
+        + " warm median ms | warm min ms | resolving thread CPU ms / resolve | first resolve ms (cold JVM) |"
+        + " heap MiB, peak before GC / max after GC |");
+    System.out.println("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    List<String> summary = new ArrayList<>();
     for (int n : sizes) {
       try (SimulatedEc2 ec2 = SimulatedEc2.start()) {
         ec2.addTypical(0, n, b -> b.tag("cluster", "bench").instanceType(TYPES[0]));
         for (int i = 0; i < n; i++) {
           String type = TYPES[i % TYPES.length];
           if (!type.equals(TYPES[0])) {
-            int index = i;
-            ec2.update(io.clusterresolver.testkit.SimulatedInstance.typical(index).build().instanceId(),
+            ec2.update(io.clusterresolver.testkit.SimulatedInstance.typical(i).build().instanceId(),
                 b -> b.instanceType(type));
           }
         }
         ec2.addTypical(n, 1, b -> b.tag("cluster", "other"));
         ec2.latency(Duration.ofMillis(latencyMs));
 
-        Map<String, String> child = runChild(ec2, n, reps, warmups);
-        int resolves = Integer.parseInt(child.get("resolves"));
-        double perResolve = ec2.callCount("DescribeInstances") / (double) resolves;
-        int typeCalls = ec2.callCount("DescribeInstanceTypes");
-        double goal = 1.3 * Math.ceil(perResolve) * latencyMs + 100;
-
-        ec2.resetCounts();
-        Hazelcast hz = hazelcast(ec2, reps, warmups);
-        System.out.printf(Locale.ROOT, "| %d | %.1f | %d | %s | %s | %.0f | %s | %s | %s | %d of %d | %.1f / discovery | %s |%n",
-            n, perResolve, typeCalls, child.get("warm_median_ms"), child.get("warm_min_ms"), goal,
-            child.get("cpu_ms"), child.get("first_ms"), child.get("peak_heap_mib"), hz.members, n, hz.callsPerDiscovery, hz.medianMs);
-        if (!child.get("tasks").equals(Integer.toString(n))) {
-          System.out.println("  WRONG: the aws provider found " + child.get("tasks") + " tasks, expected " + n);
+        Map<String, String> ours = runChild(ec2, "ours", jvmOptions, n, reps, warmups);
+        double perResolve = ec2.callCount("DescribeInstances") / Double.parseDouble(ours.get("resolves"));
+        row(n, "ours", ours, perResolve, ec2.callCount("DescribeInstanceTypes"));
+        double floor = Math.ceil(perResolve) * latencyMs;
+        String peer = "";
+        if (hazelcast) {
+          ec2.resetCounts();
+          Map<String, String> hz = runChild(ec2, "hazelcast", jvmOptions, n, reps, warmups);
+          row(n, "hazelcast", hz, ec2.callCount("DescribeInstances") / Double.parseDouble(hz.get("resolves")),
+              ec2.callCount("DescribeInstanceTypes"));
+          peer = String.format(Locale.ROOT, ", hazelcast %s ms (%s/%d members)", hz.get("warm_median_ms"),
+              hz.get("found"), n);
         }
+        ec2.resetCounts();
+        Map<String, String> capped = runChild(ec2, "ours", List.of(heapCap), n, reps, warmups);
+        row(n, "ours " + heapCap, capped, ec2.callCount("DescribeInstances") / Double.parseDouble(capped.get("resolves")),
+            ec2.callCount("DescribeInstanceTypes"));
+        for (Map<String, String> m : List.of(ours, capped)) {
+          if (!m.get("found").equals(Integer.toString(n))) {
+            System.out.println("  WRONG: the aws provider found " + m.get("found") + " members, expected " + n);
+          }
+        }
+        summary.add(String.format(Locale.ROOT, "N=%d ours %s ms%s, floor %.0f ms, heap %s MiB", n,
+            ours.get("warm_median_ms"), peer, floor, capped.get("peak_heap_mib")));
       }
     }
     if (cliJar != null) {
@@ -103,13 +127,24 @@ public final class AwsScale {
       System.out.printf(Locale.ROOT, "cold CLI `resolve --provider aws --simulate` (java -jar, default JVM options):"
           + " median %.0f ms, min %.0f ms of 5 runs%n", times.get(2), times.get(0));
     }
+    summary.forEach(System.out::println);
   }
 
-  /** Runs the resolves in a fresh JVM with -Xmx64m and reads its measurements. */
-  private static Map<String, String> runChild(SimulatedEc2 ec2, int n, int reps, int warmups) throws Exception {
-    Process p = new ProcessBuilder(javaBin(), "-Xmx64m", "-cp", System.getProperty("java.class.path"),
-        Client.class.getName(), ec2.endpoint().toString(), Integer.toString(reps), Integer.toString(warmups))
-        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+  private static void row(int n, String side, Map<String, String> m, double perResolve, int typeCalls) {
+    System.out.printf(Locale.ROOT, "| %d | %s | %.1f | %d | %s of %d | %s | %s | %s | %s | %s / %s |%n", n, side,
+        perResolve, typeCalls, m.get("found"), n, m.get("warm_median_ms"), m.get("warm_min_ms"), m.get("cpu_ms"),
+        m.get("first_ms"), m.get("peak_heap_mib"), m.get("live_heap_mib"));
+  }
+
+  /** Runs one side's resolves in a fresh JVM with the given options and reads its measurements. */
+  private static Map<String, String> runChild(SimulatedEc2 ec2, String side, List<String> jvmOptions, int n, int reps,
+      int warmups) throws Exception {
+    List<String> command = new ArrayList<>();
+    command.add(javaBin());
+    command.addAll(jvmOptions);
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), Client.class.getName(), side,
+        Integer.toString(ec2.port()), Integer.toString(reps), Integer.toString(warmups)));
+    Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     Map<String, String> values = new HashMap<>();
     try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       for (String line; (line = in.readLine()) != null; ) {
@@ -120,51 +155,33 @@ public final class AwsScale {
       }
     }
     if (!p.waitFor(10, TimeUnit.MINUTES) || p.exitValue() != 0 || !values.containsKey("resolves")) {
-      throw new IllegalStateException("The resolving JVM failed for N=" + n + ": " + values);
+      throw new IllegalStateException("The " + side + " JVM failed for N=" + n + ": " + values);
     }
     return values;
   }
 
-  private static final class Hazelcast {
-    int members;
-    double callsPerDiscovery;
-    String medianMs;
-  }
-
-  /** Hazelcast's EC2 discovery pointed at the same simulation (host-header, region, keys and a tag). */
-  private static Hazelcast hazelcast(SimulatedEc2 ec2, int reps, int warmups) {
+  /** Hazelcast's EC2 discovery pointed at the simulation (host-header, region, keys and a tag). */
+  private static DiscoveryStrategy hazelcast(int port) {
     Map<String, Comparable> properties = new LinkedHashMap<>();
     properties.put("access-key", "AKIABENCHMARK0000000");
     properties.put("secret-key", "benchmark-secret-key");
     properties.put("region", "us-east-1");
-    properties.put("host-header", "http://127.0.0.1:" + ec2.port());
+    properties.put("host-header", "http://127.0.0.1:" + port);
     properties.put("tag-key", "cluster");
     properties.put("tag-value", "bench");
     DiscoveryStrategy strategy = new AwsDiscoveryStrategyFactory()
         .newDiscoveryStrategy(null, Logger.getLogger(AwsScale.class), properties);
     strategy.start();
-    Hazelcast result = new Hazelcast();
-    List<Double> times = new ArrayList<>();
-    int discoveries = 0;
-    for (int i = 0; i < reps + warmups; i++) {
-      long start = System.nanoTime();
-      // Hazelcast returns one node per port of its hz-port range: count distinct hosts.
-      java.util.Set<String> hosts = new java.util.HashSet<>();
-      for (DiscoveryNode node : strategy.discoverNodes()) {
-        hosts.add(node.getPrivateAddress().getHost());
-      }
-      int found = hosts.size();
-      discoveries++;
-      if (i >= warmups) {
-        times.add((System.nanoTime() - start) / 1e6);
-      }
-      result.members = found;
+    return strategy;
+  }
+
+  /** Hazelcast returns one node per port of its hz-port range: the members are the distinct hosts. */
+  private static int discover(DiscoveryStrategy strategy) {
+    java.util.Set<String> hosts = new java.util.HashSet<>();
+    for (DiscoveryNode node : strategy.discoverNodes()) {
+      hosts.add(node.getPrivateAddress().getHost());
     }
-    strategy.destroy();
-    Collections.sort(times);
-    result.medianMs = String.format(Locale.ROOT, "%.0f", times.get(times.size() / 2));
-    result.callsPerDiscovery = ec2.callCount("DescribeInstances") / (double) discoveries;
-    return result;
+    return hosts.size();
   }
 
   private static String javaBin() {
@@ -179,30 +196,42 @@ public final class AwsScale {
     return options;
   }
 
-  /** The resolving JVM: one cold resolve, {@code warmups} warm-ups, then {@code reps} measured resolves. */
+  /**
+   * One side's JVM ({@code ours} or {@code hazelcast}): one cold resolve, {@code warmups} warm-ups,
+   * then {@code reps} measured resolves, each reading every member.
+   */
   public static final class Client {
     private Client() {}
 
     public static void main(String[] args) {
       java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
-      String endpoint = args[0];
-      int reps = Integer.parseInt(args[1]);
-      Map<String, String> properties = new LinkedHashMap<>();
-      properties.put("clusterresolver.aws.region", "us-east-1");
-      properties.put("clusterresolver.aws.endpoint", endpoint);
-      properties.put("clusterresolver.aws.imds-endpoint", endpoint);
-      properties.put("clusterresolver.aws.access-key-id", "AKIABENCHMARK0000000");
-      properties.put("clusterresolver.aws.secret-access-key", "benchmark-secret-key");
-      properties.put("clusterresolver.aws.tags", "cluster=bench");
-      properties.put("clusterresolver.aws.timeout", "5m");
+      String side = args[0];
+      int port = Integer.parseInt(args[1]);
+      int reps = Integer.parseInt(args[2]);
+      int warmups = Integer.parseInt(args[3]);
       long start = System.nanoTime();
-      ClusterResolver resolver = ClusterResolvers.create("aws", properties, Map.of());
-      ClusterSpec spec = resolver.clusterSpec();
+      java.util.function.IntSupplier resolve;
+      if (side.equals("hazelcast")) {
+        DiscoveryStrategy strategy = hazelcast(port);
+        resolve = () -> discover(strategy);
+      } else {
+        String endpoint = "http://127.0.0.1:" + port;
+        Map<String, String> properties = new LinkedHashMap<>();
+        properties.put("clusterresolver.aws.region", "us-east-1");
+        properties.put("clusterresolver.aws.endpoint", endpoint);
+        properties.put("clusterresolver.aws.imds-endpoint", endpoint);
+        properties.put("clusterresolver.aws.access-key-id", "AKIABENCHMARK0000000");
+        properties.put("clusterresolver.aws.secret-access-key", "benchmark-secret-key");
+        properties.put("clusterresolver.aws.tags", "cluster=bench");
+        properties.put("clusterresolver.aws.timeout", "5m");
+        ClusterResolver resolver = ClusterResolvers.create("aws", properties, Map.of());
+        resolve = () -> resolver.clusterSpec().numTasks("worker");
+      }
+      int found = resolve.getAsInt();
       double first = (System.nanoTime() - start) / 1e6;
       int resolves = 1;
-      int warmups = Integer.parseInt(args[2]);
       for (int i = 0; i < warmups; i++) {
-        resolver.clusterSpec();
+        resolve.getAsInt();
         resolves++;
       }
       System.gc();
@@ -237,12 +266,16 @@ public final class AwsScale {
       long cpuStart = threads.getCurrentThreadCpuTime();
       for (int i = 0; i < reps; i++) {
         long t = System.nanoTime();
-        spec = resolver.clusterSpec();
+        found = resolve.getAsInt();
         times.add((System.nanoTime() - t) / 1e6);
         resolves++;
       }
       double cpuPerResolve = (threads.getCurrentThreadCpuTime() - cpuStart) / 1e6 / reps;
       long used = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+      System.gc();
+      // What stays once a resolve is done (its result still referenced): the JVM, the client, the last result.
+      System.out.printf(Locale.ROOT, "retained_mib=%.1f%n",
+          ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / 1048576.0);
       long peak;
       long live;
       synchronized (beforeAfter) {
@@ -254,8 +287,9 @@ public final class AwsScale {
       System.out.printf(Locale.ROOT, "warm_median_ms=%.0f%n", times.get(times.size() / 2));
       System.out.printf(Locale.ROOT, "warm_min_ms=%.0f%n", times.get(0));
       System.out.printf(Locale.ROOT, "cpu_ms=%.0f%n", cpuPerResolve);
-      System.out.printf(Locale.ROOT, "peak_heap_mib=%.1f / %.1f%n", peak / 1048576.0, live / 1048576.0);
-      System.out.println("tasks=" + spec.numTasks("worker"));
+      System.out.printf(Locale.ROOT, "peak_heap_mib=%.1f%n", peak / 1048576.0);
+      System.out.printf(Locale.ROOT, "live_heap_mib=%.1f%n", live / 1048576.0);
+      System.out.println("found=" + found);
       System.out.println("resolves=" + resolves);
     }
   }

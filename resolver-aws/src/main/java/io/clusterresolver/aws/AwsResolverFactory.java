@@ -86,16 +86,18 @@ final class AwsResolverFactory {
             .connectionTimeout(Duration.ofSeconds(5))
             .socketTimeout(Duration.ofSeconds(30)))
         .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder()
-            .maxAttempts(config.get(AwsProperties.MAX_ATTEMPTS)).build()));
+                .maxAttempts(config.get(AwsProperties.MAX_ATTEMPTS)).build())
+            .addExecutionInterceptor(new StreamingInstances()));
     if (endpoint != null) {
       ec2.endpointOverride(endpoint);
     }
+    AsyncIdentity identity = imdsDisabled ? null : new AsyncIdentity(imds::instanceId);
     Ec2MemberSource source = new Ec2MemberSource(ec2.build(), filters(config),
         AddressType.parse(config.get(AwsProperties.ADDRESS)), config.get(CloudProperties.TIMEOUT),
         config.get(AwsProperties.PAGE_SIZE), config.get(AwsProperties.ACCELERATORS),
-        endpoint != null ? endpoint.toString() : region);
+        endpoint != null ? endpoint.toString() : region, identity == null ? () -> { } : identity::start);
     return resolver.source(source)
-        .selfIdentity(imdsDisabled ? SelfIdentity.none() : SelfIdentity.cached(imds::instanceId))
+        .selfIdentity(identity == null ? SelfIdentity.none() : SelfIdentity.cached(identity))
         .environment(NAME)
         .build();
   }

@@ -14,7 +14,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
@@ -24,20 +28,17 @@ import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.ec2.model.DescribeInstanceTypesResponse;
 import software.amazon.awssdk.services.ec2.model.DescribeInstancesRequest;
-import software.amazon.awssdk.services.ec2.model.DescribeInstancesResponse;
 import software.amazon.awssdk.services.ec2.model.Filter;
 import software.amazon.awssdk.services.ec2.model.GpuDeviceInfo;
 import software.amazon.awssdk.services.ec2.model.InferenceDeviceInfo;
-import software.amazon.awssdk.services.ec2.model.Instance;
 import software.amazon.awssdk.services.ec2.model.InstanceTypeInfo;
 import software.amazon.awssdk.services.ec2.model.NeuronDeviceInfo;
-import software.amazon.awssdk.services.ec2.model.Reservation;
-import software.amazon.awssdk.services.ec2.model.Tag;
 
 /**
- * Lists EC2 instances as members: every page of {@code DescribeInstances} under one deadline, the
- * chosen address only, and accelerators from {@code DescribeInstanceTypes}, asked once per JVM and
- * endpoint for all types not yet known (instance types never change; membership is never cached).
+ * Lists EC2 instances as members: every page of {@code DescribeInstances} under one deadline, read
+ * with StAX ({@link StreamingInstances}) keeping only what a member needs, and accelerators from
+ * {@code DescribeInstanceTypes}, asked once per JVM and endpoint for the types not yet known (instance
+ * types never change; membership is never cached), while later pages are in flight.
  */
 final class Ec2MemberSource implements MemberSource {
 
@@ -62,9 +63,11 @@ final class Ec2MemberSource implements MemberSource {
   private final int pageSize;
   private final boolean accelerators;
   private final String cacheScope;
+  private final Runnable onListing;
 
   Ec2MemberSource(Ec2Client ec2, List<Filter> filters, AddressType address, Duration timeout, int pageSize,
-      boolean accelerators, String cacheScope) {
+      boolean accelerators, String cacheScope, Runnable onListing) {
+    this.onListing = onListing;
     this.ec2 = ec2;
     this.filters = List.copyOf(filters);
     this.address = address;
@@ -77,31 +80,38 @@ final class Ec2MemberSource implements MemberSource {
   @Override
   public List<Member> members() {
     CloudApi.Session session = API.session(timeout);
-    // Each page's SDK objects are dropped once read: only what the layout needs is kept.
+    onListing.run(); // the metadata identity, asked while the first page is in flight
+    // Only what the layout needs is kept of each page.
     List<Listed> listed = new ArrayList<>();
     List<String> withoutAddress = new ArrayList<>();
+    TypeCatalog catalog = new TypeCatalog(session);
     session.forEachPage("DescribeInstances",
-        (token, remaining) -> ec2.describeInstances(DescribeInstancesRequest.builder()
-            .filters(filters)
-            .maxResults(pageSize)
-            .nextToken(token)
-            .overrideConfiguration(c -> c.apiCallTimeout(remaining))
-            .build()),
-        DescribeInstancesResponse::nextToken,
+        (token, remaining) -> {
+          AtomicReference<InstancePage> sink = new AtomicReference<>();
+          ec2.describeInstances(DescribeInstancesRequest.builder()
+              .filters(filters)
+              .maxResults(pageSize)
+              .nextToken(token)
+              .overrideConfiguration(c -> c.apiCallTimeout(remaining).putExecutionAttribute(StreamingInstances.SINK, sink))
+              .build());
+          return Objects.requireNonNull(sink.get(), "the DescribeInstances answer was not read");
+        },
+        InstancePage::nextToken,
         page -> {
-          for (Reservation r : page.reservations()) {
-            for (Instance i : r.instances()) {
-              String chosen = InstanceAddresses.of(address, i).orElse(null);
-              if (chosen == null) {
-                withoutAddress.add(i.instanceId() + " (" + i.state().nameAsString() + ")");
-              } else {
-                listed.add(new Listed(i, chosen));
-              }
+          for (InstancePage.Instance i : page.instances()) {
+            String chosen = i.address(address).orElse(null);
+            if (chosen == null) {
+              withoutAddress.add(i.id() + " (" + i.state() + ")");
+            } else {
+              listed.add(new Listed(i, chosen));
             }
+          }
+          if (accelerators && page.nextToken() != null) {
+            catalog.prefetch(listed); // asked while the next page is in flight
           }
         });
 
-    Map<String, Map<String, Integer>> typeAccelerators = accelerators ? acceleratorsOf(listed, session) : Map.of();
+    Map<String, Map<String, Integer>> typeAccelerators = accelerators ? catalog.acceleratorsOf(listed) : Map.of();
     List<Member> members = new ArrayList<>(listed.size());
     for (Listed i : listed) {
       members.add(i.member.accelerators(typeAccelerators.getOrDefault(i.type, Map.of())).build());
@@ -120,49 +130,92 @@ final class Ec2MemberSource implements MemberSource {
     final Member.Builder member;
     final String type;
 
-    Listed(Instance i, String address) {
-      this.type = i.instanceTypeAsString();
-      this.member = Member.builder(i.instanceId(), address).creationTime(i.launchTime());
-      for (Tag tag : i.tags()) {
-        member.label(tag.key(), tag.value());
-        if ("Name".equals(tag.key())) {
-          member.name(tag.value());
+    Listed(InstancePage.Instance i, String address) {
+      this.type = i.type();
+      this.member = Member.builder(i.id(), address).creationTime(i.launchTime()).labels(i.tags());
+      String name = i.tags().get("Name");
+      if (name != null) {
+        member.name(name);
+      }
+    }
+  }
+
+  /**
+   * The instance types of one listing: types not yet known are asked for (per 100) in the background
+   * while later pages are fetched, and whatever is still missing at the end is asked for then.
+   */
+  private final class TypeCatalog {
+    private final CloudApi.Session session;
+    private final Set<String> asked = new TreeSet<>();
+    private final List<CompletableFuture<Void>> inFlight = new ArrayList<>();
+
+    TypeCatalog(CloudApi.Session session) {
+      this.session = session;
+    }
+
+    /** Starts asking for the types of {@code instances} not known nor asked yet. */
+    void prefetch(List<Listed> instances) {
+      List<String> missing = missing(instances);
+      if (!missing.isEmpty()) {
+        asked.addAll(missing);
+        inFlight.add(CompletableFuture.runAsync(() -> ask(missing), BACKGROUND));
+      }
+    }
+
+    /** Accelerators by type name for the instances' types, once every type is known. */
+    Map<String, Map<String, Integer>> acceleratorsOf(List<Listed> instances) {
+      for (CompletableFuture<Void> f : inFlight) {
+        try {
+          f.join();
+        } catch (CompletionException e) {
+          throw e.getCause() instanceof RuntimeException ? (RuntimeException) e.getCause() : e;
+        }
+      }
+      ask(missing(instances));
+      Map<String, Map<String, Integer>> result = new LinkedHashMap<>();
+      for (Listed i : instances) {
+        if (i.type != null) {
+          result.put(i.type, TYPE_CACHE.getOrDefault(cacheScope + "|" + i.type, Map.of()));
+        }
+      }
+      return result;
+    }
+
+    private List<String> missing(List<Listed> instances) {
+      Set<String> missing = new TreeSet<>();
+      for (Listed i : instances) {
+        if (i.type != null && !asked.contains(i.type) && !TYPE_CACHE.containsKey(cacheScope + "|" + i.type)) {
+          missing.add(i.type);
+        }
+      }
+      return new ArrayList<>(missing);
+    }
+
+    /** One {@code DescribeInstanceTypes} per 100 types (the session only reads its deadline: safe to share). */
+    private void ask(List<String> types) {
+      for (int from = 0; from < types.size(); from += 100) {
+        List<String> chunk = types.subList(from, Math.min(types.size(), from + 100));
+        DescribeInstanceTypesResponse response = session.call("DescribeInstanceTypes",
+            remaining -> ec2.describeInstanceTypes(r -> r.instanceTypesWithStrings(chunk)
+                .overrideConfiguration(c -> c.apiCallTimeout(remaining))));
+        for (InstanceTypeInfo info : response.instanceTypes()) {
+          TYPE_CACHE.put(cacheScope + "|" + info.instanceTypeAsString(), count(info));
+        }
+        for (String type : chunk) {
+          TYPE_CACHE.putIfAbsent(cacheScope + "|" + type, Map.of()); // not reported: no accelerators
         }
       }
     }
   }
 
-  /** Accelerators by type name for the instances' types; unknown types are asked for in one call (per 100 types). */
-  private Map<String, Map<String, Integer>> acceleratorsOf(List<Listed> instances, CloudApi.Session session) {
-    Set<String> missing = new TreeSet<>();
-    for (Listed i : instances) {
-      String type = i.type;
-      if (type != null && !TYPE_CACHE.containsKey(cacheScope + "|" + type)) {
-        missing.add(type);
-      }
-    }
-    List<String> batch = new ArrayList<>(missing);
-    for (int from = 0; from < batch.size(); from += 100) {
-      List<String> chunk = batch.subList(from, Math.min(batch.size(), from + 100));
-      DescribeInstanceTypesResponse response = session.call("DescribeInstanceTypes",
-          remaining -> ec2.describeInstanceTypes(r -> r.instanceTypesWithStrings(chunk)
-              .overrideConfiguration(c -> c.apiCallTimeout(remaining))));
-      for (InstanceTypeInfo info : response.instanceTypes()) {
-        TYPE_CACHE.put(cacheScope + "|" + info.instanceTypeAsString(), count(info));
-      }
-      for (String asked : chunk) {
-        TYPE_CACHE.putIfAbsent(cacheScope + "|" + asked, Map.of()); // not reported: no accelerators
-      }
-    }
-    Map<String, Map<String, Integer>> result = new LinkedHashMap<>();
-    for (Listed i : instances) {
-      String type = i.type;
-      if (type != null) {
-        result.put(type, TYPE_CACHE.getOrDefault(cacheScope + "|" + type, Map.of()));
-      }
-    }
-    return result;
-  }
+  /** Runs the catalog calls that overlap later pages (daemon threads, created on demand, idle ones end). */
+  private static final java.util.concurrent.ExecutorService BACKGROUND =
+      new java.util.concurrent.ThreadPoolExecutor(0, 4, 30, java.util.concurrent.TimeUnit.SECONDS,
+          new java.util.concurrent.LinkedBlockingQueue<>(), r -> {
+            Thread t = new Thread(r, "cluster-resolver-aws-catalog");
+            t.setDaemon(true);
+            return t;
+          });
 
   /** GPUs, Neuron devices and (first-generation) inference accelerators of a type. */
   static Map<String, Integer> count(InstanceTypeInfo info) {

@@ -46,6 +46,11 @@ class AwsProviderTest {
     ec2.close();
   }
 
+  /** The DescribeInstances requests, oldest first (the metadata identity is asked concurrently). */
+  private static List<SimulatedEc2.RecordedRequest> listings(SimulatedEc2 ec2) {
+    return ec2.requests().stream().filter(r -> r.action().equals("DescribeInstances")).collect(Collectors.toList());
+  }
+
   private static String id(int i) {
     return SimulatedInstance.typical(i).build().instanceId();
   }
@@ -86,7 +91,7 @@ class AwsProviderTest {
     ec2.addTypical(0, 12, b -> b);
     assertThat(resolver(ec2, "page-size", "5").clusterSpec().numTasks("worker")).isEqualTo(12);
     assertThat(ec2.callCount("DescribeInstances")).isEqualTo(3);
-    assertThat(ec2.requests().get(1).parameters()).containsKey("NextToken");
+    assertThat(listings(ec2).get(1).parameters()).containsKey("NextToken");
   }
 
   @Test
@@ -161,7 +166,7 @@ class AwsProviderTest {
       assertThat(spec.numTasks("worker")).isEqualTo(2);
       assertThat(logs.messages()).anySatisfy(m -> assertThat(m).contains("i-pending (pending)"));
     }
-    assertThat(ec2.requests().get(0).parameters()).containsEntry("Filter.1.Value.1", "pending")
+    assertThat(listings(ec2).get(0).parameters()).containsEntry("Filter.1.Value.1", "pending")
         .containsEntry("Filter.1.Value.2", "running");
   }
 
@@ -268,6 +273,18 @@ class AwsProviderTest {
     assertThat(e.getMessage()).contains("DescribeInstances (page 2)").contains("HTTP 503")
         .contains("RequestLimitExceeded").containsPattern("request id [0-9a-f-]{36}").contains("3 attempts");
     assertThat(ec2.callCount("DescribeInstances")).isEqualTo(1 + 3);
+  }
+
+  @Test
+  void aThrottledOrFailingPageIsRetriedThroughTheSdkAndTheClusterIsWhole() {
+    ec2.addTypical(0, 2500, b -> b.instanceType("m5.large"));
+    ec2.inject(Ec2Fault.requestLimitExceeded().onPage(2).times(2));
+    ec2.inject(Ec2Fault.internalError().onPage(3).times(1));
+    ClusterSpec spec = resolver(ec2).clusterSpec();
+    List<String> expected = ec2.instances().stream().map(i -> i.privateIpv4().orElseThrow() + ":8888")
+        .collect(Collectors.toList());
+    assertThat(spec.jobTasks("worker")).containsExactlyElementsOf(expected);
+    assertThat(ec2.callCount("DescribeInstances")).isEqualTo(3 + 2 + 1);
   }
 
   @Test

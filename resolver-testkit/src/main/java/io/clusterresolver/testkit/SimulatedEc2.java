@@ -54,8 +54,9 @@ import java.util.regex.Pattern;
  *       {@code dynamic/instance-identity/document}; GETs without a valid token get 401, as on an
  *       instance that requires IMDSv2. Which instance "this" is: {@link #identifyAs(String)}.
  *   <li>Requests must carry a SigV4 {@code Authorization} header, else 401 {@code AuthFailure}.
- *   <li>Per-action call counts, the requests seen, a latency added to every API call, and faults
- *       ({@link Ec2Fault}) by action, page and count.
+ *   <li>Per-action call counts, the requests seen, a latency added to every API call, faults
+ *       ({@link Ec2Fault}) by action, page and count, and EC2's request rate limit
+ *       ({@link #rateLimit(TokenBucket)}).
  * </ul>
  *
  * <p>The server listens on 127.0.0.1 only. Thread-safe; close it when done.
@@ -79,6 +80,8 @@ public final class SimulatedEc2 implements AutoCloseable {
   private volatile Duration latency = Duration.ZERO;
   private volatile int unpaginatedLimit = 1000;
   private volatile String self;
+  private volatile TokenBucket rateLimit;
+  private final AtomicInteger throttled = new AtomicInteger();
   private final SimulatedImds imds;
 
   private SimulatedEc2(String region) {
@@ -227,6 +230,24 @@ public final class SimulatedEc2 implements AutoCloseable {
     return this;
   }
 
+  /**
+   * Meters every EC2 API call (they are all non-mutating) with a token bucket, as EC2 meters an
+   * account's requests in a region: a call that finds no token is answered HTTP 503 with EC2's
+   * {@code RequestLimitExceeded} error (after the latency) and counted as {@linkplain
+   * #throttledCount() throttled}. {@code null} (the default) meters nothing. IMDS is not metered.
+   *
+   * @param bucket for instance {@link TokenBucket#ec2NonMutating()} (100 tokens, 20 a second)
+   */
+  public SimulatedEc2 rateLimit(TokenBucket bucket) {
+    this.rateLimit = bucket;
+    return this;
+  }
+
+  /** How many API calls the {@linkplain #rateLimit(TokenBucket) rate limit} throttled. */
+  public int throttledCount() {
+    return throttled.get();
+  }
+
   /** The most instances a {@code DescribeInstances} without {@code MaxResults} returns at once. */
   public SimulatedEc2 unpaginatedLimit(int limit) {
     if (limit < 1) {
@@ -254,7 +275,7 @@ public final class SimulatedEc2 implements AutoCloseable {
 
   // ---- observation ----
 
-  /** How many requests of an action ({@code DescribeInstances}, …) arrived, faulted ones included. */
+  /** How many requests of an action ({@code DescribeInstances}, …) arrived, faulted and throttled ones included. */
   public int callCount(String action) {
     AtomicInteger n = calls.get(action);
     return n == null ? 0 : n.get();
@@ -277,6 +298,7 @@ public final class SimulatedEc2 implements AutoCloseable {
   /** Forgets counts and recorded requests (not the fleet or faults). */
   public SimulatedEc2 resetCounts() {
     calls.clear();
+    throttled.set(0);
     synchronized (requests) {
       requests.clear();
     }
@@ -457,6 +479,11 @@ public final class SimulatedEc2 implements AutoCloseable {
       }
       if (!"2016-11-15".equals(params.get("Version"))) {
         return Ec2QueryWire.error(400, "InvalidParameterValue", "Unsupported API version: " + params.get("Version"), requestId, 0);
+      }
+      TokenBucket bucket = rateLimit;
+      if (bucket != null && !bucket.tryTake()) {
+        throttled.incrementAndGet();
+        return Ec2QueryWire.error(503, "RequestLimitExceeded", "Request limit exceeded.", requestId, latency.toMillis());
       }
       try {
         switch (action) {

@@ -122,4 +122,21 @@ class SimulatedEc2Test {
         .header("x-aws-ec2-metadata-token", token).build(), HttpResponse.BodyHandlers.ofString()).body();
     assertThat(doc).contains("\"region\" : \"us-east-1\"").contains("\"privateIp\" : \"10.0.0.0\"");
   }
+
+  @Test
+  void theRateLimitAnswersEc2sThrottlingErrorOnceTheBucketIsEmpty() throws Exception {
+    ec2.addTypical(0, 3, b -> b);
+    java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong();
+    ec2.rateLimit(TokenBucket.of(2, 1, now::get));
+    String form = "Action=DescribeInstances&Version=2016-11-15";
+    assertThat(post(form).statusCode()).isEqualTo(200);
+    assertThat(post(form).statusCode()).isEqualTo(200);
+    HttpResponse<String> throttled = post(form);
+    assertThat(throttled.statusCode()).isEqualTo(503);
+    assertThat(throttled.body()).contains("<Code>RequestLimitExceeded</Code>").contains("<RequestID>");
+    now.addAndGet(1_000_000_000L);
+    assertThat(post(form).statusCode()).isEqualTo(200);
+    assertThat(ec2.throttledCount()).isEqualTo(1);
+    assertThat(ec2.callCount("DescribeInstances")).isEqualTo(4);
+  }
 }
