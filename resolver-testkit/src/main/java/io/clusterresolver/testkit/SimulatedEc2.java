@@ -81,7 +81,7 @@ public final class SimulatedEc2 implements AutoCloseable {
   private volatile int unpaginatedLimit = 1000;
   private volatile String self;
   private volatile TokenBucket rateLimit;
-  private final AtomicInteger throttled = new AtomicInteger();
+  private final Map<String, AtomicInteger> throttled = new ConcurrentHashMap<>();
   private final SimulatedImds imds;
 
   private SimulatedEc2(String region) {
@@ -245,7 +245,13 @@ public final class SimulatedEc2 implements AutoCloseable {
 
   /** How many API calls the {@linkplain #rateLimit(TokenBucket) rate limit} throttled. */
   public int throttledCount() {
-    return throttled.get();
+    return throttled.values().stream().mapToInt(AtomicInteger::get).sum();
+  }
+
+  /** How many calls of an action the {@linkplain #rateLimit(TokenBucket) rate limit} throttled. */
+  public int throttledCount(String action) {
+    AtomicInteger n = throttled.get(action);
+    return n == null ? 0 : n.get();
   }
 
   /** The most instances a {@code DescribeInstances} without {@code MaxResults} returns at once. */
@@ -298,7 +304,7 @@ public final class SimulatedEc2 implements AutoCloseable {
   /** Forgets counts and recorded requests (not the fleet or faults). */
   public SimulatedEc2 resetCounts() {
     calls.clear();
-    throttled.set(0);
+    throttled.clear();
     synchronized (requests) {
       requests.clear();
     }
@@ -467,7 +473,7 @@ public final class SimulatedEc2 implements AutoCloseable {
       }
       TokenBucket bucket = rateLimit;
       if (bucket != null && !bucket.tryTake()) {
-        throttled.incrementAndGet();
+        throttled.computeIfAbsent(action, k -> new AtomicInteger()).incrementAndGet();
         return Ec2QueryWire.error(503, "RequestLimitExceeded", "Request limit exceeded.", requestId, latency.toMillis());
       }
       try {
