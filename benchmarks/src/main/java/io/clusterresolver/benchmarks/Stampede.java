@@ -35,7 +35,8 @@ import java.util.stream.Stream;
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.clusterresolver.benchmarks.Stampede \
- *     --hosts 1250 --tasks-per-host 8 [--strategy none|jitter|host] [--bucket 100,20] [--latency-ms 20]
+ *     --hosts 1250 --tasks-per-host 8 [--strategy none|jitter|host] [--bucket 100,20] [--latency-ms 20] \
+ *     [--retry-mode adaptive|standard] [--accelerators true|false]
  * </pre>
  *
  * <p>Strategies (each is only properties a user sets):
@@ -65,10 +66,14 @@ public final class Stampede {
     String[] bucket = options.getOrDefault("bucket", "100,20").split(",");
     int latencyMs = Integer.parseInt(options.getOrDefault("latency-ms", "20"));
     String retryMode = options.getOrDefault("retry-mode", "adaptive");
+    String accelerators = options.getOrDefault("accelerators", "true");
     int k = hosts * perHost;
     java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.OFF);
 
     Map<String, String> common = new LinkedHashMap<>();
+    if (!accelerators.equals("true")) {
+      common.put("clusterresolver.aws.accelerators", accelerators); // no DescribeInstanceTypes
+    }
     switch (strategy) {
       case "none":
         common.put("clusterresolver.aws.shared-listing", "false");
