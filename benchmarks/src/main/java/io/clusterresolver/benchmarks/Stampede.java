@@ -46,7 +46,8 @@ import java.util.stream.Stream;
  *   <li>{@code jitter}: every process lists for itself, patiently: the SDK's adaptive retry (full
  *       jitter, client-side rate limit after throttling), 20 attempts, a 10 min timeout;
  *   <li>{@code host} (default): processes of a host share one listing ({@code shared-listing}, the
- *       default), with the patient retries of {@code jitter}.
+ *       default) and accept one begun up to 30 s before they started ({@code shared-listing-max-age},
+ *       {@code --max-age}), with the patient retries of {@code jitter}.
  * </ul>
  * It ends with {@code stampede: <k> of <K> resolved, last at <s> s, <c> listing calls, <t> throttled,
  * <f> failed} (listing calls: DescribeInstances answered; throttled: calls of any action refused).
@@ -85,6 +86,8 @@ public final class Stampede {
         common.put("clusterresolver.aws.timeout", "10m");
         break;
       case "host":
+        // A process that starts after its host's listing finished (start-up skew) may still use it.
+        common.put("clusterresolver.aws.shared-listing-max-age", options.getOrDefault("max-age", "30s"));
         common.put("clusterresolver.aws.retry-mode", retryMode);
         common.put("clusterresolver.aws.max-attempts", "20");
         common.put("clusterresolver.aws.timeout", "10m");
