@@ -7,7 +7,9 @@ import io.clusterresolver.cloud.Endpoints;
 import io.clusterresolver.cloud.SelfIdentity;
 import io.clusterresolver.cloud.MemberClusterResolver;
 import io.clusterresolver.spi.ResolverConfig;
+import io.clusterresolver.cloud.MemberSource;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,6 +60,15 @@ final class AwsResolverFactory {
             + String.join(", ", INSTANCE_STATES) + ")");
       }
     }
+    String retryMode = config.get(AwsProperties.RETRY_MODE);
+    if (!retryMode.equals("standard") && !retryMode.equals("adaptive")) {
+      problems.add(config.key(AwsProperties.RETRY_MODE) + ": '" + retryMode + "' is not a retry mode: use standard or"
+          + " adaptive");
+    }
+    if (config.get(AwsProperties.SHARED_LISTING_MAX_AGE).isNegative()) {
+      problems.add(config.key(AwsProperties.SHARED_LISTING_MAX_AGE) + " must not be negative: use 0 (only listings"
+          + " in progress are shared) or a duration like 5s");
+    }
     MemberClusterResolver.Builder resolver = MemberClusterResolver.builder(NAME)
         .configure(config, AwsProperties.TASKS_PER_INSTANCE, problems);
     ImdsClient imds = new ImdsClient(imdsEndpoint != null ? imdsEndpoint : ImdsClient.DEFAULT_ENDPOINT);
@@ -86,7 +97,8 @@ final class AwsResolverFactory {
         .httpClientBuilder(UrlConnectionHttpClient.builder()
             .connectionTimeout(Duration.ofSeconds(5))
             .socketTimeout(Duration.ofSeconds(30)))
-        .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder()
+        .overrideConfiguration(o -> o.retryStrategy((retryMode.equals("adaptive")
+                ? AwsRetryStrategy.adaptiveRetryStrategy() : AwsRetryStrategy.standardRetryStrategy()).toBuilder()
                 .maxAttempts(config.get(AwsProperties.MAX_ATTEMPTS)).build())
             .addExecutionInterceptor(new StreamingInstances()));
     if (endpoint != null) {
@@ -97,10 +109,32 @@ final class AwsResolverFactory {
         AddressType.parse(config.get(AwsProperties.ADDRESS)), config.get(CloudProperties.TIMEOUT),
         config.get(AwsProperties.PAGE_SIZE), config.get(AwsProperties.ACCELERATORS),
         endpoint != null ? endpoint.toString() : region, identity == null ? () -> { } : identity::start);
-    return resolver.source(source)
+    MemberSource members = source;
+    if (config.get(AwsProperties.SHARED_LISTING)) {
+      Path directory = config.find(AwsProperties.SHARED_LISTING_DIR).map(Path::of).orElseGet(() ->
+          Path.of(System.getProperty("java.io.tmpdir"), "cluster-resolver-" + System.getProperty("user.name", "user")));
+      members = new SharedListing(source, directory, query(config, endpoint, region),
+          config.get(AwsProperties.SHARED_LISTING_MAX_AGE),
+          config.get(CloudProperties.TIMEOUT), System::currentTimeMillis);
+    }
+    return resolver.source(members)
         .selfIdentity(identity == null ? SelfIdentity.none() : SelfIdentity.cached(identity))
         .environment(NAME)
         .build();
+  }
+
+  /**
+   * Everything that decides what a listing returns, for sharing it between processes: where, what
+   * filters, which address and facts, and whose credentials (hashed: never written in clear).
+   */
+  private static String query(ResolverConfig config, URI endpoint, String region) {
+    String credentials = config.find(AwsProperties.ACCESS_KEY_ID).map(k -> "key " + SharedListing.digest(k))
+        .or(() -> config.find(AwsProperties.PROFILE).map(p -> "profile " + p))
+        .orElseGet(() -> "default chain " + SharedListing.digest(config.getenv("AWS_PROFILE") + "|" + config.getenv("AWS_ACCESS_KEY_ID")
+            + "|" + config.getenv("AWS_ROLE_ARN") + "|" + System.getProperty("aws.accessKeyId")));
+    return "aws 1|" + (endpoint != null ? endpoint : "") + "|" + region + "|" + filters(config) + "|"
+        + config.get(AwsProperties.ADDRESS) + "|" + config.get(AwsProperties.ACCELERATORS) + "|"
+        + config.get(AwsProperties.PAGE_SIZE) + "|" + credentials;
   }
 
   private static List<Filter> filters(ResolverConfig config) {

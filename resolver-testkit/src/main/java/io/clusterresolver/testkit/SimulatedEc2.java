@@ -14,9 +14,11 @@ import com.github.tomakehurst.wiremock.http.Request;
 import com.github.tomakehurst.wiremock.http.ResponseDefinition;
 import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.LinkedHashMap;
@@ -73,6 +75,10 @@ public final class SimulatedEc2 implements AutoCloseable {
   private final WireMockServer server;
   private final String region;
   private final Map<String, SimulatedInstance> fleet = new LinkedHashMap<>();
+  /** Changes with every change of the fleet (guarded by {@code fleet}). */
+  private long fleetVersion;
+  /** Rendered pages of the current fleet version, so a stampede of the same request costs little CPU. */
+  private final Map<String, byte[]> pages = new ConcurrentHashMap<>();
   private final Map<String, SimulatedInstanceType> types = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
   private final List<FaultRule> faults = new ArrayList<>();
@@ -81,7 +87,7 @@ public final class SimulatedEc2 implements AutoCloseable {
   private volatile int unpaginatedLimit = 1000;
   private volatile String self;
   private volatile TokenBucket rateLimit;
-  private final AtomicInteger throttled = new AtomicInteger();
+  private final Map<String, AtomicInteger> throttled = new ConcurrentHashMap<>();
   private final SimulatedImds imds;
 
   private SimulatedEc2(String region) {
@@ -152,6 +158,7 @@ public final class SimulatedEc2 implements AutoCloseable {
       for (SimulatedInstance i : instances) {
         fleet.put(i.instanceId(), i);
       }
+      fleetVersion++;
     }
     return this;
   }
@@ -163,6 +170,7 @@ public final class SimulatedEc2 implements AutoCloseable {
         SimulatedInstance instance = customize.apply(SimulatedInstance.typical(i)).build();
         fleet.put(instance.instanceId(), instance);
       }
+      fleetVersion++;
     }
     return this;
   }
@@ -170,6 +178,7 @@ public final class SimulatedEc2 implements AutoCloseable {
   /** Removes an instance; true when it was there. */
   public boolean remove(String instanceId) {
     synchronized (fleet) {
+      fleetVersion++;
       return fleet.remove(instanceId) != null;
     }
   }
@@ -186,6 +195,7 @@ public final class SimulatedEc2 implements AutoCloseable {
         throw new IllegalArgumentException("An update cannot change the instance id " + instanceId);
       }
       fleet.put(instanceId, changed);
+      fleetVersion++;
     }
     return this;
   }
@@ -199,6 +209,7 @@ public final class SimulatedEc2 implements AutoCloseable {
   public SimulatedEc2 clear() {
     synchronized (fleet) {
       fleet.clear();
+      fleetVersion++;
     }
     return this;
   }
@@ -245,7 +256,13 @@ public final class SimulatedEc2 implements AutoCloseable {
 
   /** How many API calls the {@linkplain #rateLimit(TokenBucket) rate limit} throttled. */
   public int throttledCount() {
-    return throttled.get();
+    return throttled.values().stream().mapToInt(AtomicInteger::get).sum();
+  }
+
+  /** How many calls of an action the {@linkplain #rateLimit(TokenBucket) rate limit} throttled. */
+  public int throttledCount(String action) {
+    AtomicInteger n = throttled.get(action);
+    return n == null ? 0 : n.get();
   }
 
   /** The most instances a {@code DescribeInstances} without {@code MaxResults} returns at once. */
@@ -298,7 +315,7 @@ public final class SimulatedEc2 implements AutoCloseable {
   /** Forgets counts and recorded requests (not the fleet or faults). */
   public SimulatedEc2 resetCounts() {
     calls.clear();
-    throttled.set(0);
+    throttled.clear();
     synchronized (requests) {
       requests.clear();
     }
@@ -482,7 +499,7 @@ public final class SimulatedEc2 implements AutoCloseable {
       }
       TokenBucket bucket = rateLimit;
       if (bucket != null && !bucket.tryTake()) {
-        throttled.incrementAndGet();
+        throttled.computeIfAbsent(action, k -> new AtomicInteger()).incrementAndGet();
         return Ec2QueryWire.error(503, "RequestLimitExceeded", "Request limit exceeded.", requestId, latency.toMillis());
       }
       try {
@@ -535,25 +552,43 @@ public final class SimulatedEc2 implements AutoCloseable {
         ids.add(v);
       }
     });
-    List<SimulatedInstance> matching = new ArrayList<>();
-    for (SimulatedInstance i : instances()) {
-      if ((ids.isEmpty() || ids.contains(i.instanceId())) && Ec2Filters.matches(i, filters)) {
-        matching.add(i);
+    List<SimulatedInstance> all;
+    long version;
+    synchronized (fleet) {
+      all = List.copyOf(fleet.values());
+      version = fleetVersion;
+    }
+    String key = version + "|" + page + "|" + offset + "|" + pageSize + "|" + filters + "|" + ids;
+    byte[] rest = pages.get(key);
+    if (rest == null) {
+      List<SimulatedInstance> matching = new ArrayList<>();
+      for (SimulatedInstance i : all) {
+        if ((ids.isEmpty() || ids.contains(i.instanceId())) && Ec2Filters.matches(i, filters)) {
+          matching.add(i);
+        }
       }
+      int end = Math.min(matching.size(), offset + pageSize);
+      StringBuilder xml = new StringBuilder(256 + Math.max(0, end - offset) * 1400);
+      xml.append("  <reservationSet>\n");
+      for (int n = offset; n < end; n++) {
+        xml.append(matching.get(n).xml(Ec2Xml::reservation));
+      }
+      xml.append("  </reservationSet>\n");
+      if (end < matching.size()) {
+        xml.append("  <nextToken>").append(Ec2QueryWire.encodeToken(page + 1, end)).append("</nextToken>\n");
+      }
+      xml.append("</DescribeInstancesResponse>\n");
+      rest = xml.toString().getBytes(StandardCharsets.UTF_8);
+      if (pages.size() > 64) {
+        pages.clear();
+      }
+      pages.put(key, rest);
     }
-    int end = Math.min(matching.size(), offset + pageSize);
-    StringBuilder xml = new StringBuilder(256 + (end - offset) * 1400);
-    xml.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<DescribeInstancesResponse xmlns=\"")
-        .append(NAMESPACE).append("\">\n  <requestId>").append(requestId).append("</requestId>\n  <reservationSet>\n");
-    for (int n = offset; n < end; n++) {
-      xml.append(matching.get(n).xml(Ec2Xml::reservation));
-    }
-    xml.append("  </reservationSet>\n");
-    if (end < matching.size()) {
-      xml.append("  <nextToken>").append(Ec2QueryWire.encodeToken(page + 1, end)).append("</nextToken>\n");
-    }
-    xml.append("</DescribeInstancesResponse>\n");
-    return ok(xml.toString(), requestId, fault);
+    byte[] head = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<DescribeInstancesResponse xmlns=\"" + NAMESPACE
+        + "\">\n  <requestId>" + requestId + "</requestId>\n").getBytes(StandardCharsets.UTF_8);
+    byte[] body = Arrays.copyOf(head, head.length + rest.length);
+    System.arraycopy(rest, 0, body, head.length, rest.length);
+    return ok(body, requestId, fault);
   }
 
   private ResponseDefinition describeInstanceTypes(Map<String, String> params, String requestId) {
@@ -606,6 +641,10 @@ public final class SimulatedEc2 implements AutoCloseable {
   }
 
   private ResponseDefinition ok(String xml, String requestId, Ec2Fault slow) {
+    return ok(xml.getBytes(StandardCharsets.UTF_8), requestId, slow);
+  }
+
+  private ResponseDefinition ok(byte[] xml, String requestId, Ec2Fault slow) {
     long delay = latency.toMillis() + (slow != null ? slow.delay().toMillis() : 0);
     ResponseDefinitionBuilder b = aResponse().withStatus(200).withHeader("Content-Type", "text/xml;charset=UTF-8")
         .withHeader("x-amzn-RequestId", requestId).withBody(xml);

@@ -137,6 +137,8 @@ class SimulatedEc2Test {
     now.addAndGet(1_000_000_000L);
     assertThat(post(form).statusCode()).isEqualTo(200);
     assertThat(ec2.throttledCount()).isEqualTo(1);
+    assertThat(ec2.throttledCount("DescribeInstances")).isEqualTo(1);
+    assertThat(ec2.throttledCount("DescribeInstanceTypes")).isZero();
     assertThat(ec2.callCount("DescribeInstances")).isEqualTo(4);
   }
 }

@@ -1,0 +1,156 @@
+package io.clusterresolver.aws;
+
+import io.clusterresolver.ClusterResolverException;
+import io.clusterresolver.cloud.Member;
+import io.clusterresolver.cloud.MemberSource;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
+
+/**
+ * Processes of one host share listings (a per-host single-flight): a resolve takes a lock file keyed
+ * by its query, and under the lock uses the listing another process left there if that listing
+ * finished after this resolve started (it was in progress: this resolve waited for it) or, with a
+ * {@code maxAge}, began at most {@code maxAge} before this resolve started; otherwise it lists the
+ * cloud itself and leaves its listing for the others. When the eight processes of a host start at
+ * once, one lists and seven wait and read its listing: one listing per host instead of eight.
+ *
+ * <p>Freshness: a shared listing carries when it began and finished (its age is logged). With a
+ * zero {@code maxAge}, a resolve never gets a listing that finished before it started, so resolves
+ * one after another each see a new listing, as without sharing. A failed listing leaves nothing:
+ * the next process lists for itself. The files live in a directory only this user can read
+ * ({@link ListingFile}); trouble with them (a read-only directory, a damaged file) falls back to
+ * listing the cloud. The wait for another process's listing is bounded by {@code timeout}.
+ */
+final class SharedListing implements MemberSource {
+
+  private static final System.Logger LOG = System.getLogger(SharedListing.class.getName());
+
+  /** Threads of one JVM never hold one file's lock at once (the OS lock is per process). */
+  private static final ConcurrentHashMap<Path, ReentrantLock> IN_PROCESS = new ConcurrentHashMap<>();
+
+  private final MemberSource cloud;
+  private final Path lockFile;
+  private final ListingFile listing;
+  private final Duration maxAge;
+  private final Duration timeout;
+  private final LongSupplier clock;
+
+  /**
+   * @param cloud lists the cloud
+   * @param directory where lock and listing files live
+   * @param query everything that decides what a listing returns (endpoint, filters, credentials' identity, …)
+   * @param maxAge how long before this resolve a finished listing may have begun; zero: only listings in progress
+   * @param timeout the longest wait for another process's listing
+   * @param clock milliseconds since the epoch (shared by processes: the system's wall clock)
+   */
+  SharedListing(MemberSource cloud, Path directory, String query, Duration maxAge, Duration timeout, LongSupplier clock) {
+    this.cloud = cloud;
+    String key = digest(query).substring(0, 32);
+    this.lockFile = directory.resolve("aws-" + key + ".lock");
+    this.listing = new ListingFile(directory.resolve("aws-" + key + ".listing"), query);
+    this.maxAge = maxAge;
+    this.timeout = timeout;
+    this.clock = clock;
+  }
+
+  @Override
+  public List<Member> members() {
+    long asked = clock.getAsLong();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    ReentrantLock local = IN_PROCESS.computeIfAbsent(lockFile, k -> new ReentrantLock());
+    try {
+      if (!local.tryLock(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
+        throw waitedTooLong();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ClusterResolverException("aws: interrupted while waiting for this host's shared listing", e);
+    }
+    try {
+      FileChannel channel;
+      try {
+        ListingFile.createDirectory(lockFile.getParent());
+        channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+      } catch (IOException | UnsupportedOperationException e) {
+        LOG.log(Level.DEBUG, () -> "aws: no shared listing (" + lockFile + ": " + e + "); listing the cloud");
+        return cloud.members();
+      }
+      try (channel; FileLock lock = lockWithin(channel, deadline)) {
+        ListingFile.Snapshot shared = listing.read();
+        if (shared != null && (shared.finishedAt() >= asked || asked - shared.listedAt() <= maxAge.toMillis())) {
+          LOG.log(Level.DEBUG, () -> "aws: " + shared.members().size() + " member(s) from this host's shared listing, "
+              + (clock.getAsLong() - shared.listedAt()) + " ms old, begun " + (asked - shared.listedAt())
+              + " ms before this resolve (" + listing + ")");
+          return shared.members();
+        }
+        long begun = clock.getAsLong();
+        List<Member> members = cloud.members();
+        listing.write(begun, clock.getAsLong(), members);
+        return members;
+      } catch (IOException e) {
+        LOG.log(Level.DEBUG, () -> "aws: shared listing " + lockFile + " unusable (" + e + ")");
+        return cloud.members();
+      }
+    } finally {
+      local.unlock();
+    }
+  }
+
+  private FileLock lockWithin(FileChannel channel, long deadline) throws IOException {
+    while (true) {
+      FileLock lock;
+      try {
+        lock = channel.tryLock();
+      } catch (OverlappingFileLockException e) {
+        lock = null; // another class loader of this JVM: wait like for another process
+      }
+      if (lock != null) {
+        return lock;
+      }
+      if (System.nanoTime() - deadline >= 0) {
+        throw waitedTooLong();
+      }
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new ClusterResolverException("aws: interrupted while waiting for this host's shared listing", e);
+      }
+    }
+  }
+
+  private ClusterResolverException waitedTooLong() {
+    return new ClusterResolverException("aws: waited " + timeout.toMillis() + " ms for another process of this host"
+        + " to finish listing (lock file " + lockFile + "); raise clusterresolver.aws.timeout, or set"
+        + " clusterresolver.aws.shared-listing-max-age=0 to list without sharing");
+  }
+
+  /** SHA-256 of a text, in hex. */
+  static String digest(String s) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "SharedListing{" + listing + ", max age " + maxAge + "}";
+  }
+}
