@@ -158,6 +158,25 @@ class GceProviderTest {
   }
 
   @Test
+  void anEmptyGroupIsAnEmptyJob() {
+    gce.addTypical(0, 2, b -> b.zone("us-east1-b"));
+    gce.defineInstanceGroup("us-east1-b", "empty", List.of());
+    ClusterResolver resolver = resolver(gce, "instance-group", "empty", "zones", "us-east1-b");
+    assertThat(resolver.clusterSpec().jobs()).containsExactly("worker");
+    assertThat(resolver.clusterSpec().numTasks("worker")).isZero();
+    assertThat(gce.callCount("instances.list")).isZero();
+  }
+
+  @Test
+  void orderByAddressIsNumeric() {
+    gce.add(SimulatedGceInstance.typical(0).networkIp("10.2.0.1").build(),
+        SimulatedGceInstance.typical(1).networkIp("10.10.0.1").build(),
+        SimulatedGceInstance.typical(2).networkIp("9.0.0.1").build());
+    assertThat(resolver(gce, "order", "address").clusterSpec().jobTasks("worker"))
+        .containsExactly("9.0.0.1:8888", "10.2.0.1:8888", "10.10.0.1:8888");
+  }
+
+  @Test
   void aGroupMemberMissingFromTheListingIsAnErrorNamingIt() {
     gce.addTypical(0, 2, b -> b.zone("us-east1-b"));
     gce.defineInstanceGroup("us-east1-b", "trainers", List.of("vm-0", "vm-gone", "vm-1"));
