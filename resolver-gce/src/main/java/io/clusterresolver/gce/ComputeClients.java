@@ -29,15 +29,16 @@ import java.util.Set;
  * The four Compute Engine calls the provider makes, with the real {@code google-cloud-compute}
  * clients over REST, created on first use (so creating a resolver touches neither the network nor
  * the credentials). Each call runs with what is left of the resolve's deadline; the SDK retries
- * throttling (429) and unavailability (503) within it.
+ * throttling (429) and server errors (500, 503) within it.
  */
 final class ComputeClients {
 
   /** Compute Engine's largest page. */
   static final int PAGE_SIZE = 500;
 
-  private static final Set<StatusCode.Code> RETRYABLE =
-      Set.of(StatusCode.Code.RESOURCE_EXHAUSTED, StatusCode.Code.UNAVAILABLE, StatusCode.Code.DEADLINE_EXCEEDED);
+  /** Reads are idempotent: throttling (429), server errors (500, 503) and lost answers are retried. */
+  private static final Set<StatusCode.Code> RETRYABLE = Set.of(StatusCode.Code.RESOURCE_EXHAUSTED,
+      StatusCode.Code.INTERNAL, StatusCode.Code.UNAVAILABLE, StatusCode.Code.DEADLINE_EXCEEDED);
 
   private final URI endpoint;
   private final CredentialsProvider credentials;

@@ -6,6 +6,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
 import com.github.tomakehurst.wiremock.extension.ResponseDefinitionTransformerV2;
 import com.github.tomakehurst.wiremock.http.Fault;
 import com.github.tomakehurst.wiremock.http.HttpHeader;
@@ -449,8 +450,24 @@ public final class SimulatedGce implements AutoCloseable {
       Map<String, String> params = query(uri.getRawQuery());
       String body = request.getBodyAsString();
       if (path.startsWith(SimulatedGceMetadata.PREFIX.substring(0, SimulatedGceMetadata.PREFIX.length() - 1))) {
-        record(new RecordedRequest(method, path, "metadata", headers, params, body));
-        return metadata.answer(path.endsWith("/v1") ? SimulatedGceMetadata.PREFIX : path, headers);
+        record(new RecordedRequest(method, path, GceFault.METADATA, headers, params, body));
+        ResponseDefinition answer = metadata.answer(path.endsWith("/v1") ? SimulatedGceMetadata.PREFIX : path, headers);
+        GceFault fault = takeFault(GceFault.METADATA, 1);
+        if (fault == null) {
+          return answer;
+        }
+        switch (fault.kind()) {
+          case SLOW:
+            return ResponseDefinitionBuilder.like(answer).withFixedDelay((int) fault.delay().toMillis()).build();
+          case CONNECTION_RESET:
+            return aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER).build();
+          case MALFORMED_JSON:
+          case TRUNCATED_JSON:
+            return aResponse().withStatus(200).withHeader("Content-Type", "text/html")
+                .withBody("<html><body>\u0000 captive portal: sign in \uFFFD</body></html>").build();
+          default:
+            return aResponse().withStatus(500).withBody("").build();
+        }
       }
       if (path.equals("/token")) {
         record(new RecordedRequest(method, path, "oauth2.token", headers, params, body));
@@ -590,6 +607,10 @@ public final class SimulatedGce implements AutoCloseable {
             + " or contact Google Support. (Code: '5F2A1B3C4D5E6')"), delay);
       case CONNECTION_RESET:
         return aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER).build();
+      case AUTH_FAILURE:
+        return GceJson.error(new GceJson.ApiError(401, "authError", "UNAUTHENTICATED", "Request had invalid"
+            + " authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication"
+            + " credential."), delay);
       case TRUNCATED_JSON:
         return GceJson.json(200, "{\n  \"kind\": \"compute#instanceAggregatedList\",\n  \"items\": {\n    \"zones/", delay);
       default:
