@@ -3,6 +3,7 @@ package io.clusterresolver.gce;
 import com.google.api.gax.core.CredentialsProvider;
 import com.google.api.gax.httpjson.HttpJsonCallContext;
 import com.google.api.gax.retrying.RetrySettings;
+import com.google.api.gax.rpc.ClientSettings;
 import com.google.api.gax.rpc.StatusCode;
 import com.google.api.gax.rpc.UnaryCallSettings;
 import com.google.cloud.compute.v1.AggregatedListInstancesRequest;
@@ -100,12 +101,9 @@ final class ComputeClients {
 
   private synchronized InstancesClient instances() {
     if (instances == null) {
-      InstancesSettings.Builder b = InstancesSettings.newBuilder().setCredentialsProvider(credentials);
+      InstancesSettings.Builder b = connected(InstancesSettings.newBuilder());
       retries(b.aggregatedListSettings());
       retries(b.listSettings());
-      if (endpoint != null) {
-        b.setEndpoint(endpoint.toString());
-      }
       instances = create(() -> InstancesClient.create(b.build()));
     }
     return instances;
@@ -113,11 +111,8 @@ final class ComputeClients {
 
   private synchronized InstanceGroupsClient groups() {
     if (groups == null) {
-      InstanceGroupsSettings.Builder b = InstanceGroupsSettings.newBuilder().setCredentialsProvider(credentials);
+      InstanceGroupsSettings.Builder b = connected(InstanceGroupsSettings.newBuilder());
       retries(b.listInstancesSettings());
-      if (endpoint != null) {
-        b.setEndpoint(endpoint.toString());
-      }
       groups = create(() -> InstanceGroupsClient.create(b.build()));
     }
     return groups;
@@ -125,14 +120,20 @@ final class ComputeClients {
 
   private synchronized MachineTypesClient machineTypes() {
     if (machineTypes == null) {
-      MachineTypesSettings.Builder b = MachineTypesSettings.newBuilder().setCredentialsProvider(credentials);
+      MachineTypesSettings.Builder b = connected(MachineTypesSettings.newBuilder());
       retries(b.getSettings());
-      if (endpoint != null) {
-        b.setEndpoint(endpoint.toString());
-      }
       machineTypes = create(() -> MachineTypesClient.create(b.build()));
     }
     return machineTypes;
+  }
+
+  /** The credentials and, when overridden, the endpoint ({@code http://} is kept: the SDK assumes https otherwise). */
+  private <B extends ClientSettings.Builder<?, B>> B connected(B builder) {
+    builder.setCredentialsProvider(credentials);
+    if (endpoint != null) {
+      builder.setEndpoint(endpoint.toString());
+    }
+    return builder;
   }
 
   private void retries(UnaryCallSettings.Builder<?, ?> settings) {
