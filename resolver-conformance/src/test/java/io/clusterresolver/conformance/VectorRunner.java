@@ -128,7 +128,7 @@ public final class VectorRunner {
       expectedError = null;
     } else if (step.error() != null) {
       expectedValue = null;
-      expectedError = step.expectJavaError();
+      expectedError = session.expectJavaError(step);
       if (expectedError == null) {
         return Optional.of("TF raised " + step.error() + " but the step has no expect_java_error");
       }

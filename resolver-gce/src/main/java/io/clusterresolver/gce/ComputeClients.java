@@ -3,6 +3,7 @@ package io.clusterresolver.gce;
 import com.google.api.gax.core.CredentialsProvider;
 import com.google.api.gax.httpjson.HttpJsonCallContext;
 import com.google.api.gax.retrying.RetrySettings;
+import com.google.api.gax.rpc.ClientSettings;
 import com.google.api.gax.rpc.StatusCode;
 import com.google.api.gax.rpc.UnaryCallSettings;
 import com.google.cloud.compute.v1.AggregatedListInstancesRequest;
@@ -29,15 +30,16 @@ import java.util.Set;
  * The four Compute Engine calls the provider makes, with the real {@code google-cloud-compute}
  * clients over REST, created on first use (so creating a resolver touches neither the network nor
  * the credentials). Each call runs with what is left of the resolve's deadline; the SDK retries
- * throttling (429) and unavailability (503) within it.
+ * throttling (429) and server errors (500, 503) within it.
  */
 final class ComputeClients {
 
   /** Compute Engine's largest page. */
   static final int PAGE_SIZE = 500;
 
-  private static final Set<StatusCode.Code> RETRYABLE =
-      Set.of(StatusCode.Code.RESOURCE_EXHAUSTED, StatusCode.Code.UNAVAILABLE, StatusCode.Code.DEADLINE_EXCEEDED);
+  /** Reads are idempotent: throttling (429), server errors (500, 503) and lost answers are retried. */
+  private static final Set<StatusCode.Code> RETRYABLE = Set.of(StatusCode.Code.RESOURCE_EXHAUSTED,
+      StatusCode.Code.INTERNAL, StatusCode.Code.UNAVAILABLE, StatusCode.Code.DEADLINE_EXCEEDED);
 
   private final URI endpoint;
   private final CredentialsProvider credentials;
@@ -99,12 +101,9 @@ final class ComputeClients {
 
   private synchronized InstancesClient instances() {
     if (instances == null) {
-      InstancesSettings.Builder b = InstancesSettings.newBuilder().setCredentialsProvider(credentials);
+      InstancesSettings.Builder b = connected(InstancesSettings.newBuilder());
       retries(b.aggregatedListSettings());
       retries(b.listSettings());
-      if (endpoint != null) {
-        b.setEndpoint(endpoint.toString());
-      }
       instances = create(() -> InstancesClient.create(b.build()));
     }
     return instances;
@@ -112,11 +111,8 @@ final class ComputeClients {
 
   private synchronized InstanceGroupsClient groups() {
     if (groups == null) {
-      InstanceGroupsSettings.Builder b = InstanceGroupsSettings.newBuilder().setCredentialsProvider(credentials);
+      InstanceGroupsSettings.Builder b = connected(InstanceGroupsSettings.newBuilder());
       retries(b.listInstancesSettings());
-      if (endpoint != null) {
-        b.setEndpoint(endpoint.toString());
-      }
       groups = create(() -> InstanceGroupsClient.create(b.build()));
     }
     return groups;
@@ -124,14 +120,20 @@ final class ComputeClients {
 
   private synchronized MachineTypesClient machineTypes() {
     if (machineTypes == null) {
-      MachineTypesSettings.Builder b = MachineTypesSettings.newBuilder().setCredentialsProvider(credentials);
+      MachineTypesSettings.Builder b = connected(MachineTypesSettings.newBuilder());
       retries(b.getSettings());
-      if (endpoint != null) {
-        b.setEndpoint(endpoint.toString());
-      }
       machineTypes = create(() -> MachineTypesClient.create(b.build()));
     }
     return machineTypes;
+  }
+
+  /** The credentials and, when overridden, the endpoint ({@code http://} is kept: the SDK assumes https otherwise). */
+  private <B extends ClientSettings.Builder<?, B>> B connected(B builder) {
+    builder.setCredentialsProvider(credentials);
+    if (endpoint != null) {
+      builder.setEndpoint(endpoint.toString());
+    }
+    return builder;
   }
 
   private void retries(UnaryCallSettings.Builder<?, ?> settings) {

@@ -72,9 +72,9 @@ final class MetadataServer {
   private Optional<String> get(String path) {
     Optional<String> value = fetch(path);
     if (value.isEmpty()) {
-      LOG.log(Level.INFO, () -> "gce: metadata " + path + " not available from " + base + "; this process is not"
-          + " matched to an instance: set clusterresolver.gce.task-type and task-id, or"
-          + " clusterresolver.gce.metadata-endpoint");
+      LOG.log(Level.INFO, () -> "gce: metadata " + path + " not available from " + base
+          + (path.startsWith("instance/") ? "; this process is not matched to an instance: set"
+              + " clusterresolver.gce.task-type and task-id, or clusterresolver.gce.metadata-endpoint" : ""));
     }
     return value.map(String::trim).filter(v -> !v.isEmpty());
   }

@@ -1,6 +1,7 @@
 package io.clusterresolver.gce;
 
 import io.clusterresolver.spi.ClusterResolverProvider;
+import io.clusterresolver.testkit.Fault;
 import io.clusterresolver.testkit.GceFault;
 import io.clusterresolver.testkit.ProviderContractTest;
 import io.clusterresolver.testkit.SimulatedGce;
@@ -26,7 +27,8 @@ class GceContractTest extends ProviderContractTest {
 
   @BeforeAll
   static void start(@TempDir Path dir) {
-    gce = SimulatedGce.start().requireAuthorization(true);
+    // Five instances a page, so that the fault matrix's twelve members take three pages.
+    gce = SimulatedGce.start().requireAuthorization(true).pageCap(5);
     key = new GceTestSupport.KeyFile(dir, gce);
   }
 
@@ -73,5 +75,38 @@ class GceContractTest extends ProviderContractTest {
   @Override
   protected void heal() {
     gce.clearFaults();
+  }
+
+  @Override
+  protected boolean inject(Fault fault) {
+    GceFault gceFault = switch (fault.kind()) {
+      case THROTTLED -> GceFault.rateLimitExceeded();
+      case SERVER_ERROR -> GceFault.backendError();
+      case CONNECTION_RESET -> GceFault.connectionReset();
+      case TRUNCATED_BODY -> GceFault.truncatedJson();
+      case MALFORMED_BODY -> GceFault.malformedJson();
+      case SLOW -> GceFault.slow(fault.delay());
+      case CREDENTIALS_REJECTED -> GceFault.authFailure();
+      case METADATA_ABSENT -> GceFault.connectionReset().onOperation(GceFault.METADATA);
+      case METADATA_SLOW -> GceFault.slow(fault.delay()).onOperation(GceFault.METADATA);
+      case METADATA_GARBAGE -> GceFault.malformedJson().onOperation(GceFault.METADATA);
+    };
+    if (fault.page() > 0) {
+      gceFault = gceFault.onPage(fault.page());
+    }
+    gce.inject(fault.persistent() ? gceFault.always() : gceFault);
+    return true;
+  }
+
+  /** Twelve instances at five a page: three aggregatedList pages. */
+  @Override
+  protected int pagedMemberCount() {
+    return 12;
+  }
+
+  /** The SDK retries 429, 500 and 503 answers and resets (idempotent reads) within the deadline. */
+  @Override
+  protected boolean retriesTransientFaults() {
+    return true;
   }
 }

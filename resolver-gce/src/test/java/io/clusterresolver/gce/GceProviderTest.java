@@ -10,6 +10,7 @@ import io.clusterresolver.ConfigurationException;
 import io.clusterresolver.Resolution;
 import io.clusterresolver.testkit.GceFault;
 import io.clusterresolver.testkit.GceScenarios;
+import io.clusterresolver.testkit.LogCapture;
 import io.clusterresolver.testkit.SimulatedGce;
 import io.clusterresolver.testkit.SimulatedGceInstance;
 import java.math.BigInteger;
@@ -21,10 +22,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -155,6 +152,25 @@ class GceProviderTest {
     assertThat(gce.callCount("instances.list")).isEqualTo(3);
     assertThat(gce.callCount("instances.get")).isZero();
     assertThat(gce.requests().get(0).body()).contains("\"instanceState\":\"RUNNING\"");
+  }
+
+  @Test
+  void anEmptyGroupIsAnEmptyJob() {
+    gce.addTypical(0, 2, b -> b.zone("us-east1-b"));
+    gce.defineInstanceGroup("us-east1-b", "empty", List.of());
+    ClusterResolver resolver = resolver(gce, "instance-group", "empty", "zones", "us-east1-b");
+    assertThat(resolver.clusterSpec().jobs()).containsExactly("worker");
+    assertThat(resolver.clusterSpec().numTasks("worker")).isZero();
+    assertThat(gce.callCount("instances.list")).isZero();
+  }
+
+  @Test
+  void orderByAddressIsNumeric() {
+    gce.add(SimulatedGceInstance.typical(0).networkIp("10.2.0.1").build(),
+        SimulatedGceInstance.typical(1).networkIp("10.10.0.1").build(),
+        SimulatedGceInstance.typical(2).networkIp("9.0.0.1").build());
+    assertThat(resolver(gce, "order", "address").clusterSpec().jobTasks("worker"))
+        .containsExactly("9.0.0.1:8888", "10.2.0.1:8888", "10.10.0.1:8888");
   }
 
   @Test
@@ -304,38 +320,5 @@ class GceProviderTest {
     p.remove("clusterresolver.gce.project");
     assertThat(io.clusterresolver.ClusterResolvers.create("gce", p, Map.of()).clusterSpec().numTasks("worker"))
         .isEqualTo(1);
-  }
-
-  /** Captures java.util.logging records (where System.Logger goes by default). */
-  static final class LogCapture implements AutoCloseable {
-    private final List<LogRecord> records = java.util.Collections.synchronizedList(new ArrayList<>());
-    private final Handler handler = new Handler() {
-      @Override
-      public void publish(LogRecord record) {
-        records.add(record);
-      }
-
-      @Override
-      public void flush() {}
-
-      @Override
-      public void close() {}
-    };
-
-    LogCapture() {
-      handler.setLevel(Level.ALL);
-      Logger.getLogger("").addHandler(handler);
-    }
-
-    List<String> messages() {
-      synchronized (records) {
-        return records.stream().map(LogRecord::getMessage).collect(Collectors.toList());
-      }
-    }
-
-    @Override
-    public void close() {
-      Logger.getLogger("").removeHandler(handler);
-    }
   }
 }

@@ -12,6 +12,7 @@ import java.util.Objects;
  * gce.inject(GceFault.rateLimitExceeded().times(2));                 // the next two calls get 429
  * gce.inject(GceFault.backendError().onPage(3).always());            // page 3 of the listing always fails
  * gce.inject(GceFault.connectionReset().onOperation("machineTypes.get"));
+ * gce.inject(GceFault.malformedJson().onOperation(GceFault.METADATA).always());  // the metadata server talks garbage
  * }</pre>
  */
 public final class GceFault {
@@ -29,11 +30,20 @@ public final class GceFault {
     /** A 200 answer whose body is not JSON at all. */
     MALFORMED_JSON,
     /** The right answer, after a delay. */
-    SLOW
+    SLOW,
+    /** HTTP 401 with reason {@code authError} (status {@code UNAUTHENTICATED}): credentials rejected. */
+    AUTH_FAILURE
   }
 
   /** The listing operations a page number applies to. */
   static final String LISTING = "instances.aggregatedList";
+
+  /**
+   * The pseudo-operation of the metadata server: a fault {@linkplain #onOperation on} it hits every
+   * metadata request (a fault for any operation never does). Reset, slow, and (truncated or malformed)
+   * a 200 page that is not the metadata server's.
+   */
+  public static final String METADATA = "metadata";
 
   private final Kind kind;
   private final String operation;
@@ -67,6 +77,10 @@ public final class GceFault {
 
   public static GceFault malformedJson() {
     return new GceFault(Kind.MALFORMED_JSON, null, 0, 1, Duration.ZERO);
+  }
+
+  public static GceFault authFailure() {
+    return new GceFault(Kind.AUTH_FAILURE, null, 0, 1, Duration.ZERO);
   }
 
   /** A correct answer that arrives after {@code delay}. */
@@ -126,6 +140,9 @@ public final class GceFault {
   }
 
   boolean matches(String operation, int page) {
+    if (METADATA.equals(operation) != METADATA.equals(this.operation)) {
+      return false;
+    }
     return (this.operation == null || this.operation.equals(operation)) && (this.page == 0 || this.page == page);
   }
 

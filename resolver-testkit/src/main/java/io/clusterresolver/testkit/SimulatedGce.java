@@ -6,6 +6,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
 import com.github.tomakehurst.wiremock.extension.ResponseDefinitionTransformerV2;
 import com.github.tomakehurst.wiremock.http.Fault;
 import com.github.tomakehurst.wiremock.http.HttpHeader;
@@ -16,20 +17,16 @@ import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -67,7 +64,6 @@ public final class SimulatedGce implements AutoCloseable {
   public static final int MAX_RESULTS = 500;
 
   private static final String TRANSFORMER = "simulated-gce";
-  private static final int REQUEST_LOG_LIMIT = 10_000;
   private static final Pattern PROJECT_PATH = Pattern.compile("/compute/v1/projects/([^/]+)/(.*)");
   private static final Pattern AGGREGATED = Pattern.compile("aggregated/instances");
   private static final Pattern ZONAL = Pattern.compile(
@@ -82,9 +78,8 @@ public final class SimulatedGce implements AutoCloseable {
   private final Set<String> zones = ConcurrentHashMap.newKeySet();
   private final Set<String> unreachable = ConcurrentHashMap.newKeySet();
   private final Set<String> tokens = ConcurrentHashMap.newKeySet();
-  private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
-  private final List<FaultRule> faults = new ArrayList<>();
-  private final Deque<RecordedRequest> requests = new ArrayDeque<>();
+  private final CallLog<RecordedRequest> calls = new CallLog<>();
+  private final FaultRules<GceFault> faults = new FaultRules<>(GceFault::times);
   private final SimulatedGceMetadata metadata;
   private volatile Duration latency = Duration.ZERO;
   private volatile int pageCap = MAX_RESULTS;
@@ -273,16 +268,12 @@ public final class SimulatedGce implements AutoCloseable {
 
   /** Adds a fault; faults are checked in the order added. */
   public SimulatedGce inject(GceFault fault) {
-    synchronized (faults) {
-      faults.add(new FaultRule(fault));
-    }
+    faults.add(fault);
     return this;
   }
 
   public SimulatedGce clearFaults() {
-    synchronized (faults) {
-      faults.clear();
-    }
+    faults.clear();
     return this;
   }
 
@@ -294,22 +285,17 @@ public final class SimulatedGce implements AutoCloseable {
    * {@code machineTypes.get}, {@code metadata}, {@code oauth2.token}.
    */
   public int callCount(String operation) {
-    AtomicInteger n = calls.get(operation);
-    return n == null ? 0 : n.get();
+    return calls.count(operation);
   }
 
   /** Request counts by operation. */
   public Map<String, Integer> callCounts() {
-    Map<String, Integer> copy = new TreeMap<>();
-    calls.forEach((k, v) -> copy.put(k, v.get()));
-    return copy;
+    return calls.counts();
   }
 
   /** The requests seen (the last 10 000), oldest first. */
   public List<RecordedRequest> requests() {
-    synchronized (requests) {
-      return List.copyOf(requests);
-    }
+    return calls.requests();
   }
 
   /** The access tokens {@code POST /token} has issued (to check that none is ever printed or logged). */
@@ -319,10 +305,7 @@ public final class SimulatedGce implements AutoCloseable {
 
   /** Forgets counts and recorded requests (not the project or faults). */
   public SimulatedGce resetCounts() {
-    calls.clear();
-    synchronized (requests) {
-      requests.clear();
-    }
+    calls.reset();
     return this;
   }
 
@@ -390,38 +373,12 @@ public final class SimulatedGce implements AutoCloseable {
     defineMachineType("g2-standard-96", 8, "nvidia-l4");
   }
 
-  private static final class FaultRule {
-    final GceFault fault;
-    int remaining;
-
-    FaultRule(GceFault fault) {
-      this.fault = fault;
-      this.remaining = fault.times();
-    }
-  }
-
   private GceFault takeFault(String operation, int page) {
-    synchronized (faults) {
-      for (FaultRule rule : faults) {
-        if (rule.remaining > 0 && rule.fault.matches(operation, page)) {
-          if (rule.remaining != Integer.MAX_VALUE) {
-            rule.remaining--;
-          }
-          return rule.fault;
-        }
-      }
-    }
-    return null;
+    return faults.take(f -> f.matches(operation, page));
   }
 
   private void record(RecordedRequest request) {
-    calls.computeIfAbsent(request.operation(), k -> new AtomicInteger()).incrementAndGet();
-    synchronized (requests) {
-      if (requests.size() >= REQUEST_LOG_LIMIT) {
-        requests.removeFirst();
-      }
-      requests.addLast(request);
-    }
+    calls.record(request.operation(), request);
   }
 
   /** Answers every request from the simulation's state. */
@@ -449,8 +406,24 @@ public final class SimulatedGce implements AutoCloseable {
       Map<String, String> params = query(uri.getRawQuery());
       String body = request.getBodyAsString();
       if (path.startsWith(SimulatedGceMetadata.PREFIX.substring(0, SimulatedGceMetadata.PREFIX.length() - 1))) {
-        record(new RecordedRequest(method, path, "metadata", headers, params, body));
-        return metadata.answer(path.endsWith("/v1") ? SimulatedGceMetadata.PREFIX : path, headers);
+        record(new RecordedRequest(method, path, GceFault.METADATA, headers, params, body));
+        ResponseDefinition answer = metadata.answer(path.endsWith("/v1") ? SimulatedGceMetadata.PREFIX : path, headers);
+        GceFault fault = takeFault(GceFault.METADATA, 1);
+        if (fault == null) {
+          return answer;
+        }
+        switch (fault.kind()) {
+          case SLOW:
+            return ResponseDefinitionBuilder.like(answer).withFixedDelay((int) fault.delay().toMillis()).build();
+          case CONNECTION_RESET:
+            return aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER).build();
+          case MALFORMED_JSON:
+          case TRUNCATED_JSON:
+            return aResponse().withStatus(200).withHeader("Content-Type", "text/html")
+                .withBody("<html><body>\u0000 captive portal: sign in \uFFFD</body></html>").build();
+          default:
+            return aResponse().withStatus(500).withBody("").build();
+        }
       }
       if (path.equals("/token")) {
         record(new RecordedRequest(method, path, "oauth2.token", headers, params, body));
@@ -590,6 +563,10 @@ public final class SimulatedGce implements AutoCloseable {
             + " or contact Google Support. (Code: '5F2A1B3C4D5E6')"), delay);
       case CONNECTION_RESET:
         return aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER).build();
+      case AUTH_FAILURE:
+        return GceJson.error(new GceJson.ApiError(401, "authError", "UNAUTHENTICATED", "Request had invalid"
+            + " authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication"
+            + " credential."), delay);
       case TRUNCATED_JSON:
         return GceJson.json(200, "{\n  \"kind\": \"compute#instanceAggregatedList\",\n  \"items\": {\n    \"zones/", delay);
       default:
