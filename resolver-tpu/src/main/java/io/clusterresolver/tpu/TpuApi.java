@@ -1,0 +1,193 @@
+package io.clusterresolver.tpu;
+
+import com.google.api.gax.httpjson.HttpJsonCallContext;
+import com.google.api.gax.retrying.RetrySettings;
+import com.google.api.gax.rpc.ApiException;
+import com.google.api.gax.rpc.StatusCode;
+import com.google.cloud.tpu.v2.GetNodeRequest;
+import com.google.cloud.tpu.v2.Node;
+import com.google.cloud.tpu.v2.TpuClient;
+import com.google.cloud.tpu.v2.TpuSettings;
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.clusterresolver.cloud.ApiFailure;
+import java.io.IOException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Set;
+
+/**
+ * The Cloud TPU API v2 through {@code google-cloud-tpu} over HttpJson (REST): one {@code nodes.get}
+ * per call, retried here (at most {@link #MAX_ATTEMPTS} attempts, exponential backoff, within what
+ * is left of the deadline) on throttling, server errors and lost connections, so that a failure
+ * can say how many attempts it took. The client is built on first use and kept.
+ */
+final class TpuApi {
+
+  static final int MAX_ATTEMPTS = 4;
+  private static final Set<Integer> RETRYABLE = Set.of(429, 500, 502, 503, 504);
+  private static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
+
+  private final URI endpoint;
+  private final String credentials;
+  private final Duration timeout;
+  private volatile TpuClient client;
+
+  /**
+   * @param endpoint the API endpoint, or {@code null} for Google's
+   * @param credentials the {@code credentials} property's value ({@code null}: ADC)
+   * @param timeout the deadline of one resolve, which also bounds each call
+   */
+  TpuApi(URI endpoint, String credentials, Duration timeout) {
+    this.endpoint = endpoint;
+    this.credentials = credentials;
+    this.timeout = timeout;
+  }
+
+  /** Gets one node by its full resource name; retries retryable failures within {@code remaining}. */
+  Node getNode(String name, Duration remaining) {
+    long deadline = System.nanoTime() + remaining.toNanos();
+    GetNodeRequest request = GetNodeRequest.newBuilder().setName(name).build();
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Duration left = Duration.ofNanos(Math.max(1_000_000, deadline - System.nanoTime()));
+        return client().getNodeCallable().call(request, HttpJsonCallContext.createDefault().withTimeoutDuration(left));
+      } catch (GoogleCredentialsSource.Unavailable e) {
+        throw e;
+      } catch (RuntimeException e) {
+        long backoff = FIRST_BACKOFF.toNanos() << (attempt - 1);
+        if (attempt >= MAX_ATTEMPTS || !retryable(e) || System.nanoTime() + backoff >= deadline) {
+          throw new Attempted(e, attempt);
+        }
+        sleep(backoff);
+      }
+    }
+  }
+
+  private TpuClient client() {
+    TpuClient c = client;
+    if (c == null) {
+      synchronized (this) {
+        c = client;
+        if (c == null) {
+          client = c = build();
+        }
+      }
+    }
+    return c;
+  }
+
+  private TpuClient build() {
+    try {
+      TpuSettings.Builder settings = TpuSettings.newHttpJsonBuilder()
+          .setCredentialsProvider(GoogleCredentialsSource.of(credentials));
+      if (endpoint != null) {
+        settings.setEndpoint(endpoint.toString());
+      }
+      settings.getNodeSettings().setRetrySettings(RetrySettings.newBuilder().setMaxAttempts(1)
+          .setTotalTimeoutDuration(timeout).setInitialRpcTimeoutDuration(timeout)
+          .setMaxRpcTimeoutDuration(timeout).setRpcTimeoutMultiplier(1.0).build());
+      return TpuClient.create(settings.build());
+    } catch (IOException e) {
+      String detail = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+      int nl = detail.indexOf('\n');
+      throw new GoogleCredentialsSource.Unavailable(nl < 0 ? detail : detail.substring(0, nl), e);
+    }
+  }
+
+  private static boolean retryable(RuntimeException e) {
+    int status = httpStatus(e);
+    return status == 0 ? !malformed(e) : RETRYABLE.contains(status);
+  }
+
+  private static void sleep(long nanos) {
+    try {
+      Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while waiting to retry nodes.get", e);
+    }
+  }
+
+  /** The HTTP status of an API error, or 0 when no HTTP answer came. */
+  static int httpStatus(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof com.google.api.client.http.HttpResponseException) {
+        return ((com.google.api.client.http.HttpResponseException) t).getStatusCode();
+      }
+    }
+    return 0;
+  }
+
+  private static boolean malformed(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof InvalidProtocolBufferException || t instanceof com.google.gson.JsonParseException
+          || t instanceof com.google.gson.stream.MalformedJsonException || t instanceof java.io.EOFException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether a failure is the API saying that the node does not exist. */
+  static boolean notFound(Throwable e) {
+    Throwable cause = e instanceof Attempted ? e.getCause() : e;
+    return cause instanceof ApiException
+        && ((ApiException) cause).getStatusCode().getCode() == StatusCode.Code.NOT_FOUND;
+  }
+
+  /** The facts of a failure for the kit's one explanation of it ({@code CloudApi}). */
+  static ApiFailure readFailure(RuntimeException e) {
+    int attempts = e instanceof Attempted ? ((Attempted) e).attempts : 1;
+    Throwable cause = e instanceof Attempted ? e.getCause() : e;
+    if (cause instanceof GoogleCredentialsSource.Unavailable) {
+      return ApiFailure.of(ApiFailure.Kind.CREDENTIALS, cause.getMessage(), attempts);
+    }
+    int status = httpStatus(cause);
+    if (status != 0 && cause instanceof ApiException) {
+      ApiException api = (ApiException) cause;
+      String requestId = api.getErrorDetails() == null || api.getErrorDetails().getRequestInfo() == null ? null
+          : api.getErrorDetails().getRequestInfo().getRequestId();
+      return ApiFailure.http(status, api.getStatusCode().getCode().name(), apiMessage(api), requestId, attempts);
+    }
+    if (status != 0) {
+      return ApiFailure.http(status, null, cause.getMessage(), null, attempts);
+    }
+    String message = cause.getClass().getSimpleName() + ": " + cause.getMessage();
+    if (malformed(cause)) {
+      return ApiFailure.of(ApiFailure.Kind.MALFORMED_RESPONSE, message, attempts);
+    }
+    if (cause instanceof ApiException && ((ApiException) cause).getStatusCode().getCode()
+        == StatusCode.Code.DEADLINE_EXCEEDED) {
+      return ApiFailure.of(ApiFailure.Kind.TIMEOUT, message, attempts);
+    }
+    return ApiFailure.of(ApiFailure.Kind.NO_RESPONSE, message, attempts);
+  }
+
+  /** The API's own error message (the {@code message} of Google's JSON error), without the transport's wrapping. */
+  private static String apiMessage(ApiException e) {
+    String m = e.getMessage();
+    if (m == null) {
+      return null;
+    }
+    int brace = m.indexOf("\"message\": \"");
+    if (brace >= 0) {
+      int start = brace + 12;
+      int end = m.indexOf('"', start);
+      if (end > start) {
+        return m.substring(start, end);
+      }
+    }
+    return m;
+  }
+
+  /** A failure after {@code attempts} attempts. */
+  static final class Attempted extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    final int attempts;
+
+    Attempted(RuntimeException cause, int attempts) {
+      super(cause.getMessage(), cause);
+      this.attempts = attempts;
+    }
+  }
+}
