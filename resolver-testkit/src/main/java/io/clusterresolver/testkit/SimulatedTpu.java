@@ -308,6 +308,11 @@ public final class SimulatedTpu implements AutoCloseable {
     return copy;
   }
 
+  /** The access tokens the token endpoint issued (secrets a test checks never appear in any output). */
+  public Set<String> issuedTokens() {
+    return Set.copyOf(tokens);
+  }
+
   /** How many API calls carried a bearer token this simulation issued. */
   public int callsWithToken() {
     return withToken.get();
