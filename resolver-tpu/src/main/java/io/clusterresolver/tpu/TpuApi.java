@@ -143,14 +143,11 @@ final class TpuApi {
       return ApiFailure.of(ApiFailure.Kind.CREDENTIALS, cause.getMessage(), attempts);
     }
     int status = httpStatus(cause);
-    if (status != 0 && cause instanceof ApiException) {
-      ApiException api = (ApiException) cause;
-      String requestId = api.getErrorDetails() == null || api.getErrorDetails().getRequestInfo() == null ? null
-          : api.getErrorDetails().getRequestInfo().getRequestId();
-      return ApiFailure.http(status, api.getStatusCode().getCode().name(), apiMessage(api), requestId, attempts);
-    }
     if (status != 0) {
-      return ApiFailure.http(status, null, cause.getMessage(), null, attempts);
+      GoogleError error = GoogleError.of(responseBody(cause));
+      String code = error.status() != null ? error.status()
+          : cause instanceof ApiException ? ((ApiException) cause).getStatusCode().getCode().name() : null;
+      return ApiFailure.http(status, code, error.message(), error.requestId(), attempts);
     }
     String message = cause.getClass().getSimpleName() + ": " + cause.getMessage();
     if (malformed(cause)) {
@@ -163,21 +160,14 @@ final class TpuApi {
     return ApiFailure.of(ApiFailure.Kind.NO_RESPONSE, message, attempts);
   }
 
-  /** The API's own error message (the {@code message} of Google's JSON error), without the transport's wrapping. */
-  private static String apiMessage(ApiException e) {
-    String m = e.getMessage();
-    if (m == null) {
-      return null;
-    }
-    int brace = m.indexOf("\"message\": \"");
-    if (brace >= 0) {
-      int start = brace + 12;
-      int end = m.indexOf('"', start);
-      if (end > start) {
-        return m.substring(start, end);
+  /** The body of the HTTP error answer, or {@code null}. */
+  private static String responseBody(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof com.google.api.client.http.HttpResponseException) {
+        return ((com.google.api.client.http.HttpResponseException) t).getContent();
       }
     }
-    return m;
+    return null;
   }
 
   /** A failure after {@code attempts} attempts. */
