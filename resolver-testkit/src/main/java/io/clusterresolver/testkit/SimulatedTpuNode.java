@@ -118,6 +118,7 @@ public final class SimulatedTpuNode {
     return name;
   }
 
+  /** The accelerator type, like {@code v4-32}, or {@code null} when the API gives none (old nodes). */
   public String acceleratorType() {
     return acceleratorType;
   }
@@ -191,6 +192,7 @@ public final class SimulatedTpuNode {
       this.name = name;
     }
 
+    /** The accelerator type; {@code null} leaves it out of the JSON. */
     public Builder acceleratorType(String acceleratorType) {
       this.acceleratorType = acceleratorType;
       return this;

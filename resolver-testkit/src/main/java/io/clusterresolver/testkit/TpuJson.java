@@ -23,7 +23,10 @@ final class TpuJson {
   static String node(String project, String zone, SimulatedTpuNode n, boolean intEnums) {
     StringBuilder j = new StringBuilder(512 + 160 * n.endpoints().size());
     j.append("{\n  \"name\": \"").append(esc("projects/" + project + "/locations/" + zone + "/nodes/" + n.name()))
-        .append("\",\n  \"acceleratorType\": \"").append(esc(n.acceleratorType())).append('"');
+        .append('"');
+    if (n.acceleratorType() != null) {
+      j.append(",\n  \"acceleratorType\": \"").append(esc(n.acceleratorType())).append('"');
+    }
     if (n.state() != SimulatedTpuNode.State.STATE_UNSPECIFIED) {
       j.append(",\n  \"state\": ").append(intEnums ? String.valueOf(n.state().number()) : "\"" + n.state().name() + "\"");
     }

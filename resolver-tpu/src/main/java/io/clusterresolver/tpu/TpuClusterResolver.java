@@ -24,10 +24,15 @@ final class TpuClusterResolver implements ClusterResolver {
   private final Integer taskIdOverride;
   private final String rpcLayer;
   private final String description;
+  private final boolean local;
 
-  TpuClusterResolver(Supplier<Workers> source, String taskType, Integer taskId, String rpcLayer,
+  /**
+   * @param local whether the target is a directly attached TPU (no job, no task)
+   */
+  TpuClusterResolver(Supplier<Workers> source, boolean local, String taskType, Integer taskId, String rpcLayer,
       String description) {
     this.source = source;
+    this.local = local;
     this.taskTypeOverride = taskType;
     this.taskIdOverride = taskId;
     this.rpcLayer = rpcLayer == null || rpcLayer.isEmpty() ? null : rpcLayer;
@@ -38,8 +43,9 @@ final class TpuClusterResolver implements ClusterResolver {
     return w.addresses().isEmpty() ? ClusterSpec.empty() : ClusterSpec.builder().addJob(JOB, w.addresses()).build();
   }
 
-  private String type(Workers w) {
-    return taskTypeOverride != null ? taskTypeOverride : w.addresses().isEmpty() ? null : JOB;
+  /** The own job needs no answer from the source: {@code worker}, the node's only job (none for {@code local}). */
+  private String type() {
+    return taskTypeOverride != null ? taskTypeOverride : local ? null : JOB;
   }
 
   private Integer id(Workers w) {
@@ -61,7 +67,7 @@ final class TpuClusterResolver implements ClusterResolver {
   @Override
   public Resolution resolve() {
     Workers w = source.get();
-    String type = type(w);
+    String type = type();
     Integer id = id(w);
     return Resolution.builder(spec(w)).taskType(type).taskId(id).rpcLayer(rpcLayer)
         .environment(TpuClusterResolverProvider.ENVIRONMENT).accelerators(accelerators(w, type, id)).build();
@@ -73,7 +79,7 @@ final class TpuClusterResolver implements ClusterResolver {
     if (w.addresses().isEmpty()) {
       return "";
     }
-    String type = taskType != null ? taskType : type(w);
+    String type = taskType != null ? taskType : type();
     Integer id = taskId != null ? taskId : id(w);
     return Masters.format(spec(w).taskAddress(type, id), rpcLayer != null ? rpcLayer : this.rpcLayer);
   }
@@ -81,7 +87,7 @@ final class TpuClusterResolver implements ClusterResolver {
   @Override
   public Map<String, Integer> numAccelerators(String taskType, Integer taskId) {
     Workers w = source.get();
-    String type = taskType != null ? taskType : type(w);
+    String type = taskType != null ? taskType : type();
     Integer id = taskId != null ? taskId : id(w);
     if (type == null || id == null) {
       return Map.of();
@@ -97,7 +103,7 @@ final class TpuClusterResolver implements ClusterResolver {
 
   @Override
   public Optional<String> taskType() {
-    return Optional.ofNullable(taskTypeOverride != null ? taskTypeOverride : type(source.get()));
+    return Optional.ofNullable(type());
   }
 
   @Override

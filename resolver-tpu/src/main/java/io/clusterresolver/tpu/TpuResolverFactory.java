@@ -57,7 +57,7 @@ final class TpuResolverFactory {
     TpuApi api = target.kind() == TpuTarget.Kind.NODE ? new TpuApi(endpoint, credentials, timeout) : null;
     Integer portOverride = config.isSet(TpuProperties.PORT) ? config.get(TpuProperties.PORT) : null;
     TpuNodeSource source = new TpuNodeSource(target, api, metadata, credentials == null, portOverride, timeout);
-    return new TpuClusterResolver(source, config.get(TaskProperties.TASK_TYPE), config.get(TaskProperties.TASK_ID),
+    return new TpuClusterResolver(source, target.kind() == TpuTarget.Kind.LOCAL, config.get(TaskProperties.TASK_TYPE), config.get(TaskProperties.TASK_ID),
         config.get(TaskProperties.RPC_LAYER), source.toString());
   }
 
