@@ -1,13 +1,12 @@
 package io.clusterresolver.tpu;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.lang.System.Logger.Level;
+import java.net.HttpURLConnection;
+import java.net.Proxy;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -28,13 +27,14 @@ final class GceMetadata {
   static final String WORKER_NUMBER = "instance/attributes/agent-worker-number";
   static final String ACCELERATOR_TYPE = "instance/attributes/accelerator-type";
 
+  private static final int CONNECT_TIMEOUT_MS = 1000;
+  private static final int READ_TIMEOUT_MS = 2000;
+  private static final int MAX_VALUE_BYTES = 1 << 20;
+
   private final URI endpoint;
-  private final HttpClient http;
 
   GceMetadata(URI endpoint) {
     this.endpoint = endpoint;
-    this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1))
-        .followRedirects(HttpClient.Redirect.NEVER).build();
   }
 
   /** The endpoint of {@code metadata-endpoint}, else {@code http://} + {@code GCE_METADATA_HOST}, else the default. */
@@ -52,25 +52,39 @@ final class GceMetadata {
     return endpoint;
   }
 
-  /** One value, trimmed; empty when the server has none or does not answer (logged at DEBUG). */
+  /**
+   * One value, trimmed; empty when the server has none or does not answer (logged at DEBUG). Plain
+   * {@link HttpURLConnection} (no proxy, no redirects): the JDK class the API client already loaded,
+   * so a cold resolve loads no second HTTP stack.
+   */
   Optional<String> get(String path) {
-    HttpRequest request = HttpRequest.newBuilder(endpoint.resolve("/computeMetadata/v1/" + path))
-        .header("Metadata-Flavor", "Google").timeout(Duration.ofSeconds(2)).GET().build();
+    HttpURLConnection connection = null;
     try {
-      HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-      if (response.statusCode() != 200
-          || !"Google".equals(response.headers().firstValue("Metadata-Flavor").orElse(null))) {
+      connection = (HttpURLConnection) endpoint.resolve("/computeMetadata/v1/" + path).toURL()
+          .openConnection(Proxy.NO_PROXY);
+      connection.setConnectTimeout(CONNECT_TIMEOUT_MS);
+      connection.setReadTimeout(READ_TIMEOUT_MS);
+      connection.setInstanceFollowRedirects(false);
+      connection.setRequestProperty("Metadata-Flavor", "Google");
+      if (connection.getResponseCode() != 200 || !"Google".equals(connection.getHeaderField("Metadata-Flavor"))) {
         return Optional.empty();
       }
-      String value = response.body().trim();
-      return value.isEmpty() ? Optional.empty() : Optional.of(value);
-    } catch (IOException e) {
+      try (InputStream in = connection.getInputStream()) {
+        String value = new String(in.readNBytes(MAX_VALUE_BYTES), StandardCharsets.UTF_8).trim();
+        return value.isEmpty() ? Optional.empty() : Optional.of(value);
+      }
+    } catch (IOException | IllegalArgumentException e) {
       LOG.log(Level.DEBUG, () -> "tpu: metadata " + path + " not available from " + endpoint + " ("
           + e.getClass().getSimpleName() + ")");
       return Optional.empty();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return Optional.empty();
+    } finally {
+      if (connection != null && connection.getErrorStream() != null) {
+        try {
+          connection.getErrorStream().close();
+        } catch (IOException ignored) {
+          // nothing to release
+        }
+      }
     }
   }
 
