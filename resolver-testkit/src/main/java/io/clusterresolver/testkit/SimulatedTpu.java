@@ -10,6 +10,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
 import com.github.tomakehurst.wiremock.extension.ResponseDefinitionTransformerV2;
 import com.github.tomakehurst.wiremock.http.Fault;
 import com.github.tomakehurst.wiremock.http.QueryParameter;
@@ -392,10 +393,17 @@ public final class SimulatedTpu implements AutoCloseable {
       String method = request.getMethod().getName();
       if (path.startsWith(TpuVmMetadata.PREFIX)) {
         count(METADATA);
-        if (metadata.isDown()) {
+        TpuFault fault = takeFault(METADATA, 1);
+        if (metadata.isDown() || fault != null && fault.kind() == TpuFault.Kind.CONNECTION_RESET) {
           return aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER).build();
         }
-        return metadata.answer(method, path, request.getHeader("Metadata-Flavor"));
+        if (fault != null && fault.kind() != TpuFault.Kind.SLOW) {
+          return aResponse().withStatus(200).withHeader("Metadata-Flavor", "Google")
+              .withHeader("Content-Type", "text/html").withBody("<html><body>captive portal</body></html>").build();
+        }
+        ResponseDefinition answer = metadata.answer(method, path, request.getHeader("Metadata-Flavor"));
+        return fault == null ? answer
+            : ResponseDefinitionBuilder.like(answer).withFixedDelay((int) fault.delay().toMillis()).build();
       }
       if (path.equals("/token")) {
         count(TOKEN);
@@ -515,6 +523,9 @@ public final class SimulatedTpu implements AutoCloseable {
         return TpuJson.error(500, "INTERNAL", "Internal error encountered.", requestId, delay);
       case UNAVAILABLE:
         return TpuJson.error(503, "UNAVAILABLE", "The service is currently unavailable.", requestId, delay);
+      case PERMISSION_DENIED:
+        return TpuJson.error(403, "PERMISSION_DENIED", "Permission 'tpu.nodes.get' denied on resource '//tpu.googleapis.com/"
+            + "projects/" + project + "/locations/" + zone + "/nodes' (or it may not exist).", requestId, delay);
       case CONNECTION_RESET:
         return aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER).build();
       case TRUNCATED_JSON:

@@ -24,6 +24,8 @@ public final class TpuFault {
     INTERNAL_ERROR,
     /** HTTP 503 with Google's JSON error {@code UNAVAILABLE}. */
     UNAVAILABLE,
+    /** HTTP 403 with Google's JSON error {@code PERMISSION_DENIED} (credentials without the permission). */
+    PERMISSION_DENIED,
     /** The connection is reset before any response. */
     CONNECTION_RESET,
     /** A 200 answer whose JSON is cut off halfway. */
@@ -60,6 +62,10 @@ public final class TpuFault {
     return new TpuFault(Kind.UNAVAILABLE, null, 0, 1, Duration.ZERO);
   }
 
+  public static TpuFault permissionDenied() {
+    return new TpuFault(Kind.PERMISSION_DENIED, null, 0, 1, Duration.ZERO);
+  }
+
   public static TpuFault connectionReset() {
     return new TpuFault(Kind.CONNECTION_RESET, null, 0, 1, Duration.ZERO);
   }
@@ -77,7 +83,11 @@ public final class TpuFault {
     return new TpuFault(Kind.SLOW, null, 0, 1, Objects.requireNonNull(delay));
   }
 
-  /** Only for this operation ({@link SimulatedTpu#NODES_GET}, {@link SimulatedTpu#NODES_LIST}); any API call by default. */
+  /**
+   * Only for this operation: {@link SimulatedTpu#NODES_GET}, {@link SimulatedTpu#NODES_LIST}, or
+   * {@link SimulatedTpu#METADATA} (the metadata server: {@link #connectionReset()}, {@link #slow} and
+   * {@link #malformedJson()} as a 200 answer that is not a metadata value); any API call by default.
+   */
   public TpuFault onOperation(String operation) {
     return new TpuFault(kind, Objects.requireNonNull(operation), page, times, delay);
   }
@@ -126,7 +136,8 @@ public final class TpuFault {
   }
 
   boolean matches(String operation, int page) {
-    return (this.operation == null || this.operation.equals(operation)) && (this.page == 0 || this.page == page);
+    boolean api = !SimulatedTpu.METADATA.equals(operation);
+    return (this.operation == null ? api : this.operation.equals(operation)) && (this.page == 0 || this.page == page);
   }
 
   @Override

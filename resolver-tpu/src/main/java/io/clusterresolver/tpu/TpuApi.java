@@ -151,7 +151,13 @@ final class TpuApi {
     }
     String message = cause.getClass().getSimpleName() + ": " + cause.getMessage();
     if (malformed(cause)) {
-      return ApiFailure.of(ApiFailure.Kind.MALFORMED_RESPONSE, message, attempts);
+      Throwable parse = cause;
+      while (parse.getCause() != null && !(parse instanceof InvalidProtocolBufferException
+          || parse instanceof com.google.gson.JsonParseException)) {
+        parse = parse.getCause();
+      }
+      return ApiFailure.of(ApiFailure.Kind.MALFORMED_RESPONSE, parse.getClass().getSimpleName() + ": "
+          + parse.getMessage(), attempts);
     }
     if (cause instanceof ApiException && ((ApiException) cause).getStatusCode().getCode()
         == StatusCode.Code.DEADLINE_EXCEEDED) {

@@ -1,6 +1,7 @@
 package io.clusterresolver.tpu;
 
 import io.clusterresolver.spi.ClusterResolverProvider;
+import io.clusterresolver.testkit.Fault;
 import io.clusterresolver.testkit.ProviderContractTest;
 import io.clusterresolver.testkit.SimulatedTpu;
 import io.clusterresolver.testkit.SimulatedTpuNode;
@@ -84,6 +85,34 @@ class TpuContractTest extends ProviderContractTest {
   @Override
   protected void heal() {
     tpu.clearFaults();
+  }
+
+  /**
+   * The fault matrix in the Cloud TPU API's shapes. A resolve is one {@code nodes.get}, not a paged
+   * listing: a fault "on page k" hits that one call (the middle of the listing is the listing).
+   */
+  @Override
+  protected boolean inject(Fault fault) {
+    TpuFault tpuFault = switch (fault.kind()) {
+      case THROTTLED -> TpuFault.resourceExhausted();
+      case SERVER_ERROR -> TpuFault.internalError();
+      case CONNECTION_RESET -> TpuFault.connectionReset();
+      case TRUNCATED_BODY -> TpuFault.truncatedJson();
+      case MALFORMED_BODY -> TpuFault.malformedJson();
+      case SLOW -> TpuFault.slow(fault.delay());
+      case CREDENTIALS_REJECTED -> TpuFault.permissionDenied();
+      case METADATA_ABSENT -> TpuFault.connectionReset().onOperation(SimulatedTpu.METADATA);
+      case METADATA_SLOW -> TpuFault.slow(fault.delay()).onOperation(SimulatedTpu.METADATA);
+      case METADATA_GARBAGE -> TpuFault.malformedJson().onOperation(SimulatedTpu.METADATA);
+    };
+    tpu.inject(fault.persistent() ? tpuFault.always() : tpuFault);
+    return true;
+  }
+
+  /** nodes.get, metadata reads and token requests are retried by the provider (429, 5xx, resets). */
+  @Override
+  protected boolean retriesTransientFaults() {
+    return true;
   }
 
   /** TensorFlow's rule, which the issue keeps: a process on no worker is task 0, and its master is worker 0. */
