@@ -3,11 +3,8 @@ package io.clusterresolver.conformance;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import io.clusterresolver.ClusterResolver;
-import io.clusterresolver.ClusterResolvers;
 import io.clusterresolver.testkit.SimulatedTpu;
 import io.clusterresolver.testkit.SimulatedTpuNode;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -62,8 +59,7 @@ class TpuConformanceTest {
     tpu.metadataValue("project/project-id", "test-project")
         .metadataValue("instance/zone", "projects/123456/zones/us-central1-c")
         .metadataValue("instance/network-interfaces/0/ip", "10.128.1.2");
-    for (Iterator<Map.Entry<String, JsonNode>> it = vector.setup().path("nodes").fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> e = it.next();
+    for (Map.Entry<String, JsonNode> e : vector.setup().path("nodes").properties()) {
       Matcher m = NODE.matcher(e.getKey());
       if (!m.matches()) {
         throw new IllegalStateException(vector.id() + ": node name " + e.getKey() + " is not a resource name");
@@ -125,44 +121,51 @@ class TpuConformanceTest {
     }
   }
 
-  /** One vector's steps on one {@code tpu} resolver. */
+  /**
+   * One vector's steps on one {@code tpu} resolver: a {@link ProviderSession} (kwargs as properties,
+   * setters recreate the resolver) plus the simulation's endpoints, and this area's own rules for the
+   * ops TF's TPU resolver has and the contract does not (or answers differently).
+   */
   static final class Session implements Area.Session {
     private final Vector vector;
-    private final Map<String, String> environment;
+    private final ProviderSession provider;
     private final Map<String, String> properties = new LinkedHashMap<>();
     private String unsupportedCoordinator;
-    private String unsupportedJob;
-    private ClusterResolver resolver;
 
     Session(Vector vector) {
       this.vector = vector;
-      this.environment = ProviderSession.environment(vector.setup().path("env"));
-      properties.put("clusterresolver.tpu.endpoint", tpu.endpoint().toString());
-      properties.put("clusterresolver.tpu.metadata-endpoint", tpu.metadataEndpoint().toString());
-      properties.put("clusterresolver.tpu.credentials", "none");
-      for (Iterator<Map.Entry<String, JsonNode>> it = vector.setup().path("kwargs").fields(); it.hasNext(); ) {
-        Map.Entry<String, JsonNode> e = it.next();
-        set(e.getKey(), e.getValue());
+      ObjectNode setup = vector.setup().deepCopy();
+      // The simulation's endpoints, as kwargs of their own so that ProviderSession sets them first.
+      ObjectNode withEndpoints = setup.objectNode();
+      withEndpoints.put("endpoint", tpu.endpoint().toString());
+      withEndpoints.put("metadata_endpoint", tpu.metadataEndpoint().toString());
+      withEndpoints.put("credentials", "none");
+      if (setup.path("kwargs").isObject()) {
+        withEndpoints.setAll((ObjectNode) setup.get("kwargs"));
       }
+      setup.set("kwargs", withEndpoints);
+      this.provider = new ProviderSession(PROVIDER, setup, this::set);
     }
 
-    private void set(String kwarg, JsonNode value) {
+    /** One kwarg (or a setter's argument) as a {@code clusterresolver.tpu.*} property. */
+    private void set(Map<String, String> target, String kwarg, JsonNode value) {
       switch (kwarg) {
         case "tpu":
-          if (value.isArray()) {
-            properties.put("clusterresolver.tpu.name", value.size() == 0 ? "" : value.get(0).asText());
-          } else {
-            properties.put("clusterresolver.tpu.name", value.asText());
-          }
+          target.put("clusterresolver.tpu.name", !value.isArray() ? value.asText()
+              : value.size() == 0 ? "" : value.get(0).asText());
           break;
+        case "endpoint":
+        case "metadata_endpoint":
+        case "credentials":
         case "project":
         case "zone":
         case "task_type":
         case "task_id":
+          String key = "clusterresolver.tpu." + kwarg.replace('_', '-');
           if (value == null || value.isNull()) {
-            properties.remove("clusterresolver.tpu." + kwarg.replace('_', '-'));
+            target.remove(key);
           } else {
-            properties.put("clusterresolver.tpu." + kwarg.replace('_', '-'), value.asText());
+            target.put(key, value.asText());
           }
           break;
         case "coordinator_name":
@@ -171,51 +174,33 @@ class TpuConformanceTest {
               + " added to the cluster); issue 10's properties have none";
           break;
         case "job_name":
-          unsupportedJob = "no tpu property for TF's job_name: issue 10's tpu properties fix the job as 'worker'";
-          break;
+          throw new Area.SkipStep("no tpu property for TF's job_name: issue 10's tpu properties fix the job as"
+              + " 'worker'");
         default:
           throw new IllegalStateException(vector.id() + ": kwarg " + kwarg + " is not mapped");
       }
-    }
-
-    private ClusterResolver resolver() {
-      if (unsupportedJob != null) {
-        throw new Area.SkipStep(unsupportedJob);
-      }
-      if (resolver == null) {
-        resolver = ClusterResolvers.create(PROVIDER, properties, environment);
-      }
-      return resolver;
+      properties.clear();
+      properties.putAll(target);
     }
 
     @Override
     public Object run(Vector.Step step) {
       switch (step.op()) {
-        case "construct":
-          resolver = null;
-          resolver();
-          return null;
-        case "set_task_type":
-        case "set_task_id":
-          resolver();
-          set(step.op().substring("set_".length()), step.arg(0));
-          resolver = null;
-          return null;
         case "cluster_spec":
           if (unsupportedCoordinator != null) {
             throw new Area.SkipStep(unsupportedCoordinator);
           }
-          return ResolverOps.run(resolver(), step);
+          return provider.run(step);
         case "master":
           String type = properties.get("clusterresolver.tpu.task-type");
           if (type != null && !type.equals("worker") && !step.hasArgs()) {
             throw new Area.SkipStep("task-type names no job of the node ('" + type + "'): Java's master() says so"
                 + " (IllegalArgumentException naming the job), TF falls back to worker 0");
           }
-          return ResolverOps.run(resolver(), step);
+          return provider.run(step);
         case "task_id":
           try {
-            return ResolverOps.run(resolver(), step);
+            return provider.run(step);
           } catch (RuntimeException e) {
             if (!vector.setup().path("kwargs").has("tpu") || nodeIsReady()) {
               throw e;
@@ -223,9 +208,6 @@ class TpuConformanceTest {
             throw new Area.SkipStep("the node is not READY or does not exist: Java's taskId() identifies this process"
                 + " among the node's workers and reports that failure; TF answers 0 without asking the API");
           }
-        case "task_type":
-        case "rpc_layer":
-          return ResolverOps.run(resolver(), step);
         case "environment":
           throw new Area.SkipStep("issue 10: environment() is 'google' (TF's TPU resolver says \"\" outside Google)");
         case "get_job_name":
@@ -236,13 +218,9 @@ class TpuConformanceTest {
         case "parse_devices":
           throw new Area.SkipStep("TF-internal device-name parsing (_get_device_dict_and_cores): no contract"
               + " counterpart");
-        case "num_accelerators":
-          if (vector.setup().has("logical_devices")) {
-            throw new Area.SkipStep("no contract counterpart for logical_devices (TF's eager device listing)");
-          }
-          return ResolverOps.run(resolver(), step);
         default:
-          throw new Area.UnknownOp(step);
+          // construct, setters, task_type, rpc_layer, num_accelerators (logical_devices: skipped there)
+          return provider.run(step);
       }
     }
 

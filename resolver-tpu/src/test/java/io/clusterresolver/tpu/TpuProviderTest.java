@@ -9,6 +9,7 @@ import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.ClusterSpec;
 import io.clusterresolver.ConfigurationException;
 import io.clusterresolver.Resolution;
+import io.clusterresolver.testkit.LogCapture;
 import io.clusterresolver.testkit.SimulatedTpu;
 import io.clusterresolver.testkit.SimulatedTpuNode;
 import io.clusterresolver.testkit.SimulatedTpuNode.State;
@@ -170,7 +171,7 @@ class TpuProviderTest {
     tpu.add(SimulatedTpuNode.builder("n").acceleratorType("v4-16").health(SimulatedTpuNode.Health.UNHEALTHY_MAINTENANCE)
         .healthDescription("The TPU had a maintenance event at 2026-11-24T20:00:00Z").workers("10.0.0.2", "10.0.0.1")
         .build());
-    try (TpuTestSupport.LogCapture logs = new TpuTestSupport.LogCapture()) {
+    try (LogCapture logs = new LogCapture()) {
       ClusterSpec spec = TpuTestSupport.resolver(tpu, "n").clusterSpec();
       assertThat(spec.jobTasks("worker")).isEqualTo(expectedWorkers("n"));
       assertThat(logs.messages(Level.WARNING)).anySatisfy(m -> assertThat(m).contains("UNHEALTHY_MAINTENANCE")

@@ -10,17 +10,10 @@ import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Collections;
-import java.util.List;
 import java.util.Map;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
-/** Properties pointing the provider at a simulation, a service-account key file, and a log capture. */
+/** Resolvers pointed at a simulation, and a service-account key file for it. */
 final class TpuTestSupport {
 
   private TpuTestSupport() {}
@@ -66,44 +59,5 @@ final class TpuTestSupport {
         + "  \"token_uri\": \"" + tpu.tokenUri() + "\"\n}\n";
     Files.writeString(file, json);
     return pem;
-  }
-
-  /** Captures java.util.logging records (where System.Logger goes by default). */
-  static final class LogCapture implements AutoCloseable {
-    final List<LogRecord> records = Collections.synchronizedList(new ArrayList<>());
-    private final Handler handler = new Handler() {
-      @Override
-      public void publish(LogRecord record) {
-        records.add(record);
-      }
-
-      @Override
-      public void flush() {}
-
-      @Override
-      public void close() {}
-    };
-
-    LogCapture() {
-      handler.setLevel(Level.ALL);
-      Logger.getLogger("").addHandler(handler);
-    }
-
-    List<String> messages(Level atLeast) {
-      synchronized (records) {
-        List<String> out = new ArrayList<>();
-        for (LogRecord r : records) {
-          if (r.getLevel().intValue() >= atLeast.intValue()) {
-            out.add(r.getMessage());
-          }
-        }
-        return out;
-      }
-    }
-
-    @Override
-    public void close() {
-      Logger.getLogger("").removeHandler(handler);
-    }
   }
 }

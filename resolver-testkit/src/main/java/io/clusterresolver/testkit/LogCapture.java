@@ -1,0 +1,62 @@
+package io.clusterresolver.testkit;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+/**
+ * Captures {@code java.util.logging} records (where {@link System.Logger} goes by default) while it
+ * is open, for tests that check what a provider logs (a warning, and never a secret).
+ *
+ * <pre>{@code
+ * try (LogCapture logs = new LogCapture()) {
+ *   resolver.clusterSpec();
+ *   assertThat(logs.messages(Level.WARNING)).anySatisfy(m -> assertThat(m).contains("UNHEALTHY"));
+ * }
+ * }</pre>
+ */
+public final class LogCapture implements AutoCloseable {
+
+  private final List<LogRecord> records = Collections.synchronizedList(new ArrayList<>());
+  private final Handler handler = new Handler() {
+    @Override
+    public void publish(LogRecord record) {
+      records.add(record);
+    }
+
+    @Override
+    public void flush() {}
+
+    @Override
+    public void close() {}
+  };
+
+  /** Starts capturing every record that reaches the root logger. */
+  public LogCapture() {
+    handler.setLevel(Level.ALL);
+    Logger.getLogger("").addHandler(handler);
+  }
+
+  /** The messages of the records at {@code atLeast} or above, oldest first. */
+  public List<String> messages(Level atLeast) {
+    synchronized (records) {
+      List<String> out = new ArrayList<>();
+      for (LogRecord r : records) {
+        if (r.getLevel().intValue() >= atLeast.intValue()) {
+          out.add(r.getMessage());
+        }
+      }
+      return out;
+    }
+  }
+
+  /** Stops capturing. */
+  @Override
+  public void close() {
+    Logger.getLogger("").removeHandler(handler);
+  }
+}
