@@ -13,13 +13,16 @@ import io.clusterresolver.cloud.ApiFailure;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The Cloud TPU API v2 through {@code google-cloud-tpu} over HttpJson (REST): one {@code nodes.get}
  * per call, retried here (at most {@link #MAX_ATTEMPTS} attempts, exponential backoff, within what
  * is left of the deadline) on throttling, server errors and lost connections, so that a failure
- * can say how many attempts it took. The client is built on first use and kept.
+ * can say how many attempts it took. Clients are built on first use and shared in the JVM per endpoint
+ * and credentials (a client holds threads and connections; each call carries its own deadline).
  */
 final class TpuApi {
 
@@ -27,20 +30,21 @@ final class TpuApi {
   private static final Set<Integer> RETRYABLE = Set.of(429, 500, 502, 503, 504);
   private static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
 
+  /** The longest any one call may take, whatever a resolver's timeout: each call's context sets its own. */
+  private static final Duration CLIENT_CEILING = Duration.ofMinutes(10);
+  /** Clients by endpoint and credentials setting. */
+  private static final Map<String, TpuClient> CLIENTS = new ConcurrentHashMap<>();
+
   private final URI endpoint;
   private final String credentials;
-  private final Duration timeout;
-  private volatile TpuClient client;
 
   /**
    * @param endpoint the API endpoint, or {@code null} for Google's
    * @param credentials the {@code credentials} property's value ({@code null}: ADC)
-   * @param timeout the deadline of one resolve, which also bounds each call
    */
-  TpuApi(URI endpoint, String credentials, Duration timeout) {
+  TpuApi(URI endpoint, String credentials) {
     this.endpoint = endpoint;
     this.credentials = credentials;
-    this.timeout = timeout;
   }
 
   /** Gets one node by its full resource name; retries retryable failures within {@code remaining}. */
@@ -64,12 +68,14 @@ final class TpuApi {
   }
 
   private TpuClient client() {
-    TpuClient c = client;
+    String key = endpoint + "|" + (credentials == null ? "adc" : "file:" + credentials);
+    TpuClient c = CLIENTS.get(key);
     if (c == null) {
-      synchronized (this) {
-        c = client;
+      synchronized (CLIENTS) {
+        c = CLIENTS.get(key);
         if (c == null) {
-          client = c = build();
+          c = build();
+          CLIENTS.put(key, c);
         }
       }
     }
@@ -84,8 +90,8 @@ final class TpuApi {
         settings.setEndpoint(endpoint.toString());
       }
       settings.getNodeSettings().setRetrySettings(RetrySettings.newBuilder().setMaxAttempts(1)
-          .setTotalTimeoutDuration(timeout).setInitialRpcTimeoutDuration(timeout)
-          .setMaxRpcTimeoutDuration(timeout).setRpcTimeoutMultiplier(1.0).build());
+          .setTotalTimeoutDuration(CLIENT_CEILING).setInitialRpcTimeoutDuration(CLIENT_CEILING)
+          .setMaxRpcTimeoutDuration(CLIENT_CEILING).setRpcTimeoutMultiplier(1.0).build());
       return TpuClient.create(settings.build());
     } catch (IOException e) {
       String detail = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();

@@ -54,7 +54,7 @@ final class TpuResolverFactory {
     if (target.kind() == TpuTarget.Kind.NODE && !config.get(TpuProperties.API)) {
       target = TpuTarget.metadata();
     }
-    TpuApi api = target.kind() == TpuTarget.Kind.NODE ? new TpuApi(endpoint, credentials, timeout) : null;
+    TpuApi api = target.kind() == TpuTarget.Kind.NODE ? new TpuApi(endpoint, credentials) : null;
     Integer portOverride = config.isSet(TpuProperties.PORT) ? config.get(TpuProperties.PORT) : null;
     TpuNodeSource source = new TpuNodeSource(target, api, metadata, credentials == null, portOverride, timeout);
     return new TpuClusterResolver(source, target.kind() == TpuTarget.Kind.LOCAL, config.get(TaskProperties.TASK_TYPE), config.get(TaskProperties.TASK_ID),
