@@ -107,6 +107,21 @@ class TpuResolveCommandTest {
   }
 
   @Test
+  void waitAsksAgainUntilACreatingNodeIsReady() throws Exception {
+    tpu.add(SimulatedTpuNode.builder("new").acceleratorType("v4-16").state(SimulatedTpuNode.State.CREATING)
+        .health(null).build());
+    java.util.concurrent.CompletableFuture<CliRun> run = java.util.concurrent.CompletableFuture.supplyAsync(
+        () -> CliRun.run(Map.of(), args("new", "--wait", "30s", "--format", "json")));
+    while (tpu.callCount(SimulatedTpu.NODES_GET) < 2 && !run.isDone()) {
+      Thread.sleep(20);
+    }
+    tpu.update("new", b -> b.state(SimulatedTpuNode.State.READY).workers("10.160.0.9", "10.160.0.8"));
+    CliRun done = run.get(30, java.util.concurrent.TimeUnit.SECONDS);
+    assertThat(done.code).as("%s", done).isZero();
+    assertThat(texts(new ObjectMapper().readTree(done.out).at("/cluster/worker"))).isEqualTo(endpointsOf("new"));
+  }
+
+  @Test
   void aPreemptedNodeIsExit3NamingTheStateEvenWithItsOldEndpoints() {
     tpu.add(SimulatedTpuNode.builder("gone").acceleratorType("v5p-16").preemptible(true)
         .state(SimulatedTpuNode.State.PREEMPTED).workers("10.150.0.3", "10.150.0.2").build());
