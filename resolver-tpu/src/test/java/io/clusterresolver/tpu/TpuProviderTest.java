@@ -241,6 +241,37 @@ class TpuProviderTest {
   }
 
   @Test
+  void withoutApiOffATpuVmTheErrorSaysWhatToSet() {
+    tpu.identifyAs(null, -1);
+    assertThat(catchThrowable(() -> TpuTestSupport.resolver(tpu, "pod", "api", "false").clusterSpec()))
+        .isExactlyInstanceOf(ClusterResolverException.class).hasMessageContaining("worker-network-endpoints")
+        .hasMessageContaining("clusterresolver.tpu.name");
+  }
+
+  @Test
+  void metadataWorkersTakeThePortProperty() {
+    tpu.add(SimulatedTpuNode.builder("pod").acceleratorType("v4-16").workers("10.0.0.5", "10.0.0.4").build());
+    tpu.identifyAs("pod", 0);
+    assertThat(TpuTestSupport.resolver(tpu, "pod", "api", "false", "port", "9000").clusterSpec().jobTasks("worker"))
+        .containsExactly("10.0.0.5:9000", "10.0.0.4:9000");
+  }
+
+  @Test
+  void ipv6WorkersAreBracketed() {
+    tpu.add(SimulatedTpuNode.builder("n").acceleratorType("v4-16").workers("fd20::5", "fd20::4").build());
+    assertThat(TpuTestSupport.resolver(tpu, "n").clusterSpec().jobTasks("worker"))
+        .containsExactly("[fd20::5]:8470", "[fd20::4]:8470");
+  }
+
+  @Test
+  void aBadKubeEndpointListNamesTheVariable() {
+    assertThatThrownBy(() -> TpuTestSupport.resolver(tpu, null,
+        Map.of("KUBE_GOOGLE_CLOUD_TPU_ENDPOINTS", "grpc://10.0.0.1:8470,grpc://bad host")))
+        .isInstanceOf(ConfigurationException.class).hasMessageContaining("KUBE_GOOGLE_CLOUD_TPU_ENDPOINTS")
+        .hasMessageContaining("bad host");
+  }
+
+  @Test
   void aServiceAccountKeyFileSignsInAtItsTokenUri(@TempDir Path dir) throws Exception {
     tpu.add(SimulatedTpuNode.builder("n").workers("10.0.0.1").build());
     tpu.requireToken(true);
