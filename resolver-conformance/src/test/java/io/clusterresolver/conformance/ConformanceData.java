@@ -56,6 +56,7 @@ public final class ConformanceData {
     areas.put("slurm-hostlist.json", pkg + "SlurmHostlistConformanceTest");
     areas.put("slurm-env/*.json", pkg + "SlurmEnvConformanceTest");
     areas.put("tf-vectors/gce.json", pkg + "GceConformanceTest");
+    areas.put("tf-vectors/tpu.json", pkg + "TpuConformanceTest");
     return Map.copyOf(areas);
   }
 
