@@ -11,6 +11,13 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /**
  * Lists the pods of one namespace that match the label selector, every page ({@code limit} /
@@ -22,6 +29,13 @@ final class PodSource {
 
   /** Pods per page: the API server's and kubectl's usual chunk size. */
   static final long PAGE_SIZE = 500;
+
+  /** Runs the client's blocking calls, so that a resolve waits no longer than its deadline. */
+  private static final ExecutorService CALLS = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "cluster-resolver-kubernetes");
+    t.setDaemon(true);
+    return t;
+  });
 
   private final KubernetesClient client;
   private final CloudApi api;
@@ -80,7 +94,7 @@ final class PodSource {
     List<PodMember> members = new ArrayList<>();
     List<String> leftOut = new ArrayList<>();
     session.forEachPage("list pods in namespace " + connection.namespace(),
-        (token, remaining) -> page(token),
+        (token, remaining) -> within(remaining, () -> page(token)),
         page -> page.getMetadata() == null ? null : page.getMetadata().getContinue(),
         page -> {
           if (page.getItems() == null) {
@@ -96,6 +110,25 @@ final class PodSource {
           }
         });
     return new Listing(members, leftOut);
+  }
+
+  /**
+   * Runs a call of the blocking client, waiting at most {@code remaining}: the client's own
+   * timeout and retries apply per attempt, the deadline bounds them all.
+   */
+  private static PodList within(Duration remaining, Supplier<PodList> call) {
+    CompletableFuture<PodList> answer = CompletableFuture.supplyAsync(call, CALLS);
+    try {
+      return answer.get(remaining.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      answer.cancel(true);
+      throw new KubernetesClientException("no answer within the deadline", e);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : new KubernetesClientException("list failed", e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new KubernetesClientException("interrupted", e);
+    }
   }
 
   private PodList page(String token) {
