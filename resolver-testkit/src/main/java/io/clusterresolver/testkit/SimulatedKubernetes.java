@@ -82,6 +82,7 @@ public final class SimulatedKubernetes implements AutoCloseable {
   private volatile Duration latency = Duration.ZERO;
   private long resourceVersion = 1000;
   private volatile long oldestValidVersion;
+  private final AtomicInteger expireIssued = new AtomicInteger();
 
   private SimulatedKubernetes() {
     server = new WireMockServer(options()
@@ -212,6 +213,15 @@ public final class SimulatedKubernetes implements AutoCloseable {
       resourceVersion++;
       oldestValidVersion = resourceVersion;
     }
+    return this;
+  }
+
+  /**
+   * The next {@code n} continue tokens are issued already expired, as when the API server compacts
+   * between two pages: the page after each is answered with 410 Gone.
+   */
+  public SimulatedKubernetes expireNextContinueTokens(int n) {
+    expireIssued.set(n);
     return this;
   }
 
@@ -433,6 +443,9 @@ public final class SimulatedKubernetes implements AutoCloseable {
         tokenPages.clear();
       }
       tokenPages.put(next, page + 1);
+      if (expireIssued.getAndUpdate(x -> Math.max(0, x - 1)) > 0) {
+        expireContinueTokens();
+      }
       json.append(",\"continue\":").append(KubernetesWire.quote(next))
           .append(",\"remainingItemCount\":").append(matching.size() - n);
     }
