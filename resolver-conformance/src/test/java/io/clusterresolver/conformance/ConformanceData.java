@@ -55,6 +55,7 @@ public final class ConformanceData {
     areas.put("tf-vectors/serverdef.json", pkg + "ServerDefConformanceTest");
     areas.put("slurm-hostlist.json", pkg + "SlurmHostlistConformanceTest");
     areas.put("slurm-env/*.json", pkg + "SlurmEnvConformanceTest");
+    areas.put("tf-vectors/kubernetes.json", pkg + "KubernetesConformanceTest");
     return Map.copyOf(areas);
   }
 
