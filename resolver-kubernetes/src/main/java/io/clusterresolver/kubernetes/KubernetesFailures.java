@@ -11,12 +11,25 @@ final class KubernetesFailures {
 
   private KubernetesFailures() {}
 
+  /** A failed call with the API server's {@code Audit-Id} for it. */
+  static final class Audited extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    private final String auditId;
+
+    Audited(KubernetesClientException cause, String auditId) {
+      super(cause.getMessage(), cause);
+      this.auditId = auditId;
+    }
+  }
+
   /**
    * The failure an exception reports.
    *
    * @param attempts how many attempts the client makes for a retryable failure (5xx, no response)
    */
-  static ApiFailure read(RuntimeException e, int attempts) {
+  static ApiFailure read(RuntimeException failure, int attempts) {
+    String auditId = failure instanceof Audited a ? a.auditId : null;
+    RuntimeException e = failure instanceof Audited a ? (RuntimeException) a.getCause() : failure;
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof HttpTimeoutException || t instanceof TimeoutException) {
         return ApiFailure.of(ApiFailure.Kind.TIMEOUT, t.getMessage(), 1);
@@ -30,7 +43,7 @@ final class KubernetesFailures {
       Status status = k.getStatus();
       String reason = status == null ? null : status.getReason();
       String message = status == null || status.getMessage() == null ? k.getMessage() : status.getMessage();
-      return ApiFailure.http(k.getCode(), reason, message, null, k.getCode() >= 500 ? attempts : 1);
+      return ApiFailure.http(k.getCode(), reason, message, auditId, k.getCode() >= 500 ? attempts : 1);
     }
     if (e instanceof KubernetesClientException k && k.getCode() >= 200 && k.getCode() < 300) {
       return ApiFailure.of(ApiFailure.Kind.MALFORMED_RESPONSE, k.getMessage(), 1);

@@ -60,11 +60,14 @@ final class KubernetesResolverFactory {
       throw ResolverConfig.problems(NAME, problems);
     }
 
-    KubernetesClient client = new KubernetesClientBuilder().withConfig(connection.clientConfig()).build();
+    AuditIds auditIds = new AuditIds();
+    KubernetesClient client = new KubernetesClientBuilder().withConfig(connection.clientConfig())
+        .withHttpClientBuilderConsumer(http -> http.addOrReplaceInterceptor("cluster-resolver-audit-ids", auditIds))
+        .build();
     CloudApi api = CloudApi.builder(NAME, e -> KubernetesFailures.read(e, RETRIES + 1))
         .permissions("list on pods in namespace " + connection.namespace())
         .build();
-    PodSource source = new PodSource(client, api, connection, selector.trim(),
+    PodSource source = new PodSource(client, auditIds, api, connection, selector.trim(),
         AddressType.parse(config.get(KubernetesProperties.ADDRESS)), config.get(CloudProperties.PORT),
         config.get(KubernetesProperties.PORT_NAME), timeout);
     String podName = config.getenv("POD_NAME");

@@ -38,6 +38,7 @@ final class PodSource {
   });
 
   private final KubernetesClient client;
+  private final AuditIds auditIds;
   private final CloudApi api;
   private final ApiConnection connection;
   private final String selector;
@@ -46,9 +47,10 @@ final class PodSource {
   private final String portName;
   private final Duration timeout;
 
-  PodSource(KubernetesClient client, CloudApi api, ApiConnection connection, String selector,
+  PodSource(KubernetesClient client, AuditIds auditIds, CloudApi api, ApiConnection connection, String selector,
       AddressType addressType, int port, String portName, Duration timeout) {
     this.client = client;
+    this.auditIds = auditIds;
     this.api = api;
     this.connection = connection;
     this.selector = selector;
@@ -140,14 +142,15 @@ final class PodSource {
           .build());
     } catch (KubernetesClientException e) {
       String apiMessage = e.getStatus() == null ? null : e.getStatus().getMessage();
+      String auditId = e.getCode() >= 400 ? auditIds.find(connection.namespace(), token) : null;
       if (e.getCode() == 401 || e.getCode() == 403) {
         throw new ClusterResolverException(RbacAdvice.explain(e.getCode(), connection.namespace(), apiMessage,
-            connection.credentialsDescription()), e);
+            connection.credentialsDescription(), auditId), e);
       }
       if (e.getCode() == 410 && token != null) {
         throw new ContinueExpired("kubernetes: the continue token expired (410 Gone): " + apiMessage, e);
       }
-      throw e;
+      throw auditId == null ? e : new KubernetesFailures.Audited(e, auditId);
     }
   }
 }

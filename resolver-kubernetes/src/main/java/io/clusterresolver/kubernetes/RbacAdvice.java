@@ -23,8 +23,9 @@ final class RbacAdvice {
    * @param namespace the namespace listed
    * @param apiMessage the API server's {@code Status.message}, or {@code null}
    * @param credentialsHint which property or file supplied the credentials
+   * @param auditId the API server's {@code Audit-Id} of the refused request, or {@code null}
    */
-  static String explain(int status, String namespace, String apiMessage, String credentialsHint) {
+  static String explain(int status, String namespace, String apiMessage, String credentialsHint, String auditId) {
     StringBuilder s = new StringBuilder("kubernetes: list pods in namespace ").append(namespace);
     if (status == 401) {
       s.append(" failed with HTTP 401 Unauthorized: the API server did not accept the credentials (")
@@ -36,6 +37,7 @@ final class RbacAdvice {
       }
       s.append('.');
     }
+    s.append(" Request id (Audit-Id) ").append(auditId == null ? "(none)" : auditId).append('.');
     s.append(" The caller needs verb list (and get) on resource pods (API group \"\") in namespace ").append(namespace)
         .append("; grant it with kubectl apply -f - of:\n");
     String subjectKind = "ServiceAccount";

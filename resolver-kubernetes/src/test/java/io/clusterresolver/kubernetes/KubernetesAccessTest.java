@@ -77,7 +77,24 @@ class KubernetesAccessTest {
         .contains("kind: Role\n", "namespace: ml\n", "resources: [\"pods\"]", "verbs: [\"get\", \"list\"]")
         .contains("kind: RoleBinding\n", "- kind: ServiceAccount\n  name: trainer\n  namespace: ml\n")
         .contains("roleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: Role\n  name: cluster-resolver")
+        .contains("Audit-Id) " + k8s.requests().get(k8s.requests().size() - 1).auditId())
         .doesNotContain(support.token);
+  }
+
+  @Test
+  void aFailedPageNamesThePageTheStatusAndTheApiServersAuditId() {
+    for (int i = 0; i < 600; i++) {
+      k8s.add(SimulatedPod.builder("ml", String.format("p-%03d", i)).label("app", "trainer").podIps("10.3.2." + (i % 250))
+          .build());
+    }
+    k8s.inject(new io.clusterresolver.testkit.Fault(io.clusterresolver.testkit.Fault.Kind.SERVER_ERROR, 2, true,
+        java.time.Duration.ZERO));
+    Throwable thrown = catchThrowable(() -> resolver(Map.of()).clusterSpec());
+    List<SimulatedKubernetes.RecordedRequest> seen = k8s.requests();
+    assertThat(thrown).isInstanceOf(ClusterResolverException.class);
+    assertThat(thrown.getMessage()).contains("kubernetes", "list pods in namespace ml (page 2)", "HTTP 500",
+        "InternalError", "request id " + seen.get(seen.size() - 1).auditId());
+    assertThat(seen.size()).as("page 1, then page 2 tried by the client's retries").isGreaterThan(2);
   }
 
   @Test

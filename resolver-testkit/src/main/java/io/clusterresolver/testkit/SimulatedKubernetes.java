@@ -297,10 +297,10 @@ public final class SimulatedKubernetes implements AutoCloseable {
 
   /**
    * One request: method, path, the decoded query parameters, the bearer token it carried (or
-   * {@code null}) and the operation.
+   * {@code null}), the operation and the {@code Audit-Id} it was answered with.
    */
   public record RecordedRequest(String method, String path, Map<String, String> query, String bearerToken,
-      String operation) {
+      String operation, String auditId) {
     @Override
     public String toString() {
       return method + " " + path + " " + query.keySet() + " (" + operation + ")";
@@ -365,8 +365,9 @@ public final class SimulatedKubernetes implements AutoCloseable {
       Matcher namespaced = NAMESPACED_PODS.matcher(path);
       boolean list = "GET".equals(request.getMethod().getName())
           && (namespaced.matches() || path.equals("/api/v1/pods"));
-      record(new RecordedRequest(request.getMethod().getName(), path, query, token, list ? LIST_PODS : "other"));
       String auditId = UUID.randomUUID().toString();
+      record(new RecordedRequest(request.getMethod().getName(), path, query, token, list ? LIST_PODS : "other",
+          auditId));
       String user = token == null ? null : tokens.get(token);
       if (user == null) {
         return KubernetesWire.error(401, "Unauthorized", "Unauthorized", null, auditId, 0);
