@@ -156,6 +156,19 @@ class KubernetesProviderTest {
   }
 
   @Test
+  void twoRunningPodsWithOneCompletionIndexAreNumberedDenselyNeverTwiceTheSameTask() {
+    k8s.add(SimulatedPod.builder("ml", "train-0-aaaaa").indexedJob("train", 0).label("app", "trainer")
+        .created(T0).podIps("10.12.0.1").build());
+    k8s.add(SimulatedPod.builder("ml", "train-1-bbbbb").indexedJob("train", 1).label("app", "trainer")
+        .created(T0.plusSeconds(1)).podIps("10.12.0.2").build());
+    k8s.add(SimulatedPod.builder("ml", "train-1-ccccc").indexedJob("train", 1).label("app", "trainer")
+        .created(T0.plusSeconds(2)).podIps("10.12.0.3").build());
+    ClusterSpec spec = resolver(Map.of()).clusterSpec();
+    // index 0, then index 1 by creation time: three tasks, none lost, none sharing an index
+    assertThat(spec.jobTasks("worker")).containsExactly("10.12.0.1:8888", "10.12.0.2:8888", "10.12.0.3:8888");
+  }
+
+  @Test
   void aJobLabelNumbersEachJobFromZeroInPodOrder() {
     k8s.add(SimulatedPod.builder("ml", "ps-0").statefulSet("ps", 0).label("app", "trainer").label("role", "ps")
         .podIps("10.7.0.1").build());
