@@ -52,9 +52,19 @@ class KubernetesContractTest extends ProviderContractTest {
     k8s.clear().addAll(pods);
   }
 
+  /** An 8 s deadline, so that a persistently slow API ends in a typed error within {@link #faultBound()}. */
   @Override
   protected Map<String, String> properties(Map<String, String> extra) {
-    return support.properties(k8s, extra);
+    Map<String, String> p = new java.util.LinkedHashMap<>(support.properties(k8s, Map.of()));
+    p.put("clusterresolver.kubernetes.timeout", "8s");
+    p.putAll(extra);
+    return p;
+  }
+
+  /** The deadline plus room for the first list of a cold JVM on a busy machine. */
+  @Override
+  protected java.time.Duration faultBound() {
+    return java.time.Duration.ofSeconds(20);
   }
 
   @Override

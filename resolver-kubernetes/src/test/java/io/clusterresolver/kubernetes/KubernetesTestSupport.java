@@ -40,13 +40,14 @@ final class KubernetesTestSupport {
     }
   }
 
-  /** Endpoint, token file and selector {@code app=trainer}, plus {@code extra}. */
+  /** Endpoint, token file, selector {@code app=trainer} and a 20 s timeout, plus {@code extra}. */
   Map<String, String> properties(SimulatedKubernetes k8s, Map<String, String> extra) {
     Map<String, String> p = new LinkedHashMap<>();
     p.put("clusterresolver.kubernetes.endpoint", k8s.endpoint().toString());
     p.put("clusterresolver.kubernetes.token-file", serviceAccount.resolve("token").toString());
     p.put("clusterresolver.kubernetes.selector", "app=trainer");
-    p.put("clusterresolver.kubernetes.timeout", "5s");
+    // Generous: the first list in a cold JVM (fabric8 and Jackson 3 loading the Pod model) takes seconds on a busy machine.
+    p.put("clusterresolver.kubernetes.timeout", "20s");
     p.putAll(extra);
     return p;
   }
