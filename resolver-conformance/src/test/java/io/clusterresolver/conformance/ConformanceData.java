@@ -57,6 +57,7 @@ public final class ConformanceData {
     areas.put("slurm-env/*.json", pkg + "SlurmEnvConformanceTest");
     areas.put("tf-vectors/gce.json", pkg + "GceConformanceTest");
     areas.put("tf-vectors/tpu.json", pkg + "TpuConformanceTest");
+    areas.put("tf-vectors/kubernetes.json", pkg + "KubernetesConformanceTest");
     return Map.copyOf(areas);
   }
 
