@@ -95,7 +95,7 @@ public final class AzureScale {
       }
     }
     if (options.containsKey("cli-home")) {
-      cold(options.get("cli-home"), Integer.parseInt(options.getOrDefault("cold-runs", "5")));
+      cold(options.get("cli-home"), options.getOrDefault("classes", "benchmarks/target/classes"), Integer.parseInt(options.getOrDefault("cold-runs", "5")));
     }
   }
 
@@ -127,7 +127,7 @@ public final class AzureScale {
   }
 
   /** Fresh JVMs: the CLI with --simulate, the CLI against a running simulation, the raw SDK's first call. */
-  private static void cold(String home, int runs) throws Exception {
+  private static void cold(String home, String classes, int runs) throws Exception {
     String lib = home + "/lib/*:" + home + "/plugins/*";
     String sim = lib + ":" + home + "/sim/*";
     try (SimulatedAzure azure = SimulatedAzure.start()) {
@@ -141,7 +141,8 @@ public final class AzureScale {
       azure.providerProperties(RG).forEach((k, v) -> external.addAll(List.of("-D", k + "=" + v)));
       List<String> raw = new ArrayList<>(List.of(javaBin()));
       raw.addAll(trust);
-      raw.addAll(List.of("-cp", System.getProperty("java.class.path"), RawFirstCall.class.getName(),
+      // The same jars as the command (lib/), plus this class: not the 100 MB shaded benchmarks jar.
+      raw.addAll(List.of("-cp", lib + ":" + classes, RawFirstCall.class.getName(),
           azure.endpoint().toString(), azure.subscription(), RG));
       System.out.println("| cold, fresh JVM (java defaults) | median ms | min ms | runs |");
       System.out.println("| --- | --- | --- | --- |");

@@ -2,6 +2,7 @@ package io.clusterresolver.azure;
 
 import io.clusterresolver.spi.ClusterResolverProvider;
 import io.clusterresolver.testkit.AzureFault;
+import io.clusterresolver.testkit.Fault;
 import io.clusterresolver.testkit.ProviderContractTest;
 import io.clusterresolver.testkit.SimulatedAzure;
 import io.clusterresolver.testkit.SimulatedVm;
@@ -18,6 +19,7 @@ class AzureContractTest extends ProviderContractTest {
   @BeforeAll
   static void start() {
     azure = AzureTestSupport.start();
+    azure.pageSize(5);
   }
 
   @AfterAll
@@ -55,5 +57,42 @@ class AzureContractTest extends ProviderContractTest {
   @Override
   protected void heal() {
     azure.clearFaults();
+  }
+
+  @Override
+  protected boolean inject(Fault fault) {
+    AzureFault azureFault = switch (fault.kind()) {
+      case THROTTLED -> AzureFault.throttled(1);
+      case SERVER_ERROR -> AzureFault.internalError();
+      case CONNECTION_RESET -> AzureFault.connectionReset();
+      case TRUNCATED_BODY -> AzureFault.truncatedJson();
+      case MALFORMED_BODY -> AzureFault.malformedJson();
+      case SLOW -> AzureFault.slow(fault.delay());
+      case CREDENTIALS_REJECTED -> AzureFault.authorizationFailed();
+      case METADATA_ABSENT -> AzureFault.connectionReset().onOperation(AzureFault.IMDS);
+      case METADATA_SLOW -> AzureFault.slow(fault.delay()).onOperation(AzureFault.IMDS);
+      case METADATA_GARBAGE -> AzureFault.malformedJson().onOperation(AzureFault.IMDS);
+    };
+    if (fault.page() > 0) {
+      azureFault = azureFault.onPage(fault.page());
+    }
+    azure.inject(fault.persistent() ? azureFault.always() : azureFault);
+    return true;
+  }
+
+  /** Twelve VMs at five a page (the simulation's page size in this suite): three VM listing pages. */
+  @Override
+  protected int pagedMemberCount() {
+    return 12;
+  }
+
+  @Override
+  protected Map<String, String> pagedProperties() {
+    return Map.of();
+  }
+
+  @Override
+  protected boolean retriesTransientFaults() {
+    return true;
   }
 }

@@ -10,7 +10,11 @@ import java.util.Objects;
  * <pre>{@code
  * azure.inject(AzureFault.throttled(2).times(3));                         // 429, Retry-After: 2, three times
  * azure.inject(AzureFault.internalError().onOperation("ListNetworkInterfaces").onPage(2).always());
+ * azure.inject(AzureFault.malformedJson().onOperation(AzureFault.IMDS).always());   // IMDS talks garbage
  * }</pre>
+ *
+ * <p>A fault without an operation hits every Resource Manager call, never IMDS; IMDS faults name
+ * {@link #IMDS} (connection reset, slow, malformed JSON).
  */
 public final class AzureFault {
 
@@ -22,6 +26,8 @@ public final class AzureFault {
     INTERNAL_ERROR,
     /** The connection is reset before any response. */
     CONNECTION_RESET,
+    /** HTTP 403 {@code AuthorizationFailed}: the caller's identity may not read the resources. */
+    AUTHORIZATION_FAILED,
     /** A 200 answer whose JSON is cut off halfway. */
     TRUNCATED_JSON,
     /** A 200 answer whose body is not JSON at all. */
@@ -29,6 +35,9 @@ public final class AzureFault {
     /** The right answer, after a delay. */
     SLOW
   }
+
+  /** The operation name of every Instance Metadata Service request. */
+  public static final String IMDS = "IMDS";
 
   private final Kind kind;
   private final String operation;
@@ -56,6 +65,11 @@ public final class AzureFault {
 
   public static AzureFault internalError() {
     return new AzureFault(Kind.INTERNAL_ERROR, null, 0, 1, Duration.ZERO, 0);
+  }
+
+  /** 403 {@code AuthorizationFailed}, as ARM answers an identity without the Reader role. */
+  public static AzureFault authorizationFailed() {
+    return new AzureFault(Kind.AUTHORIZATION_FAILED, null, 0, 1, Duration.ZERO, 0);
   }
 
   public static AzureFault connectionReset() {
@@ -129,6 +143,9 @@ public final class AzureFault {
   }
 
   boolean matches(String operation, int page) {
+    if (IMDS.equals(operation) != IMDS.equals(this.operation)) {
+      return false;
+    }
     return (this.operation == null || this.operation.equals(operation)) && (this.page == 0 || this.page == page);
   }
 

@@ -795,6 +795,11 @@ public final class SimulatedAzure implements AutoCloseable {
         }
         return b.build();
       }
+      case AUTHORIZATION_FAILED:
+        return json(403, ArmJson.error("AuthorizationFailed", "The client 'f1e2d3c4-0000-4000-8000-000000000001' with object"
+            + " id 'f1e2d3c4-0000-4000-8000-000000000001' does not have authorization to perform action"
+            + " 'Microsoft.Compute/virtualMachines/read' over scope '/subscriptions/" + subscription + "' or the scope is invalid."),
+            requestId, delay);
       case INTERNAL_ERROR:
         return json(500, ArmJson.error("InternalServerError", "The server encountered an internal error. Please retry the request."),
             requestId, delay);
@@ -816,6 +821,18 @@ public final class SimulatedAzure implements AutoCloseable {
       return plainJson(400, "{\"error\":\"Bad request. api-version was not specified in the request. For more information"
           + " refer to aka.ms/azureimds\",\"newest-versions\":[\"2023-07-01\",\"2021-12-13\",\"2021-02-01\"]}");
     }
+    AzureFault fault = takeFault(AzureFault.IMDS, 1);
+    if (fault != null) {
+      switch (fault.kind()) {
+        case CONNECTION_RESET:
+          return aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER).build();
+        case SLOW:
+          break;
+        default:
+          return plainJson(200, "<html><body>captive portal: sign in to continue</body></html>");
+      }
+    }
+    long delay = fault == null ? 0 : fault.delay().toMillis();
     String id = self;
     SimulatedVm me = null;
     if (id != null) {
@@ -836,7 +853,8 @@ public final class SimulatedAzure implements AutoCloseable {
         + ",\"vmSize\":" + ArmJson.q(me.size()) + ",\"zone\":\"\"}";
     switch (path.replaceAll("/+$", "")) {
       case "/metadata/instance/compute":
-        return plainJson(200, compute);
+        return delay > 0 ? aResponse().withStatus(200).withHeader("Content-Type", "application/json; charset=utf-8")
+            .withBody(compute).withFixedDelay((int) delay).build() : plainJson(200, compute);
       case "/metadata/instance":
         SimulatedVm.Nic nic = me.primaryNic();
         return plainJson(200, "{\"compute\":" + compute + ",\"network\":{\"interface\":[{\"ipv4\":{\"ipAddress\":[{\"privateIpAddress\":"
