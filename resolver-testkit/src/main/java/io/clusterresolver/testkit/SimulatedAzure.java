@@ -24,10 +24,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.KeyStore;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -87,7 +85,6 @@ public final class SimulatedAzure implements AutoCloseable {
   public static final String ACCESS_TOKEN = "simulated-azure-access-token";
 
   private static final String TRANSFORMER = "simulated-azure";
-  private static final int REQUEST_LOG_LIMIT = 10_000;
 
   /** A scale set: Uniform (its own instances) or Flexible (ordinary VMs pointing at it). */
   public record ScaleSet(String name, String resourceGroup, boolean uniform, String location, String size) {}
@@ -99,9 +96,8 @@ public final class SimulatedAzure implements AutoCloseable {
   private final Map<String, SimulatedVm> vms = new LinkedHashMap<>();
   private final Map<String, ScaleSet> scaleSets = new LinkedHashMap<>();
   private final Map<String, Integer> skuGpus = new ConcurrentHashMap<>();
-  private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
-  private final List<FaultRule> faults = new ArrayList<>();
-  private final Deque<SimulatedEc2.RecordedRequest> requests = new ArrayDeque<>();
+  private final CallLog log = new CallLog();
+  private final FaultQueue<AzureFault> faults = new FaultQueue<>(AzureFault::matches, AzureFault::times);
   private final AtomicInteger remainingReads = new AtomicInteger(11999);
   private volatile Duration latency = Duration.ZERO;
   private volatile int pageSize = 100;
@@ -332,17 +328,13 @@ public final class SimulatedAzure implements AutoCloseable {
 
   /** Adds a fault; faults are checked in the order added. */
   public SimulatedAzure inject(AzureFault fault) {
-    synchronized (faults) {
-      faults.add(new FaultRule(fault));
-    }
+    faults.add(fault);
     return this;
   }
 
   /** Removes all faults. */
   public SimulatedAzure clearFaults() {
-    synchronized (faults) {
-      faults.clear();
-    }
+    faults.clear();
     return this;
   }
 
@@ -350,23 +342,20 @@ public final class SimulatedAzure implements AutoCloseable {
 
   /** How many requests of an operation arrived, faulted ones included. */
   public int callCount(String operation) {
-    AtomicInteger n = calls.get(operation);
-    return n == null ? 0 : n.get();
+    return log.count(operation);
   }
 
   /** Request counts by operation. */
   public Map<String, Integer> callCounts() {
-    Map<String, Integer> copy = new TreeMap<>();
-    calls.forEach((k, v) -> copy.put(k, v.get()));
-    return copy;
+    return log.counts();
   }
 
   /** Resource Manager requests (IMDS excluded), faulted ones included. */
   public int armCalls() {
     int n = 0;
-    for (Map.Entry<String, AtomicInteger> e : calls.entrySet()) {
-      if (!e.getKey().equals("IMDS")) {
-        n += e.getValue().get();
+    for (Map.Entry<String, Integer> e : log.counts().entrySet()) {
+      if (!e.getKey().equals(AzureFault.IMDS)) {
+        n += e.getValue();
       }
     }
     return n;
@@ -374,17 +363,12 @@ public final class SimulatedAzure implements AutoCloseable {
 
   /** The requests seen (the last 10 000), oldest first; {@code action()} is the operation. */
   public List<SimulatedEc2.RecordedRequest> requests() {
-    synchronized (requests) {
-      return List.copyOf(requests);
-    }
+    return log.requests();
   }
 
   /** Forgets counts and recorded requests (not the world or faults). */
   public SimulatedAzure resetCounts() {
-    calls.clear();
-    synchronized (requests) {
-      requests.clear();
-    }
+    log.reset();
     return this;
   }
 
@@ -399,40 +383,6 @@ public final class SimulatedAzure implements AutoCloseable {
   }
 
   // ---- internals ----
-
-  private final class FaultRule {
-    final AzureFault fault;
-    int remaining;
-
-    FaultRule(AzureFault fault) {
-      this.fault = fault;
-      this.remaining = fault.times();
-    }
-  }
-
-  private AzureFault takeFault(String operation, int page) {
-    synchronized (faults) {
-      for (FaultRule rule : faults) {
-        if (rule.remaining > 0 && rule.fault.matches(operation, page)) {
-          if (rule.remaining != Integer.MAX_VALUE) {
-            rule.remaining--;
-          }
-          return rule.fault;
-        }
-      }
-    }
-    return null;
-  }
-
-  private void record(SimulatedEc2.RecordedRequest request) {
-    calls.computeIfAbsent(request.action(), k -> new AtomicInteger()).incrementAndGet();
-    synchronized (requests) {
-      if (requests.size() >= REQUEST_LOG_LIMIT) {
-        requests.removeFirst();
-      }
-      requests.addLast(request);
-    }
-  }
 
   /** One parsed Resource Manager request: operation, scope and parameters. */
   private record Route(String operation, String resourceGroup, String scaleSet, String name) {}
@@ -524,17 +474,17 @@ public final class SimulatedAzure implements AutoCloseable {
       Map<String, String> params = query(url.getRawQuery());
       String method = request.getMethod().getName();
       if (path.startsWith("/metadata/")) {
-        record(new SimulatedEc2.RecordedRequest(method, path, "IMDS", headers, params));
+        log.record(new SimulatedEc2.RecordedRequest(method, path, "IMDS", headers, params));
         return imds(path, headers, params);
       }
       String requestId = UUID.randomUUID().toString();
       if (!"https".equals(request.getScheme())) {
-        record(new SimulatedEc2.RecordedRequest(method, path, "(plain http)", headers, params));
+        log.record(new SimulatedEc2.RecordedRequest(method, path, "(plain http)", headers, params));
         return json(400, ArmJson.error("HttpsRequired", "Resource Manager accepts HTTPS only."), requestId, 0);
       }
       Route route = route(method, path);
       String operation = route == null ? "(unknown)" : route.operation();
-      record(new SimulatedEc2.RecordedRequest(method, path, operation, headers, params));
+      log.record(new SimulatedEc2.RecordedRequest(method, path, operation, headers, params));
       String authorization = headers.get("authorization");
       if (authorization == null || !authorization.startsWith("Bearer ") || authorization.length() <= 7) {
         return unauthorized(requestId);
@@ -564,7 +514,7 @@ public final class SimulatedAzure implements AutoCloseable {
           return json(400, ArmJson.error("InvalidSkipToken", "The skip token is not valid."), requestId, 0);
         }
       }
-      AzureFault fault = takeFault(operation, page);
+      AzureFault fault = faults.take(operation, page);
       if (fault != null && fault.kind() != AzureFault.Kind.SLOW) {
         return faulted(fault, requestId);
       }
@@ -821,7 +771,7 @@ public final class SimulatedAzure implements AutoCloseable {
       return plainJson(400, "{\"error\":\"Bad request. api-version was not specified in the request. For more information"
           + " refer to aka.ms/azureimds\",\"newest-versions\":[\"2023-07-01\",\"2021-12-13\",\"2021-02-01\"]}");
     }
-    AzureFault fault = takeFault(AzureFault.IMDS, 1);
+    AzureFault fault = faults.take(AzureFault.IMDS, 1);
     if (fault != null) {
       switch (fault.kind()) {
         case CONNECTION_RESET:
