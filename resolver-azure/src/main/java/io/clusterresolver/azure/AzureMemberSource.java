@@ -1,5 +1,6 @@
 package io.clusterresolver.azure;
 
+import com.azure.core.management.exception.ManagementException;
 import com.azure.resourcemanager.compute.fluent.models.VirtualMachineInner;
 import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetInner;
 import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetVMInner;
@@ -9,6 +10,7 @@ import com.azure.resourcemanager.compute.models.OrchestrationMode;
 import com.azure.resourcemanager.network.fluent.models.NetworkInterfaceInner;
 import com.azure.resourcemanager.network.fluent.models.NetworkInterfaceIpConfigurationInner;
 import com.azure.resourcemanager.network.fluent.models.PublicIpAddressInner;
+import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.CloudApi;
 import io.clusterresolver.cloud.Member;
@@ -72,7 +74,10 @@ final class AzureMemberSource implements MemberSource {
   private final AtomicReference<ScaleSet> scaleSet = new AtomicReference<>();
 
   /** Where the VMs are: a subscription, a resource group in it, a scale set in that. */
-  record Scope(String subscription, String resourceGroup, String scaleSet, boolean rankScaleSetMembers) {}
+  record Scope(String armScope, String resourceGroup, String scaleSet, boolean rankScaleSetMembers) {}
+
+  /** Endpoints (and subscriptions) whose resource-group VM listing refused {@code $expand=instanceView}. */
+  private static final Set<String> EXPAND_REFUSED = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   private record ScaleSet(String id, boolean uniform) {}
 
@@ -102,13 +107,54 @@ final class AzureMemberSource implements MemberSource {
       String size, String primaryNic, String instanceId) {}
 
   private List<Member> standalone(CloudApi.Session session, String scaleSetId) {
-    List<Listed> listed = new ArrayList<>();
     String rg = scope.resourceGroup();
+    List<Listed> listed = new ArrayList<>();
+    if (rg != null && !EXPAND_REFUSED.contains(scope.armScope())) {
+      try {
+        listVms(session, scaleSetId, false, listed);
+      } catch (ClusterResolverException e) {
+        if (!expandRefused(e)) {
+          throw e;
+        }
+        EXPAND_REFUSED.add(scope.armScope());
+        LOG.log(Level.INFO, () -> PROVIDER + ": " + scope.armScope() + " refuses $expand=instanceView in a resource"
+            + " group's VM listing; listing the subscription's VMs with statusOnly=true instead (for this JVM)");
+        listed.clear();
+        listVms(session, scaleSetId, true, listed);
+      }
+    } else {
+      listVms(session, scaleSetId, rg != null, listed);
+    }
+    if (listed.isEmpty()) {
+      return List.of();
+    }
+    Map<String, Nic> nics = new HashMap<>();
+    Paging.<NetworkInterfaceInner>forEach(session, "NetworkInterfaces.List",
+        ctx -> rg != null ? arm.network.getNetworkInterfaces().listByResourceGroup(rg, ctx)
+            : arm.network.getNetworkInterfaces().list(ctx),
+        nic -> collect(nic, nics));
+    Map<String, String> publicIps = address == AddressType.PUBLIC_IPV4 ? publicIps(session, ctx -> rg != null
+        ? arm.network.getPublicIpAddresses().listByResourceGroup(rg, ctx)
+        : arm.network.getPublicIpAddresses().list(ctx)) : Map.of();
+    return join(session, listed, nics, publicIps);
+  }
+
+  /**
+   * One VM listing with the power state in it: the resource group's with {@code $expand=instanceView}
+   * (and, for a Flexible scale set, {@code $filter} on its id), or the subscription's with
+   * {@code statusOnly=true} ({@code wholeSubscription}: kept to the resource group here).
+   */
+  private void listVms(CloudApi.Session session, String scaleSetId, boolean wholeSubscription, List<Listed> listed) {
+    String rg = scope.resourceGroup();
+    String filter = scaleSetId == null ? null : "'virtualMachineScaleSet/id' eq '" + scaleSetId + "'";
     Paging.<VirtualMachineInner>forEach(session, "VirtualMachines.List",
-        ctx -> rg != null
-            ? arm.compute.getVirtualMachines().listByResourceGroup(rg, null, ExpandTypeForListVMs.INSTANCE_VIEW, ctx)
-            : arm.compute.getVirtualMachines().list("true", null, null, ctx),
+        ctx -> rg != null && !wholeSubscription
+            ? arm.compute.getVirtualMachines().listByResourceGroup(rg, filter, ExpandTypeForListVMs.INSTANCE_VIEW, ctx)
+            : arm.compute.getVirtualMachines().list("true", filter, null, ctx),
         vm -> {
+          if (rg != null && wholeSubscription && !rg.equalsIgnoreCase(resourceGroupOf(vm.id()))) {
+            return;
+          }
           if (scaleSetId != null && (vm.virtualMachineScaleSet() == null
               || !scaleSetId.equalsIgnoreCase(vm.virtualMachineScaleSet().id()))) {
             return;
@@ -128,18 +174,37 @@ final class AzureMemberSource implements MemberSource {
               vm.location(), vm.hardwareProfile() == null || vm.hardwareProfile().vmSize() == null ? null
                   : vm.hardwareProfile().vmSize().toString(), primaryNic, null));
         });
-    if (listed.isEmpty()) {
-      return List.of();
+  }
+
+  /** Whether ARM refused the first page's {@code $expand=instanceView} (400, as the reference says it may without a filter). */
+  private static boolean expandRefused(ClusterResolverException e) {
+    for (Throwable c = e; c != null; c = c.getCause()) {
+      if (c instanceof ManagementException) {
+        ManagementException m = (ManagementException) c;
+        String text = (m.getValue() == null ? "" : m.getValue().getMessage()) + " " + m.getMessage();
+        return m.getResponse() != null && m.getResponse().getStatusCode() == 400 && text.contains("$expand");
+      }
     }
-    Map<String, Nic> nics = new HashMap<>();
-    Paging.<NetworkInterfaceInner>forEach(session, "NetworkInterfaces.List",
-        ctx -> rg != null ? arm.network.getNetworkInterfaces().listByResourceGroup(rg, ctx)
-            : arm.network.getNetworkInterfaces().list(ctx),
-        nic -> collect(nic, nics));
-    Map<String, String> publicIps = address == AddressType.PUBLIC_IPV4 ? publicIps(session, ctx -> rg != null
-        ? arm.network.getPublicIpAddresses().listByResourceGroup(rg, ctx)
-        : arm.network.getPublicIpAddresses().list(ctx)) : Map.of();
-    return join(session, listed, nics, publicIps);
+    return false;
+  }
+
+  /** For tests: forget which endpoints refused {@code $expand}. */
+  static void clearExpandRefused() {
+    EXPAND_REFUSED.clear();
+  }
+
+  /** The resource group segment of an ARM id, or {@code null}. */
+  static String resourceGroupOf(String id) {
+    if (id == null) {
+      return null;
+    }
+    String[] parts = id.split("/");
+    for (int i = 0; i + 1 < parts.length; i++) {
+      if (parts[i].equalsIgnoreCase("resourceGroups")) {
+        return parts[i + 1];
+      }
+    }
+    return null;
   }
 
   private List<Member> uniform(CloudApi.Session session) {

@@ -78,10 +78,11 @@ final class AzureResolverFactory {
     URI arm = endpoint != null ? endpoint : ArmClients.DEFAULT_ENDPOINT;
     ArmClients clients = ArmClients.create(arm, subscription, credential(config), TrustStores.fromSystemProperties(),
         config.get(CloudProperties.TIMEOUT));
+    String armScope = arm + "|" + subscription;
     AzureMemberSource source = new AzureMemberSource(clients,
-        new AzureMemberSource.Scope(subscription, rg, scaleSet, rankScaleSet),
+        new AzureMemberSource.Scope(armScope, rg, scaleSet, rankScaleSet),
         tagMatcher(config), AddressType.parse(config.get(AzureProperties.ADDRESS)), config.get(CloudProperties.TIMEOUT),
-        new SkuAccelerators(clients, arm + "|" + subscription));
+        new SkuAccelerators(clients, armScope));
     return resolver.source(source)
         .selfIdentity(SelfIdentity.cached(imds::resourceId))
         .environment(NAME)

@@ -40,8 +40,9 @@ class AzureProviderTest {
 
   @BeforeEach
   void reset() {
-    azure.clear().clearFaults().resetCounts().latency(Duration.ZERO).identifyAs(null);
+    azure.clear().clearFaults().resetCounts().latency(Duration.ZERO).identifyAs(null).expandNeedsFilter(false);
     SkuAccelerators.clear();
+    AzureMemberSource.clearExpandRefused();
   }
 
   private static boolean llm(SimulatedVm vm) {
@@ -146,6 +147,28 @@ class AzureProviderTest {
 
     assertThat(Expected.asMap(spec)).isEqualTo(Expected.cluster(members, vm -> "worker", Expected::privateIp));
     assertThat(azure.callCount("ListVirtualMachineScaleSetVMs")).isZero();
+    assertThat(azure.requests()).filteredOn(q -> q.action().equals("ListVirtualMachines"))
+        .allSatisfy(q -> assertThat(q.parameters().get("$filter")).isEqualToIgnoringCase(
+            "'virtualMachineScaleSet/id' eq '/subscriptions/" + azure.subscription()
+                + "/resourceGroups/cluster-rg/providers/Microsoft.Compute/virtualMachineScaleSets/flex'"));
+  }
+
+  @Test
+  void whenArmRefusesExpandWithoutAFilterTheSubscriptionIsListedWithStatusOnlyFromThenOn() {
+    azure.expandNeedsFilter(true);
+    azure.addTypical(0, 6, b -> b);
+    azure.addTypical(6, 4, b -> b.resourceGroup("other-rg"));
+    azure.update(vm -> vm.name().equals("vm-0002"), b -> b.resourceGroup("CLUSTER-RG"));
+    List<SimulatedVm> members = Expected.members(azure, vm -> vm.resourceGroup().equalsIgnoreCase("cluster-rg"));
+    azure.resetCounts();
+
+    ClusterResolver resolver = AzureTestSupport.resolver(azure);
+    assertThat(Expected.asMap(resolver.clusterSpec())).isEqualTo(Expected.cluster(members, vm -> "worker", Expected::privateIp));
+    assertThat(azure.callCount("ListVirtualMachines")).isEqualTo(2);
+    azure.resetCounts();
+    assertThat(Expected.asMap(resolver.clusterSpec())).isEqualTo(Expected.cluster(members, vm -> "worker", Expected::privateIp));
+    assertThat(azure.requests()).filteredOn(q -> q.action().equals("ListVirtualMachines")).singleElement()
+        .satisfies(q -> assertThat(q.parameters()).containsEntry("statusOnly", "true").doesNotContainKey("$expand"));
   }
 
   @Test

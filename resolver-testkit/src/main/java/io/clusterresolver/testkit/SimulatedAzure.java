@@ -48,7 +48,8 @@ import javax.net.ssl.TrustManagerFactory;
  *
  * <ul>
  *   <li>Virtual machines: list by resource group or subscription ({@code $expand=instanceView},
- *       {@code statusOnly=true}), get, get the instance view;
+ *       {@code statusOnly=true}, {@code $filter='virtualMachineScaleSet/id' eq '…'};
+ *       {@link #expandNeedsFilter}), get, get the instance view;
  *   <li>network interfaces and public IPs: list by resource group or subscription, get; the Uniform
  *       scale set listings ({@code …/microsoft.Compute/virtualMachineScaleSets/{name}/networkInterfaces}
  *       and {@code …/publicipaddresses}; paths are matched ignoring case, as ARM does). A NIC's
@@ -102,6 +103,7 @@ public final class SimulatedAzure implements AutoCloseable {
   private volatile Duration latency = Duration.ZERO;
   private volatile int pageSize = 100;
   private volatile String self;
+  private volatile boolean expandNeedsFilter;
 
   private SimulatedAzure(String subscription) {
     this.subscription = subscription;
@@ -323,6 +325,15 @@ public final class SimulatedAzure implements AutoCloseable {
       throw new IllegalArgumentException("page size must be positive");
     }
     this.pageSize = size;
+    return this;
+  }
+
+  /**
+   * Whether a VM listing refuses {@code $expand=instanceView} without a {@code $filter} (400
+   * {@code InvalidParameter}), as the API reference says it may; off by default.
+   */
+  public SimulatedAzure expandNeedsFilter(boolean strict) {
+    this.expandNeedsFilter = strict;
     return this;
   }
 
@@ -583,10 +594,27 @@ public final class SimulatedAzure implements AutoCloseable {
     List<SimulatedVm> all = vms();
     switch (route.operation()) {
       case "ListVirtualMachines": {
-        boolean view = "instanceView".equalsIgnoreCase(params.get("$expand")) || "true".equalsIgnoreCase(params.get("statusOnly"));
+        String filter = params.get("$filter");
+        String scaleSetFilter = null;
+        if (filter != null) {
+          java.util.regex.Matcher m = java.util.regex.Pattern
+              .compile("'?virtualMachineScaleSet/id'?\\s+eq\\s+'([^']+)'", java.util.regex.Pattern.CASE_INSENSITIVE).matcher(filter);
+          if (!m.matches()) {
+            return json(400, ArmJson.error("InvalidParameter", "The value of parameter $filter is invalid: only"
+                + " 'virtualMachineScaleSet/id' eq '<scale set id>' is supported."), requestId, delay);
+          }
+          scaleSetFilter = m.group(1);
+        }
+        boolean expand = "instanceView".equalsIgnoreCase(params.get("$expand"));
+        if (expand && filter == null && expandNeedsFilter) {
+          return json(400, ArmJson.error("InvalidParameter", "The value 'instanceView' of parameter $expand can only be"
+              + " specified together with a valid $filter."), requestId, delay);
+        }
+        boolean view = expand || "true".equalsIgnoreCase(params.get("statusOnly"));
         for (SimulatedVm vm : all) {
-          if (vm.instanceId() == null && inScope(vm, rg)) {
-            items.add(ArmJson.vm(subscription, vm, scaleSetIdOf(vm), view));
+          String setId = scaleSetIdOf(vm);
+          if (vm.instanceId() == null && inScope(vm, rg) && (scaleSetFilter == null || scaleSetFilter.equalsIgnoreCase(setId))) {
+            items.add(ArmJson.vm(subscription, vm, setId, view));
           }
         }
         return page(items, url, page, offset, requestId, delay);
