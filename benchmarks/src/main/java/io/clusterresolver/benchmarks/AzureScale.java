@@ -144,15 +144,17 @@ public final class AzureScale {
       // The same jars as the command (lib/), plus this class: not the 100 MB shaded benchmarks jar.
       raw.addAll(List.of("-cp", lib + ":" + classes, RawFirstCall.class.getName(),
           azure.endpoint().toString(), azure.subscription(), RG));
-      System.out.println("| cold, fresh JVM (java defaults) | median ms | min ms | runs |");
-      System.out.println("| --- | --- | --- | --- |");
+      System.out.println("| cold, fresh JVM (java defaults) | wall median ms | wall min ms | CPU (user+sys) median ms | runs |");
+      System.out.println("| --- | --- | --- | --- | --- |");
       for (Map.Entry<String, List<String>> e : Map.of(
           "1 raw SDK first call: ComputeManager.authenticate + serviceClient() VM list, first page", raw,
           "2 `resolve --provider azure` against a running simulation", external,
           "3 `resolve --provider azure --simulate` (starts WireMock over HTTPS too)", simulate).entrySet().stream()
           .sorted(Map.Entry.comparingByKey()).toList()) {
         List<Double> times = new ArrayList<>();
+        List<Long> cpu = new ArrayList<>();
         for (int i = 0; i < runs; i++) {
+          long cpuBefore = ColdStart.childrenCpuMillis();
           long start = System.nanoTime();
           Process proc = new ProcessBuilder(e.getValue()).redirectErrorStream(true)
               .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
@@ -160,10 +162,12 @@ public final class AzureScale {
             throw new IllegalStateException("failed: " + e.getKey());
           }
           times.add((System.nanoTime() - start) / 1e6);
+          cpu.add(ColdStart.childrenCpuMillis() - cpuBefore);
         }
         Collections.sort(times);
-        System.out.printf(Locale.ROOT, "| %s | %.0f | %.0f | %d |%n", e.getKey().substring(2), times.get(times.size() / 2),
-            times.get(0), runs);
+        Collections.sort(cpu);
+        System.out.printf(Locale.ROOT, "| %s | %.0f | %.0f | %d | %d |%n", e.getKey().substring(2), times.get(times.size() / 2),
+            times.get(0), cpu.get(cpu.size() / 2), runs);
       }
     }
   }

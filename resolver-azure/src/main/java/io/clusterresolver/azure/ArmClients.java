@@ -8,11 +8,10 @@ import com.azure.core.http.jdk.httpclient.JdkHttpClientBuilder;
 import com.azure.core.http.policy.BearerTokenAuthenticationPolicy;
 import com.azure.core.http.policy.UserAgentPolicy;
 import com.azure.core.management.AzureEnvironment;
-import com.azure.core.management.profile.AzureProfile;
-import com.azure.resourcemanager.compute.ComputeManager;
 import com.azure.resourcemanager.compute.fluent.ComputeManagementClient;
-import com.azure.resourcemanager.network.NetworkManager;
+import com.azure.resourcemanager.compute.implementation.ComputeManagementClientBuilder;
 import com.azure.resourcemanager.network.fluent.NetworkManagementClient;
+import com.azure.resourcemanager.network.implementation.NetworkManagementClientBuilder;
 import java.net.URI;
 import java.time.Duration;
 import java.util.HashMap;
@@ -23,6 +22,12 @@ import javax.net.ssl.SSLContext;
  * The SDK's inner (generated) clients of Compute and Network on one HTTP pipeline: the JDK HTTP
  * client, the {@link DeadlineRetryPolicy} and the bearer token. Only the inner clients' listings are
  * used: the fluent API's per-VM calls are never made.
+ *
+ * <p>The clients are what {@code ComputeManager.authenticate(pipeline, profile).serviceClient()}
+ * (and {@code NetworkManager}'s) return, built with the same builders those managers use, without
+ * the managers: a {@code ComputeManager} also builds Network, Storage, Authorization and MSI
+ * managers, which cost about 0.4 s of CPU in a cold JVM (measured, docs/benchmarks.md) and are
+ * never used here.
  */
 final class ArmClients {
 
@@ -60,8 +65,12 @@ final class ArmClients {
         .build();
     Map<String, String> endpoints = new HashMap<>(AzureEnvironment.AZURE.getEndpoints());
     endpoints.put("resourceManagerEndpointUrl", endpoint.toString());
-    AzureProfile profile = new AzureProfile(null, subscription, new AzureEnvironment(endpoints));
-    return new ArmClients(ComputeManager.authenticate(pipeline, profile).serviceClient(),
-        NetworkManager.authenticate(pipeline, profile).serviceClient());
+    AzureEnvironment environment = new AzureEnvironment(endpoints);
+    String host = endpoint.toString();
+    return new ArmClients(
+        new ComputeManagementClientBuilder().pipeline(pipeline).environment(environment).endpoint(host)
+            .subscriptionId(subscription).defaultPollInterval(Duration.ofSeconds(30)).buildClient(),
+        new NetworkManagementClientBuilder().pipeline(pipeline).environment(environment).endpoint(host)
+            .subscriptionId(subscription).defaultPollInterval(Duration.ofSeconds(30)).buildClient());
   }
 }

@@ -590,7 +590,8 @@ public final class SimulatedAzure implements AutoCloseable {
   private ResponseDefinition answer(Route route, URI url, Map<String, String> params, int page, int offset,
       String requestId, long delay) {
     String rg = route.resourceGroup();
-    List<String> items = new ArrayList<>();
+    // Rendered lazily: only the page's own items are written.
+    List<java.util.function.Supplier<String>> items = new ArrayList<>();
     List<SimulatedVm> all = vms();
     switch (route.operation()) {
       case "ListVirtualMachines": {
@@ -614,7 +615,7 @@ public final class SimulatedAzure implements AutoCloseable {
         for (SimulatedVm vm : all) {
           String setId = scaleSetIdOf(vm);
           if (vm.instanceId() == null && inScope(vm, rg) && (scaleSetFilter == null || scaleSetFilter.equalsIgnoreCase(setId))) {
-            items.add(ArmJson.vm(subscription, vm, setId, view));
+            items.add(() -> ArmJson.vm(subscription, vm, setId, view));
           }
         }
         return page(items, url, page, offset, requestId, delay);
@@ -651,13 +652,13 @@ public final class SimulatedAzure implements AutoCloseable {
           for (SimulatedVm vm : all) {
             if (vm.instanceId() != null && set.name().equalsIgnoreCase(vm.scaleSet()) && inScope(vm, rg)) {
               if (route.operation().endsWith("VMs")) {
-                items.add(ArmJson.scaleSetVm(subscription, vm, view));
+                items.add(() -> ArmJson.scaleSetVm(subscription, vm, view));
               } else {
                 for (SimulatedVm.Nic nic : vm.nics()) {
                   if (route.operation().endsWith("NetworkInterfaces")) {
-                    items.add(ArmJson.nic(subscription, vm, nic, vmIdFromNic(vm)));
+                    items.add(() -> ArmJson.nic(subscription, vm, nic, vmIdFromNic(vm)));
                   } else if (nic.publicIp() != null) {
-                    items.add(ArmJson.publicIp(subscription, vm, nic));
+                    items.add(() -> ArmJson.publicIp(subscription, vm, nic));
                   }
                 }
               }
@@ -681,15 +682,15 @@ public final class SimulatedAzure implements AutoCloseable {
               continue;
             }
             if (nics) {
-              items.add(ArmJson.nic(subscription, vm, nic, vmIdFromNic(vm)));
+              items.add(() -> ArmJson.nic(subscription, vm, nic, vmIdFromNic(vm)));
             } else if (nic.publicIp() != null) {
-              items.add(ArmJson.publicIp(subscription, vm, nic));
+              items.add(() -> ArmJson.publicIp(subscription, vm, nic));
             }
           }
         }
         if (route.name() != null) {
           return items.isEmpty() ? notFound((nics ? "Microsoft.Network/networkInterfaces/" : "Microsoft.Network/publicIPAddresses/")
-              + route.name(), rg, requestId, delay) : json(200, items.get(0), requestId, delay);
+              + route.name(), rg, requestId, delay) : json(200, items.get(0).get(), requestId, delay);
         }
         return page(items, url, page, offset, requestId, delay);
       }
@@ -711,7 +712,7 @@ public final class SimulatedAzure implements AutoCloseable {
           all.stream().map(SimulatedVm::location).distinct().forEach(locations::add);
         }
         for (String loc : locations) {
-          new TreeMap<>(skuGpus).forEach((size, gpus) -> items.add(ArmJson.sku(size, loc, gpus)));
+          new TreeMap<>(skuGpus).forEach((size, gpus) -> items.add(() -> ArmJson.sku(size, loc, gpus)));
         }
         return page(items, url, page, offset, requestId, delay);
       }
@@ -726,11 +727,12 @@ public final class SimulatedAzure implements AutoCloseable {
   }
 
   /** One page of a listing, with an absolute {@code nextLink} when more follow. */
-  private ResponseDefinition page(List<String> items, URI url, int page, int offset, String requestId, long delay) {
+  private ResponseDefinition page(List<java.util.function.Supplier<String>> items, URI url, int page, int offset,
+      String requestId, long delay) {
     int end = Math.min(items.size(), offset + pageSize);
     StringBuilder body = new StringBuilder(64 + (end - offset) * 1500).append("{\"value\":[");
     for (int i = offset; i < end; i++) {
-      body.append(i > offset ? "," : "").append(items.get(i));
+      body.append(i > offset ? "," : "").append(items.get(i).get());
     }
     body.append(']');
     if (end < items.size()) {
