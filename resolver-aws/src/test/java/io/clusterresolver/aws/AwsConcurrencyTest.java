@@ -57,8 +57,9 @@ class AwsConcurrencyTest {
   void thirtyTwoThreadsThroughOneResolverAllGetTheSingleThreadedAnswer() throws Exception {
     ec2.addTypical(0, 60, b -> b);
     ec2.identifyAs(SimulatedInstance.typical(41).build().instanceId());
-    // three pages of at most 25 instances per resolve
-    ClusterResolver resolver = AwsTestSupport.resolver(ec2, "page-size", "25");
+    // three pages of at most 25 instances per resolve, every resolve listing for itself (threads of
+    // one process would otherwise share listings in progress, which the Stampede benchmark measures)
+    ClusterResolver resolver = AwsTestSupport.resolver(ec2, "page-size", "25", "shared-listing", "false");
     List<String> workers = expectedWorkers();
     Resolution single = resolver.resolve();
     assertThat(single.clusterSpec().jobTasks("worker")).containsExactlyElementsOf(workers);
