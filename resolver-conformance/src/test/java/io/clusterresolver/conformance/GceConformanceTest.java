@@ -1,6 +1,9 @@
 package io.clusterresolver.conformance;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.clusterresolver.ClusterResolver;
+import io.clusterresolver.ClusterResolvers;
+import io.clusterresolver.ClusterSpec;
 import io.clusterresolver.testkit.SimulatedGce;
 import io.clusterresolver.testkit.SimulatedGceInstance;
 import java.math.BigInteger;
@@ -11,10 +14,13 @@ import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
+import org.opentest4j.AssertionFailedError;
 
 /**
  * {@code tf-vectors/gce.json}: TensorFlow's {@code GCEClusterResolver} (instance-group mode) against
@@ -35,10 +41,74 @@ class GceConformanceTest {
   static final String PROVIDER = "gce";
 
   private static SimulatedGce gce;
+  /** The simulated projects of union members (one each: two members may name the same group). */
+  private static final List<SimulatedGce> MEMBERS = new ArrayList<>();
 
   @TestFactory
   Stream<DynamicNode> gce() {
     return VectorRunner.run(FILE, GceConformanceTest::open);
+  }
+
+  /**
+   * The union vectors with gce members are tagged D1 and D5 (so the runner skips them): checked here
+   * against those rules instead — every {@code cluster_spec} holds TF's jobs and tasks by content,
+   * {@code jobs()} is sorted (D1), and each gce member listed its group once (D5: TF lists twice).
+   */
+  @TestFactory
+  Stream<DynamicNode> unionGceMembersRules() {
+    String file = UnionConformanceTest.FILE;
+    String name = file + " (gce members, D1/D5 own checks)";
+    Tally tally = Tally.of(name);
+    if (ConformanceData.file(file).isEmpty()) {
+      return Stream.empty();
+    }
+    List<DynamicNode> tests = new ArrayList<>();
+    for (JsonNode node : ConformanceData.readJson(file).path("vectors")) {
+      Vector vector = new Vector(node);
+      if (!node.path("setup").path("resolvers").toString().contains("\"kind\":\"gce\"")) {
+        continue;
+      }
+      tests.add(DynamicTest.dynamicTest("rules " + vector.id(), () -> {
+        try {
+          checkUnion(vector);
+          tally.passed();
+        } catch (AssertionError | RuntimeException e) {
+          tally.failed(vector.id(), String.valueOf(e.getMessage()));
+          throw e;
+        }
+      }));
+    }
+    tests.add(DynamicTest.dynamicTest(name + " tally", tally::print));
+    return tests.stream();
+  }
+
+  private static void checkUnion(Vector vector) {
+    int before = MEMBERS.size();
+    ClusterResolver union = UnionConformanceTest.build(vector.setup(), Map.of());
+    List<SimulatedGce> members = List.copyOf(MEMBERS.subList(before, MEMBERS.size()));
+    for (Vector.Step step : vector.steps()) {
+      if (!"cluster_spec".equals(step.op()) || !step.hasValue()) {
+        continue;
+      }
+      members.forEach(SimulatedGce::resetCounts);
+      ClusterSpec spec = union.clusterSpec();
+      JsonNode tf = step.value();
+      Optional<String> difference = Values.difference(tf.get("as_dict"), Values.encode(spec).get("as_dict"));
+      if (difference.isPresent()) {
+        throw new AssertionFailedError("tasks differ from TF's: " + difference.get());
+      }
+      List<String> sorted = new ArrayList<>(spec.jobs());
+      sorted.sort(Comparator.naturalOrder());
+      if (!spec.jobs().equals(sorted)) {
+        throw new AssertionFailedError("D1: jobs() " + spec.jobs() + " is not sorted");
+      }
+      for (SimulatedGce member : members) {
+        if (member.callCount("instanceGroups.listInstances") != 1) {
+          throw new AssertionFailedError("D5: a gce member listed its group "
+              + member.callCount("instanceGroups.listInstances") + " times for one clusterSpec()");
+        }
+      }
+    }
   }
 
   @AfterAll
@@ -47,12 +117,32 @@ class GceConformanceTest {
       gce.close();
       gce = null;
     }
+    closeMembers();
+  }
+
+  /**
+   * A {@code gce} member of a union vector ({@code {"kind": "gce", "pages", "instances", "kwargs"}}):
+   * the gce provider against its own simulated project serving that member's data.
+   */
+  static synchronized ClusterResolver member(JsonNode member) {
+    SimulatedGce own = SimulatedGce.start(member.path("kwargs").path("project").asText("test-project"));
+    MEMBERS.add(own);
+    serve(own, member);
+    return ClusterResolvers.create(PROVIDER, ProviderSession.properties(member.path("kwargs"),
+        (properties, kwarg, value) -> setProperty(own, properties, kwarg, value)), Map.of());
+  }
+
+  /** Stops the simulations of union members. */
+  static synchronized void closeMembers() {
+    MEMBERS.forEach(SimulatedGce::close);
+    MEMBERS.clear();
   }
 
   static Area.Session open(Vector vector) {
     JsonNode setup = vector.setup();
     String unsupported = unsupported(setup);
-    ProviderSession provider = new ProviderSession(PROVIDER, setup, GceConformanceTest::setProperty);
+    ProviderSession provider = new ProviderSession(PROVIDER, setup,
+        (properties, kwarg, value) -> setProperty(simulation(null), properties, kwarg, value));
     return new Area.Session() {
       private boolean served;
 
@@ -91,7 +181,7 @@ class GceConformanceTest {
               + " created, which TF's RuntimeError on set_task_type enforces");
         }
         if (!served) {
-          serve(setup);
+          serve(simulation(setup.path("kwargs").path("project").asText("test-project")), setup);
           served = true;
         }
         return provider.run(step);
@@ -129,7 +219,7 @@ class GceConformanceTest {
   }
 
   /** TF's constructor arguments as gce properties. */
-  static void setProperty(Map<String, String> properties, String kwarg, JsonNode value) {
+  static void setProperty(SimulatedGce sim, Map<String, String> properties, String kwarg, JsonNode value) {
     String prefix = "clusterresolver.gce.";
     if (properties.isEmpty()) {
       // TF's constructor defaults, and the simulation this runner serves the vector from.
@@ -138,8 +228,8 @@ class GceConformanceTest {
       properties.put(prefix + "task-id", "0");
       properties.put(prefix + "order", "address");
       properties.put(prefix + "credentials", "none");
-      properties.put(prefix + "endpoint", simulation(null).endpoint().toString());
-      properties.put(prefix + "metadata-endpoint", simulation(null).metadataEndpoint().toString());
+      properties.put(prefix + "endpoint", sim.endpoint().toString());
+      properties.put(prefix + "metadata-endpoint", sim.metadataEndpoint().toString());
     }
     switch (kwarg) {
       case "task_type":
@@ -188,10 +278,9 @@ class GceConformanceTest {
     return gce;
   }
 
-  /** Serves a vector's group pages and instances. */
-  static void serve(JsonNode setup) {
+  /** Serves a vector's (or a union member's) group pages and instances. */
+  static void serve(SimulatedGce sim, JsonNode setup) {
     JsonNode kwargs = setup.path("kwargs");
-    SimulatedGce sim = simulation(kwargs.path("project").asText("test-project"));
     String zone = kwargs.path("zone").asText();
     sim.clear().clearFaults().zone(zone);
     List<String> members = new ArrayList<>();

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.ClusterResolvers;
 import io.clusterresolver.UnionClusterResolver;
-import io.clusterresolver.spi.ClusterResolverProvider;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -15,8 +14,8 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * {@code tf-vectors/union.json}: {@link UnionClusterResolver} over Simple, TF_CONFIG and nested
- * union members (K6, D5). Members of kind {@code gce} need a gce provider and a simulated Compute
- * Engine; without them those vectors are skipped with that reason.
+ * union members (K6, D5). Members of kind {@code gce} are the gce provider against a simulated Compute
+ * Engine project each ({@link GceConformanceTest#member}).
  */
 class UnionConformanceTest {
 
@@ -25,6 +24,11 @@ class UnionConformanceTest {
   @TestFactory
   Stream<DynamicNode> union() {
     return VectorRunner.run(FILE, UnionConformanceTest::open);
+  }
+
+  @org.junit.jupiter.api.AfterAll
+  static void stopGceMembers() {
+    GceConformanceTest.closeMembers();
   }
 
   static UnionClusterResolver build(JsonNode setup, Map<String, String> environment) {
@@ -80,30 +84,12 @@ class UnionConformanceTest {
       case "union":
         return build(member, environment);
       case "gce":
-        throw new Area.SkipStep(gceReason());
+        return GceConformanceTest.member(member);
       case "not-a-resolver":
         throw new Area.SkipStep("D3: a non-resolver member cannot be passed in Java");
       default:
         throw new IllegalStateException("Unknown union member kind '" + kind + "'");
     }
-  }
-
-  /** Why a {@code gce} member cannot run here. */
-  static String gceReason() {
-    boolean gceProvider = ClusterResolvers.providers().stream()
-        .map(ClusterResolverProvider::name).anyMatch("gce"::equals);
-    return gceProvider
-        ? "union member kind gce: the runner has no simulated Compute Engine adapter for the gce provider yet"
-        : "union member kind gce: no gce provider (resolver-gce) in this build to run it against";
-  }
-
-  private static boolean hasGceMember(JsonNode setup) {
-    for (JsonNode member : setup.path("resolvers")) {
-      if ("gce".equals(member.path("kind").asText()) || hasGceMember(member)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   static Area.Session open(Vector vector) {
@@ -112,11 +98,6 @@ class UnionConformanceTest {
     return new Area.Session() {
       private UnionClusterResolver resolver;
       private Map<String, JsonNode> overrides;
-
-      @Override
-      public String unsupported() {
-        return hasGceMember(setup) ? gceReason() : null;
-      }
 
       private UnionClusterResolver resolver() {
         if (overrides == null) {

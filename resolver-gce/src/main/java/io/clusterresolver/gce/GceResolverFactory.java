@@ -22,8 +22,10 @@ import java.util.regex.Pattern;
 final class GceResolverFactory {
 
   private static final String NAME = GceClusterResolverProvider.NAME;
-  private static final Pattern ZONE = Pattern.compile("[a-z]+-[a-z]+[0-9]+-[a-z]");
-  private static final Pattern PROJECT = Pattern.compile("[a-z][-a-z0-9.:]{4,62}[a-z0-9]");
+  /** Zone names: lower-case letters, digits and '-' (us-east1-b, us-south1-ai1b). */
+  private static final Pattern ZONE = Pattern.compile("[a-z][-a-z0-9]*");
+  /** Project ids: lower-case letters, digits and '-' (domain-scoped ones also '.' and ':'). */
+  private static final Pattern PROJECT = Pattern.compile("[a-z][-a-z0-9.:]*");
   /** Label keys and values: lower-case letters, digits, '_' and '-' (keys start with a letter). */
   private static final Pattern LABEL_KEY = Pattern.compile("\\p{Ll}[\\p{Ll}\\p{Lo}\\p{N}_-]{0,62}");
   private static final Pattern LABEL_VALUE = Pattern.compile("[\\p{Ll}\\p{Lo}\\p{N}_-]{0,63}");
@@ -68,8 +70,8 @@ final class GceResolverFactory {
       problems.add(config.key(GceProperties.PROJECT) + " is not set and no project was found in GOOGLE_CLOUD_PROJECT"
           + " or the metadata server: set it, like my-project");
     } else if (!PROJECT.matcher(project).matches()) {
-      problems.add(config.key(GceProperties.PROJECT) + ": '" + project + "' is not a project id (6 to 30 lower-case"
-          + " letters, digits and '-', starting with a letter)");
+      problems.add(config.key(GceProperties.PROJECT) + ": '" + project + "' is not a project id (lower-case"
+          + " letters, digits and '-', starting with a letter, like my-project)");
     }
     String groupZone = null;
     if (group != null && problems.isEmpty()) {

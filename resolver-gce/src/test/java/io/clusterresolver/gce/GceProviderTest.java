@@ -321,4 +321,38 @@ class GceProviderTest {
     assertThat(io.clusterresolver.ClusterResolvers.create("gce", p, Map.of()).clusterSpec().numTasks("worker"))
         .isEqualTo(1);
   }
+
+  @Test
+  void detectionAsksANamedMetadataServerAndOnlyAGoogleOne() {
+    GceClusterResolverProvider provider = new GceClusterResolverProvider();
+    assertThat(provider.isAvailable(context(Map.of(), Map.of("GCE_METADATA_HOST", "127.0.0.1:" + gce.endpoint().getPort()))))
+        .isTrue();
+    assertThat(provider.isAvailable(context(Map.of("clusterresolver.gce.metadata-endpoint", gce.endpoint().toString()),
+        Map.of()))).isTrue();
+    gce.inject(GceFault.malformedJson().onOperation(GceFault.METADATA).always());
+    assertThat(provider.isAvailable(context(Map.of(), Map.of("GCE_METADATA_HOST", "127.0.0.1:" + gce.endpoint().getPort()))))
+        .as("a 200 without Metadata-Flavor: Google is not the metadata server").isFalse();
+    if (!java.nio.file.Files.exists(GceClusterResolverProvider.DMI_PRODUCT_NAME)
+        || !io.clusterresolver.cloud.PlatformProbes.fileContains(GceClusterResolverProvider.DMI_PRODUCT_NAME, "Google")) {
+      assertThat(provider.isAvailable(context(Map.of(), Map.of()))).isFalse();
+    }
+  }
+
+  private static io.clusterresolver.spi.ResolverContext context(Map<String, String> properties, Map<String, String> env) {
+    return io.clusterresolver.spi.ResolverContext.of(
+        io.clusterresolver.spi.PropertySources.of(properties, Map.of(), env, Map.of()));
+  }
+
+  @Test
+  void withoutCredentialsApplicationDefaultCredentialsAreAskedAndTheirAbsenceIsAConfigurationError() {
+    org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv("GOOGLE_APPLICATION_CREDENTIALS") == null
+        && !java.nio.file.Files.exists(Path.of(System.getProperty("user.home"), ".config", "gcloud",
+            "application_default_credentials.json")), "this machine has Application Default Credentials");
+    gce.addTypical(0, 1, b -> b);
+    Map<String, String> p = new java.util.LinkedHashMap<>(GceTestSupport.properties(gce));
+    p.remove("clusterresolver.gce.credentials");
+    assertThatThrownBy(() -> io.clusterresolver.ClusterResolvers.create("gce", p, Map.of()).clusterSpec())
+        .isInstanceOf(ConfigurationException.class).hasMessageContaining("clusterresolver.gce.credentials");
+    assertThat(gce.callCount("instances.aggregatedList")).isZero();
+  }
 }
