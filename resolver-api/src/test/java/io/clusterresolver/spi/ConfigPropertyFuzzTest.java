@@ -44,7 +44,9 @@ class ConfigPropertyFuzzTest {
       }
       assertThat(value).as("%s of '%s'", property.name(), raw).isNotNull();
       if (property == PORT) {
-        BigInteger number = new BigInteger(raw.strip());
+        // the documented reading: blanks and control characters around it trimmed, ASCII digits
+        assertThat(raw.trim()).matches("[+-]?[0-9]+");
+        BigInteger number = new BigInteger(raw.trim());
         assertThat(number).isBetween(BigInteger.ONE, BigInteger.valueOf(65535));
         assertThat(value).isEqualTo(number.intValueExact());
       } else if (property == TIMEOUT) {
