@@ -44,13 +44,17 @@ class ConfigPropertyFuzzTest {
       }
       assertThat(value).as("%s of '%s'", property.name(), raw).isNotNull();
       if (property == PORT) {
-        BigInteger number = new BigInteger(raw.strip());
+        // the documented reading: blanks and control characters around it trimmed, ASCII digits
+        assertThat(raw.trim()).matches("[+-]?[0-9]+");
+        BigInteger number = new BigInteger(raw.trim());
         assertThat(number).isBetween(BigInteger.ONE, BigInteger.valueOf(65535));
         assertThat(value).isEqualTo(number.intValueExact());
       } else if (property == TIMEOUT) {
         assertThat(((Duration) value).isNegative()).as("a negative duration").isFalse();
       } else if (property == LIST) {
-        assertThat((List<?>) value).allMatch(item -> !item.toString().isBlank());
+        // items are trimmed like the whole value (String.trim: up to U+0020), and never empty
+        assertThat((List<?>) value).allMatch(item -> !item.toString().isEmpty()
+            && item.toString().equals(item.toString().trim()));
       }
     }
   }
