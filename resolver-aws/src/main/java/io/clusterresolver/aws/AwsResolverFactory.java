@@ -65,10 +65,6 @@ final class AwsResolverFactory {
       problems.add(config.key(AwsProperties.RETRY_MODE) + ": '" + retryMode + "' is not a retry mode: use standard or"
           + " adaptive");
     }
-    if (config.get(AwsProperties.SHARED_LISTING_MAX_AGE).isNegative()) {
-      problems.add(config.key(AwsProperties.SHARED_LISTING_MAX_AGE) + " must not be negative: use 0 (only listings"
-          + " in progress are shared) or a duration like 5s");
-    }
     MemberClusterResolver.Builder resolver = MemberClusterResolver.builder(NAME)
         .configure(config, AwsProperties.TASKS_PER_INSTANCE, problems);
     ImdsClient imds = new ImdsClient(imdsEndpoint != null ? imdsEndpoint : ImdsClient.DEFAULT_ENDPOINT);

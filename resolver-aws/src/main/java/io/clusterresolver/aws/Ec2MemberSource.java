@@ -113,8 +113,9 @@ final class Ec2MemberSource implements MemberSource {
 
     Map<String, Map<String, Integer>> typeAccelerators = accelerators ? catalog.acceleratorsOf(listed) : Map.of();
     List<Member> members = new ArrayList<>(listed.size());
-    for (Listed i : listed) {
-      members.add(i.member.accelerators(typeAccelerators.getOrDefault(i.type, Map.of())).build());
+    for (int k = 0; k < listed.size(); k++) {
+      Listed i = listed.set(k, null); // each instance is held once: as read, or as a member
+      members.add(i.member(typeAccelerators.getOrDefault(i.type, Map.of())));
     }
     if (!withoutAddress.isEmpty()) {
       LOG.log(Level.INFO, () -> PROVIDER + ": " + withoutAddress.size() + " instance(s) without a "
@@ -125,18 +126,26 @@ final class Ec2MemberSource implements MemberSource {
     return members;
   }
 
-  /** What is kept of one listed instance: its member (accelerators still to come) and its type. */
+  /** What is kept of one listed instance until its type's accelerators are known. */
   private static final class Listed {
-    final Member.Builder member;
+    final InstancePage.Instance instance;
+    final String address;
     final String type;
 
     Listed(InstancePage.Instance i, String address) {
+      this.instance = i;
+      this.address = address;
       this.type = i.type();
-      this.member = Member.builder(i.id(), address).creationTime(i.launchTime()).labels(i.tags());
-      String name = i.tags().get("Name");
+    }
+
+    Member member(Map<String, Integer> accelerators) {
+      Member.Builder member = Member.builder(instance.id(), address).creationTime(instance.launchTime())
+          .labels(instance.tags()).accelerators(accelerators);
+      String name = instance.tags().get("Name");
       if (name != null) {
         member.name(name);
       }
+      return member.build();
     }
   }
 

@@ -10,6 +10,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,6 +63,8 @@ record InstancePage(List<Instance> instances, String nextToken) {
     XMLStreamReader xml = FACTORY.createXMLStreamReader(body);
     try {
       List<Instance> instances = new ArrayList<>();
+      // Tags, types and states repeat across a fleet: one copy of each text per page.
+      Map<String, String> texts = new HashMap<>();
       Deque<String> path = new ArrayDeque<>();
       String nextToken = null;
       Builder current = null;
@@ -86,7 +89,7 @@ record InstancePage(List<Instance> instances, String nextToken) {
                 path.pop();
                 break;
               case "instanceType":
-                current.type = xml.getElementText();
+                current.type = once(texts, xml.getElementText());
                 path.pop();
                 break;
               case "launchTime":
@@ -118,14 +121,14 @@ record InstancePage(List<Instance> instances, String nextToken) {
                 break;
             }
           } else if (current != null && depth == 7 && name.equals("name") && parent(path, 0, "instanceState")) {
-            current.state = xml.getElementText();
+            current.state = once(texts, xml.getElementText());
             path.pop();
           } else if (current != null && depth == 8 && parent(path, 1, "tagSet")) {
             if (name.equals("key")) {
-              tagKey = xml.getElementText();
+              tagKey = once(texts, xml.getElementText());
               path.pop();
             } else if (name.equals("value")) {
-              tagValue = xml.getElementText();
+              tagValue = once(texts, xml.getElementText());
               path.pop();
             }
           } else if (current != null && depth == 10 && parent(path, 1, "ipv6AddressesSet")
@@ -190,6 +193,11 @@ record InstancePage(List<Instance> instances, String nextToken) {
     } catch (DateTimeParseException e) {
       throw new XMLStreamException("launchTime '" + text + "' is not an ISO-8601 instant");
     }
+  }
+
+  private static String once(Map<String, String> texts, String s) {
+    String known = texts.putIfAbsent(s, s);
+    return known != null ? known : s;
   }
 
   private static String emptyToNull(String s) {

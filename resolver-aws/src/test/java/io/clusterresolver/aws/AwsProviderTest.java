@@ -330,6 +330,22 @@ class AwsProviderTest {
   }
 
   @Test
+  void retryModeAndSharedListingAgeAreChecked() {
+    Map<String, String> p = new HashMap<>(AwsTestSupport.properties(ec2));
+    p.put("clusterresolver.aws.retry-mode", "legacy");
+    assertThatThrownBy(() -> ClusterResolvers.create("aws", p, Map.of()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1 problem")
+        .hasMessageContaining("clusterresolver.aws.retry-mode: 'legacy' is not a retry mode");
+    p.put("clusterresolver.aws.retry-mode", "standard");
+    p.put("clusterresolver.aws.shared-listing-max-age", "-1s");
+    assertThatThrownBy(() -> ClusterResolvers.create("aws", p, Map.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("clusterresolver.aws.shared-listing-max-age: '-1s' is not a duration");
+    ec2.addTypical(0, 3, b -> b);
+    assertThat(resolver(ec2, "retry-mode", "adaptive").clusterSpec().numTasks("worker")).isEqualTo(3);
+  }
+
+  @Test
   void configurationProblemsAreReportedTogetherByKey() {
     Map<String, String> p = new HashMap<>(AwsTestSupport.properties(ec2));
     p.remove("clusterresolver.aws.secret-access-key");
