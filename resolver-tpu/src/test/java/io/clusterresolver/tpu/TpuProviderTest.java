@@ -90,7 +90,10 @@ class TpuProviderTest {
       "v3-32, 4, 8",
       "v2-32, 4, 8",
       "v6e-64, 16, 4",
-      "v4-32, 4, 4"})
+      "v4-32, 4, 4",
+      // more workers listed than divide the slice evenly: the per-host rule (4 chips, or 8 TensorCores)
+      "v4-32, 3, 4",
+      "v3-32, 3, 8"})
   void acceleratorsPerHost(String type, int workers, int perHost) {
     String[] ips = new String[workers];
     for (int i = 0; i < workers; i++) {
