@@ -80,7 +80,7 @@ public final class SimulatedTpu implements AutoCloseable {
   /** Nodes by full resource name, in insertion order. */
   private final Map<String, SimulatedTpuNode> nodes = new LinkedHashMap<>();
   private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
-  private final List<FaultRule> faults = new ArrayList<>();
+  private final FaultRules<TpuFault> faults = new FaultRules<>(TpuFault::times);
   private final Set<String> tokens = ConcurrentHashMap.newKeySet();
   private final TpuVmMetadata metadata = new TpuVmMetadata();
   private final AtomicInteger withToken = new AtomicInteger();
@@ -280,17 +280,13 @@ public final class SimulatedTpu implements AutoCloseable {
 
   /** Adds a fault; faults are checked in the order added. */
   public SimulatedTpu inject(TpuFault fault) {
-    synchronized (faults) {
-      faults.add(new FaultRule(fault));
-    }
+    faults.add(fault);
     return this;
   }
 
   /** Removes all faults. */
   public SimulatedTpu clearFaults() {
-    synchronized (faults) {
-      faults.clear();
-    }
+    faults.clear();
     return this;
   }
 
@@ -346,28 +342,8 @@ public final class SimulatedTpu implements AutoCloseable {
 
   // ---- internals ----
 
-  private static final class FaultRule {
-    final TpuFault fault;
-    int remaining;
-
-    FaultRule(TpuFault fault) {
-      this.fault = fault;
-      this.remaining = fault.times();
-    }
-  }
-
   private TpuFault takeFault(String operation, int page) {
-    synchronized (faults) {
-      for (FaultRule rule : faults) {
-        if (rule.remaining > 0 && rule.fault.matches(operation, page)) {
-          if (rule.remaining != Integer.MAX_VALUE) {
-            rule.remaining--;
-          }
-          return rule.fault;
-        }
-      }
-    }
-    return null;
+    return faults.take(f -> f.matches(operation, page));
   }
 
   private void count(String operation) {
