@@ -144,12 +144,18 @@ public final class AzureScale {
       // The same jars as the command (lib/), plus this class: not the 100 MB shaded benchmarks jar.
       raw.addAll(List.of("-cp", lib + ":" + classes, RawFirstCall.class.getName(),
           azure.endpoint().toString(), azure.subscription(), RG));
+      List<String> rawSimulate = new ArrayList<>(List.of(javaBin(), "-cp", sim + ":" + classes, RawFirstCall.class.getName(),
+          "--simulate"));
+      List<String> launcher = List.of(home + "/bin/cluster-resolver", "resolve", "--provider", "azure", "--simulate");
       System.out.println("| cold, fresh JVM (java defaults) | wall median ms | wall min ms | CPU (user+sys) median ms | runs |");
       System.out.println("| --- | --- | --- | --- | --- |");
       for (Map.Entry<String, List<String>> e : Map.of(
           "1 raw SDK first call: ComputeManager.authenticate + serviceClient() VM list, first page", raw,
           "2 `resolve --provider azure` against a running simulation", external,
-          "3 `resolve --provider azure --simulate` (starts WireMock over HTTPS too)", simulate).entrySet().stream()
+          "3 raw SDK first call with the azure demo simulation started in the same JVM first", rawSimulate,
+          "4 `resolve --provider azure --simulate` (starts the same simulation in the JVM)", simulate,
+          "5 `bin/cluster-resolver resolve --provider azure --simulate` (the launcher: C1, serial GC, AppCDS)", launcher)
+          .entrySet().stream()
           .sorted(Map.Entry.comparingByKey()).toList()) {
         List<Double> times = new ArrayList<>();
         List<Long> cpu = new ArrayList<>();
@@ -176,11 +182,22 @@ public final class AzureScale {
   public static final class RawFirstCall {
     private RawFirstCall() {}
 
+    /** Arguments: ENDPOINT SUBSCRIPTION RESOURCE_GROUP, or {@code --simulate} (the azure demo started in this JVM first). */
     public static void main(String[] args) {
+      io.clusterresolver.testkit.Simulation demo = null;
+      if (args[0].equals("--simulate")) {
+        demo = io.clusterresolver.testkit.Simulation.startDemo("azure");
+        Map<String, String> p = demo.properties();
+        args = new String[] {p.get("clusterresolver.azure.endpoint"), p.get("clusterresolver.azure.subscription"),
+            p.get("clusterresolver.azure.resource-group")};
+      }
       ComputeManager compute = ComputeManager.configure().authenticate(token(), profile(args[0], args[1]));
       var page = compute.serviceClient().getVirtualMachines().listByResourceGroup(args[2]).iterableByPage().iterator().next();
       if (page.getValue().isEmpty()) {
         throw new IllegalStateException("no VMs");
+      }
+      if (demo != null) {
+        demo.close();
       }
     }
   }

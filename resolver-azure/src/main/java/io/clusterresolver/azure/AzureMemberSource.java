@@ -8,7 +8,6 @@ import com.azure.resourcemanager.compute.models.ExpandTypeForListVMs;
 import com.azure.resourcemanager.compute.models.InstanceViewStatus;
 import com.azure.resourcemanager.compute.models.OrchestrationMode;
 import com.azure.resourcemanager.network.fluent.models.NetworkInterfaceInner;
-import com.azure.resourcemanager.network.fluent.models.NetworkInterfaceIpConfigurationInner;
 import com.azure.resourcemanager.network.fluent.models.PublicIpAddressInner;
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.cloud.AddressType;
@@ -128,11 +127,11 @@ final class AzureMemberSource implements MemberSource {
     if (listed.isEmpty()) {
       return List.of();
     }
-    Map<String, Nic> nics = new HashMap<>();
+    NicIndex nics = new NicIndex();
     Paging.<NetworkInterfaceInner>forEach(session, "NetworkInterfaces.List",
         ctx -> rg != null ? arm.network.getNetworkInterfaces().listByResourceGroup(rg, ctx)
             : arm.network.getNetworkInterfaces().list(ctx),
-        nic -> collect(nic, nics));
+        nics::add);
     Map<String, String> publicIps = address == AddressType.PUBLIC_IPV4 ? publicIps(session, ctx -> rg != null
         ? arm.network.getPublicIpAddresses().listByResourceGroup(rg, ctx)
         : arm.network.getPublicIpAddresses().list(ctx)) : Map.of();
@@ -223,41 +222,13 @@ final class AzureMemberSource implements MemberSource {
     if (listed.isEmpty()) {
       return List.of();
     }
-    Map<String, Nic> nics = new HashMap<>();
+    NicIndex nics = new NicIndex();
     Paging.<NetworkInterfaceInner>forEach(session, "NetworkInterfaces.ListVirtualMachineScaleSetNetworkInterfaces",
         ctx -> arm.network.getNetworkInterfaces().listVirtualMachineScaleSetNetworkInterfaces(rg, set, ctx),
-        nic -> collect(nic, nics));
+        nics::add);
     Map<String, String> publicIps = address == AddressType.PUBLIC_IPV4 ? publicIps(session,
         ctx -> arm.network.getPublicIpAddresses().listVirtualMachineScaleSetPublicIpAddresses(rg, set, ctx)) : Map.of();
     return join(session, listed, nics, publicIps);
-  }
-
-  /** A VM's NIC as the NIC listing gives it: primary or not, its primary IP configuration's addresses. */
-  private record Nic(String id, boolean primary, String privateIpv4, String publicIpId) {}
-
-  private static void collect(NetworkInterfaceInner nic, Map<String, Nic> byVm) {
-    if (nic.virtualMachine() == null || nic.virtualMachine().id() == null || nic.ipConfigurations() == null) {
-      return;
-    }
-    NetworkInterfaceIpConfigurationInner config = null;
-    for (NetworkInterfaceIpConfigurationInner c : nic.ipConfigurations()) {
-      if (config == null || Boolean.TRUE.equals(c.primary())) {
-        config = c;
-      }
-    }
-    if (config == null) {
-      return;
-    }
-    boolean ipv4 = config.privateIpAddressVersion() == null || "IPv4".equalsIgnoreCase(config.privateIpAddressVersion().toString());
-    Nic found = new Nic(lower(nic.id()), Boolean.TRUE.equals(nic.primary()), ipv4 ? config.privateIpAddress() : null,
-        config.publicIpAddress() == null ? null : lower(config.publicIpAddress().id()));
-    // Keyed by VM id and by NIC id: the VM's primary NIC reference or the NIC's primary flag decides.
-    String vm = lower(nic.virtualMachine().id());
-    Nic previous = byVm.get(vm);
-    if (previous == null || (found.primary() && !previous.primary())) {
-      byVm.put(vm, found);
-    }
-    byVm.put(found.id(), found);
   }
 
   private Map<String, String> publicIps(CloudApi.Session session,
@@ -271,7 +242,7 @@ final class AzureMemberSource implements MemberSource {
     return ips;
   }
 
-  private List<Member> join(CloudApi.Session session, List<Listed> listed, Map<String, Nic> nics,
+  private List<Member> join(CloudApi.Session session, List<Listed> listed, NicIndex nics,
       Map<String, String> publicIps) {
     Set<String> locations = new HashSet<>();
     for (Listed vm : listed) {
@@ -283,7 +254,7 @@ final class AzureMemberSource implements MemberSource {
     List<Member> members = new ArrayList<>(listed.size());
     List<String> withoutAddress = new ArrayList<>();
     for (Listed vm : listed) {
-      Nic nic = vm.primaryNic() != null && nics.containsKey(vm.primaryNic()) ? nics.get(vm.primaryNic()) : nics.get(vm.id());
+      NicIndex.Nic nic = nics.of(vm.id(), vm.primaryNic());
       String chosen = nic == null ? null
           : address == AddressType.PUBLIC_IPV4 ? (nic.publicIpId() == null ? null : publicIps.get(nic.publicIpId()))
           : nic.privateIpv4();

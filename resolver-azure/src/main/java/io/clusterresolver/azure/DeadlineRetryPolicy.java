@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import reactor.core.publisher.Mono;
 
@@ -22,7 +23,8 @@ import reactor.core.publisher.Mono;
  * ARM's {@code Retry-After} (or {@code retry-after-ms}, {@code x-ms-retry-after-ms}) says, else an
  * exponential backoff with jitter. When the wait would not end before the deadline it stops and
  * hands the last answer to the SDK, so the caller sees ARM's own error (status, code,
- * {@code x-ms-request-id}) instead of a timeout. azure-core's {@code RetryPolicy} would sleep the
+ * {@code x-ms-request-id}) instead of a timeout; so it does when the deadline ends during a retry
+ * that follows such an answer. azure-core's {@code RetryPolicy} would sleep the
  * whole {@code Retry-After} whatever is left of the deadline.
  */
 final class DeadlineRetryPolicy implements HttpPipelinePolicy {
@@ -38,6 +40,8 @@ final class DeadlineRetryPolicy implements HttpPipelinePolicy {
   private static final Duration MAX_DELAY = Duration.ofSeconds(8);
   /** Time kept back for the last answer to reach the caller. */
   private static final Duration MARGIN = Duration.ofMillis(50);
+  /** Time kept back, in a retry after a retriable answer, to hand that answer back within the deadline. */
+  private static final Duration HANDBACK = Duration.ofMillis(250);
 
   private final int maxAttempts;
 
@@ -52,32 +56,60 @@ final class DeadlineRetryPolicy implements HttpPipelinePolicy {
 
   @Override
   public Mono<HttpResponse> process(HttpPipelineCallContext context, HttpPipelineNextPolicy next) {
-    return attempt(context, next, 1);
+    return attempt(context, next, 1, null);
   }
 
-  private Mono<HttpResponse> attempt(HttpPipelineCallContext context, HttpPipelineNextPolicy next, int attempt) {
+  /** One attempt's result: an answer or a failure. */
+  private record Outcome(HttpResponse response, Throwable error) {}
+
+  /**
+   * @param previous the last retriable answer (buffered), handed to the caller instead of a timeout
+   *     when the deadline ends during a retry: the caller then sees ARM's status and request id
+   */
+  private Mono<HttpResponse> attempt(HttpPipelineCallContext context, HttpPipelineNextPolicy next, int attempt,
+      HttpResponse previous) {
     Deadline deadline = deadline(context);
     count(context);
     Mono<HttpResponse> call = next.clone().process();
     if (deadline != null) {
-      Duration remaining = deadline.remaining();
-      context.setData(RESPONSE_TIMEOUT, remaining);
+      // After a retriable answer, stop early enough that the SDK can still turn that answer into
+      // ARM's error before the deadline (the kit reports a bare timeout after it).
+      Duration remaining = previous == null ? deadline.remaining() : deadline.remaining().minus(HANDBACK);
+      context.setData(RESPONSE_TIMEOUT, positive(remaining));
       call = call.timeout(positive(remaining));
     }
-    return call.flatMap(response -> {
-      Duration wait = retryWait(response, attempt, deadline);
-      if (wait == null) {
-        return Mono.just(response);
-      }
+    // Errors of this attempt only: a later attempt's failure is final and must not be retried here again.
+    return call.map(r -> new Outcome(r, null))
+        .onErrorResume(e -> Mono.just(new Outcome(null, e)))
+        .flatMap(outcome -> {
+          if (outcome.response() != null) {
+            HttpResponse response = outcome.response();
+            Duration wait = retryWait(response, attempt, deadline);
+            if (wait == null) {
+              close(previous);
+              return Mono.just(response);
+            }
+            HttpResponse kept = response.buffer();
+            close(previous);
+            return Mono.delay(wait).then(Mono.defer(() -> attempt(context, next, attempt + 1, kept)));
+          }
+          Throwable e = outcome.error();
+          if (previous != null && e instanceof TimeoutException) {
+            return Mono.just(previous);
+          }
+          Duration wait = errorWait(e, attempt, deadline);
+          if (wait == null) {
+            close(previous);
+            return Mono.error(e);
+          }
+          return Mono.delay(wait).then(Mono.defer(() -> attempt(context, next, attempt + 1, previous)));
+        });
+  }
+
+  private static void close(HttpResponse response) {
+    if (response != null) {
       response.close();
-      return Mono.delay(wait).then(Mono.defer(() -> attempt(context, next, attempt + 1)));
-    }).onErrorResume(e -> {
-      Duration wait = errorWait(e, attempt, deadline);
-      if (wait == null) {
-        return Mono.error(e);
-      }
-      return Mono.delay(wait).then(Mono.defer(() -> attempt(context, next, attempt + 1)));
-    });
+    }
   }
 
   @Override
@@ -128,7 +160,7 @@ final class DeadlineRetryPolicy implements HttpPipelinePolicy {
     if (attempt >= maxAttempts) {
       return null;
     }
-    if (deadline != null && wait.plus(MARGIN).compareTo(deadline.remaining()) >= 0) {
+    if (deadline != null && wait.plus(HANDBACK).plus(MARGIN).compareTo(deadline.remaining()) >= 0) {
       return null;
     }
     return wait;

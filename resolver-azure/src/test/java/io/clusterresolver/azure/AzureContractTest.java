@@ -40,6 +40,7 @@ class AzureContractTest extends ProviderContractTest {
   @Override
   protected Map<String, String> properties(Map<String, String> extra) {
     Map<String, String> p = new LinkedHashMap<>(AzureTestSupport.properties(azure));
+    p.put("clusterresolver.azure.timeout", "5s");
     p.putAll(extra);
     return p;
   }

@@ -22,7 +22,8 @@ final class AzureTestSupport {
 
   static Map<String, String> properties(SimulatedAzure azure) {
     Map<String, String> p = new LinkedHashMap<>(azure.providerProperties(RG));
-    p.put("clusterresolver.azure.timeout", "5s");
+    // Generous: the first resolve of a JVM on a loaded shared machine is slow; tests of the deadline set their own.
+    p.put("clusterresolver.azure.timeout", "15s");
     return p;
   }
 

@@ -17,7 +17,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -104,6 +103,7 @@ public final class SimulatedAzure implements AutoCloseable {
   private volatile int pageSize = 100;
   private volatile String self;
   private volatile boolean expandNeedsFilter;
+  private final AzureImds imds;
 
   private SimulatedAzure(String subscription) {
     this.subscription = subscription;
@@ -120,6 +120,7 @@ public final class SimulatedAzure implements AutoCloseable {
         {"Standard_ND96asr_v4", "8"}, {"Standard_ND96isr_H100_v5", "8"}}) {
       skuGpus.put(sku[0], Integer.parseInt(sku[1]));
     }
+    imds = new AzureImds(this::vms, () -> self, this::resourceId, subscription, faults);
     server = new WireMockServer(options()
         .bindAddress("127.0.0.1")
         .dynamicPort()
@@ -395,72 +396,6 @@ public final class SimulatedAzure implements AutoCloseable {
 
   // ---- internals ----
 
-  /** One parsed Resource Manager request: operation, scope and parameters. */
-  private record Route(String operation, String resourceGroup, String scaleSet, String name) {}
-
-  /** Routes a path, compared ignoring case like ARM; {@code null} when no operation has this path. */
-  private Route route(String method, String path) {
-    String[] s = path.replaceAll("/+$", "").split("/");
-    // s[0] is "", s[1] "subscriptions", s[2] the subscription
-    if (s.length < 5 || !s[1].equalsIgnoreCase("subscriptions") || !"GET".equals(method)) {
-      return null;
-    }
-    int i = 3;
-    String rg = null;
-    if (s[i].equalsIgnoreCase("resourceGroups") && s.length > i + 1) {
-      rg = s[i + 1];
-      i += 2;
-    }
-    if (s.length < i + 3 || !s[i].equalsIgnoreCase("providers")) {
-      return null;
-    }
-    String namespace = s[i + 1].toLowerCase(Locale.ROOT);
-    String type = s[i + 2].toLowerCase(Locale.ROOT);
-    int rest = s.length - (i + 3);
-    String name = rest >= 1 ? s[i + 3] : null;
-    String sub = rest >= 2 ? s[i + 4].toLowerCase(Locale.ROOT) : null;
-    switch (namespace + "/" + type) {
-      case "microsoft.compute/virtualmachines":
-        if (rest == 0) {
-          return new Route("ListVirtualMachines", rg, null, null);
-        }
-        if (rg != null && rest == 1) {
-          return new Route("GetVirtualMachine", rg, null, name);
-        }
-        if (rg != null && rest == 2 && "instanceview".equals(sub)) {
-          return new Route("GetVirtualMachineInstanceView", rg, null, name);
-        }
-        return null;
-      case "microsoft.compute/virtualmachinescalesets":
-        if (rg == null || rest == 0) {
-          return null;
-        }
-        if (rest == 1) {
-          return new Route("GetVirtualMachineScaleSet", rg, name, null);
-        }
-        if (rest == 2 && "virtualmachines".equals(sub)) {
-          return new Route("ListVirtualMachineScaleSetVMs", rg, name, null);
-        }
-        if (rest == 2 && "networkinterfaces".equals(sub)) {
-          return new Route("ListVirtualMachineScaleSetNetworkInterfaces", rg, name, null);
-        }
-        if (rest == 2 && "publicipaddresses".equals(sub)) {
-          return new Route("ListVirtualMachineScaleSetPublicIPAddresses", rg, name, null);
-        }
-        return null;
-      case "microsoft.network/networkinterfaces":
-        return rest == 0 ? new Route("ListNetworkInterfaces", rg, null, null)
-            : rest == 1 && rg != null ? new Route("GetNetworkInterface", rg, null, name) : null;
-      case "microsoft.network/publicipaddresses":
-        return rest == 0 ? new Route("ListPublicIPAddresses", rg, null, null)
-            : rest == 1 && rg != null ? new Route("GetPublicIPAddress", rg, null, name) : null;
-      case "microsoft.compute/skus":
-        return rg == null && rest == 0 ? new Route("ListResourceSkus", null, null, null) : null;
-      default:
-        return null;
-    }
-  }
-
   /** Answers every request from the simulation's state. */
   private final class Transformer implements ResponseDefinitionTransformerV2 {
     @Override
@@ -482,23 +417,23 @@ public final class SimulatedAzure implements AutoCloseable {
       for (HttpHeader h : request.getHeaders().all()) {
         headers.put(h.key().toLowerCase(Locale.ROOT), h.firstValue());
       }
-      Map<String, String> params = query(url.getRawQuery());
+      Map<String, String> params = ArmWire.query(url.getRawQuery());
       String method = request.getMethod().getName();
       if (path.startsWith("/metadata/")) {
         log.record("IMDS", new SimulatedEc2.RecordedRequest(method, path, "IMDS", headers, params));
-        return imds(path, headers, params);
+        return imds.answer(path, headers, params);
       }
       String requestId = UUID.randomUUID().toString();
       if (!"https".equals(request.getScheme())) {
         log.record("(plain http)", new SimulatedEc2.RecordedRequest(method, path, "(plain http)", headers, params));
         return json(400, ArmJson.error("HttpsRequired", "Resource Manager accepts HTTPS only."), requestId, 0);
       }
-      Route route = route(method, path);
+      ArmRoute route = ArmRoute.parse(method, path);
       String operation = route == null ? "(unknown)" : route.operation();
       log.record(operation, new SimulatedEc2.RecordedRequest(method, path, operation, headers, params));
       String authorization = headers.get("authorization");
       if (authorization == null || !authorization.startsWith("Bearer ") || authorization.length() <= 7) {
-        return unauthorized(requestId);
+        return ArmWire.unauthorized(requestId);
       }
       if (params.get("api-version") == null) {
         return json(400, ArmJson.error("MissingApiVersionParameter",
@@ -536,15 +471,6 @@ public final class SimulatedAzure implements AutoCloseable {
       }
       return answer(route, url, params, page, offset, requestId, delay);
     }
-  }
-
-  private ResponseDefinition unauthorized(String requestId) {
-    return aResponse().withStatus(401).withHeader("Content-Type", "application/json; charset=utf-8")
-        .withHeader("x-ms-request-id", requestId)
-        .withHeader("WWW-Authenticate", "Bearer authorization_uri=\"https://login.microsoftonline.com/common\", error=\"invalid_token\", "
-            + "error_description=\"The authentication failed because of missing 'Authorization' header.\"")
-        .withBody(ArmJson.error("AuthenticationFailed", "Authentication failed. The 'Authorization' header is missing."))
-        .build();
   }
 
   private boolean resourceGroupExists(String rg) {
@@ -587,7 +513,7 @@ public final class SimulatedAzure implements AutoCloseable {
         vm.resourceGroup().toUpperCase(Locale.ROOT));
   }
 
-  private ResponseDefinition answer(Route route, URI url, Map<String, String> params, int page, int offset,
+  private ResponseDefinition answer(ArmRoute route, URI url, Map<String, String> params, int page, int offset,
       String requestId, long delay) {
     String rg = route.resourceGroup();
     // Rendered lazily: only the page's own items are written.
@@ -791,75 +717,5 @@ public final class SimulatedAzure implements AutoCloseable {
       default:
         return json(200, "<html><body>this is not JSON & never was</body></html>", requestId, delay);
     }
-  }
-
-  private ResponseDefinition imds(String path, Map<String, String> headers, Map<String, String> params) {
-    if (!"true".equalsIgnoreCase(headers.get("metadata"))) {
-      return plainJson(400, "{\"error\":\"Bad request. Required metadata header not specified\"}");
-    }
-    if (params.get("api-version") == null) {
-      return plainJson(400, "{\"error\":\"Bad request. api-version was not specified in the request. For more information"
-          + " refer to aka.ms/azureimds\",\"newest-versions\":[\"2023-07-01\",\"2021-12-13\",\"2021-02-01\"]}");
-    }
-    AzureFault fault = faults.take(AzureFault.IMDS, 1);
-    if (fault != null) {
-      switch (fault.kind()) {
-        case CONNECTION_RESET:
-          return aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER).build();
-        case SLOW:
-          break;
-        default:
-          return plainJson(200, "<html><body>captive portal: sign in to continue</body></html>");
-      }
-    }
-    long delay = fault == null ? 0 : fault.delay().toMillis();
-    String id = self;
-    SimulatedVm me = null;
-    if (id != null) {
-      for (SimulatedVm vm : vms()) {
-        if (resourceId(vm).equalsIgnoreCase(id)) {
-          me = vm;
-        }
-      }
-    }
-    if (me == null) {
-      return plainJson(404, "{\"error\":\"Not found\"}");
-    }
-    String compute = "{\"azEnvironment\":\"AzurePublicCloud\",\"location\":" + ArmJson.q(me.location())
-        + ",\"name\":" + ArmJson.q(me.instanceId() != null ? me.scaleSet() + "_" + me.instanceId() : me.name())
-        + ",\"osType\":\"Linux\",\"resourceGroupName\":" + ArmJson.q(me.resourceGroup())
-        + ",\"resourceId\":" + ArmJson.q(resourceId(me)) + ",\"subscriptionId\":" + ArmJson.q(subscription)
-        + ",\"tags\":\"\",\"vmId\":" + ArmJson.q(me.vmId()) + ",\"vmScaleSetName\":" + ArmJson.q(me.scaleSet() == null ? "" : me.scaleSet())
-        + ",\"vmSize\":" + ArmJson.q(me.size()) + ",\"zone\":\"\"}";
-    switch (path.replaceAll("/+$", "")) {
-      case "/metadata/instance/compute":
-        return delay > 0 ? aResponse().withStatus(200).withHeader("Content-Type", "application/json; charset=utf-8")
-            .withBody(compute).withFixedDelay((int) delay).build() : plainJson(200, compute);
-      case "/metadata/instance":
-        SimulatedVm.Nic nic = me.primaryNic();
-        return plainJson(200, "{\"compute\":" + compute + ",\"network\":{\"interface\":[{\"ipv4\":{\"ipAddress\":[{\"privateIpAddress\":"
-            + ArmJson.q(nic == null ? "" : nic.privateIp()) + ",\"publicIpAddress\":" + ArmJson.q(nic == null || nic.publicIp() == null
-                ? "" : nic.publicIp()) + "}]}}]}}");
-      default:
-        return plainJson(404, "{\"error\":\"Not found\"}");
-    }
-  }
-
-  private static ResponseDefinition plainJson(int status, String body) {
-    return aResponse().withStatus(status).withHeader("Content-Type", "application/json; charset=utf-8").withBody(body).build();
-  }
-
-  private static Map<String, String> query(String raw) {
-    Map<String, String> params = new LinkedHashMap<>();
-    if (raw == null || raw.isEmpty()) {
-      return params;
-    }
-    for (String pair : raw.split("&")) {
-      int eq = pair.indexOf('=');
-      String k = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
-      String v = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
-      params.put(k, v);
-    }
-    return params;
   }
 }
