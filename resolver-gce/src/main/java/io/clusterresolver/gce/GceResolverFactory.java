@@ -8,6 +8,7 @@ import io.clusterresolver.cloud.ClusterLayout;
 import io.clusterresolver.cloud.Endpoints;
 import io.clusterresolver.cloud.MemberClusterResolver;
 import io.clusterresolver.cloud.SelfIdentity;
+import io.clusterresolver.cloud.internal.HeaderLogGuard;
 import io.clusterresolver.spi.ResolverConfig;
 import io.clusterresolver.spi.TaskProperties;
 import java.net.URI;
@@ -34,6 +35,8 @@ final class GceResolverFactory {
   private GceResolverFactory() {}
 
   static ClusterResolver create(ResolverConfig config) {
+    // Google's NetHttpTransport runs on HttpURLConnection, whose FINE log has the bearer token.
+    HeaderLogGuard.keepHeadersOutOfLogs();
     List<String> problems = new ArrayList<>();
     URI endpoint = Endpoints.httpUrl(config, GceProperties.ENDPOINT, problems);
     URI metadataEndpoint = Endpoints.httpUrl(config, GceProperties.METADATA_ENDPOINT, problems);

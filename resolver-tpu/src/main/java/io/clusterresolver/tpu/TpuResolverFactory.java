@@ -6,6 +6,7 @@ import com.google.gson.JsonParser;
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.cloud.CloudProperties;
 import io.clusterresolver.cloud.Endpoints;
+import io.clusterresolver.cloud.internal.HeaderLogGuard;
 import io.clusterresolver.spi.ResolverConfig;
 import io.clusterresolver.spi.TaskProperties;
 import java.net.URI;
@@ -34,6 +35,8 @@ final class TpuResolverFactory {
   private TpuResolverFactory() {}
 
   static ClusterResolver create(ResolverConfig config) {
+    // Google's NetHttpTransport runs on HttpURLConnection, whose FINE log has the bearer token.
+    HeaderLogGuard.keepHeadersOutOfLogs();
     List<String> problems = new ArrayList<>();
     URI endpoint = Endpoints.httpUrl(config, TpuProperties.ENDPOINT, problems);
     URI metadataEndpoint = Endpoints.httpUrl(config, TpuProperties.METADATA_ENDPOINT, problems);
