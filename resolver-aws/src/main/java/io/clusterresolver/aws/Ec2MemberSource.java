@@ -268,9 +268,15 @@ final class Ec2MemberSource implements MemberSource {
     if (e instanceof AwsServiceException) {
       AwsServiceException service = (AwsServiceException) e;
       AwsErrorDetails details = service.awsErrorDetails();
-      return ApiFailure.http(service.statusCode(),
-          details == null || details.errorCode() == null ? "unknown error" : details.errorCode(),
-          details == null ? null : details.errorMessage(), service.requestId(), attempts);
+      String code = details == null ? null : details.errorCode();
+      if (code == null) {
+        // The JDK's HttpURLConnection hides the body of a 401 (it is read as an authentication
+        // challenge), so EC2's AuthFailure reaches us as a bare status.
+        code = service.statusCode() == 401 ? "Unauthorized (EC2 AuthFailure: the credentials were not accepted)"
+            : "unknown error";
+      }
+      return ApiFailure.http(service.statusCode(), code, details == null ? null : details.errorMessage(),
+          service.requestId(), attempts);
     }
     String message = e.getClass().getSimpleName() + ": " + e.getMessage();
     if (String.valueOf(e.getMessage()).contains("Unable to unmarshall")) {

@@ -56,6 +56,18 @@ class AwsProviderTest {
   }
 
   @Test
+  void rejectedCredentialsSayTheyWereNotAcceptedWithEc2sRequestId() {
+    ec2.addTypical(0, 2, b -> b);
+    ec2.inject(Ec2Fault.authFailure().always());
+    Throwable thrown = catchThrowable(() -> resolver(ec2).clusterSpec());
+    assertThat(thrown).isInstanceOf(ClusterResolverException.class)
+        .hasMessageContaining("HTTP 401").hasMessageContaining("AuthFailure")
+        .hasMessageContaining("check the credentials")
+        .hasMessageMatching("(?s).*request id [0-9a-f]{8}-[0-9a-f]{4}-.*")
+        .hasMessageNotContaining("unknown error");
+  }
+
+  @Test
   void followsEveryPageAndAsksInstanceTypesOncePerJvm() {
     ec2.addTypical(0, 2500, b -> b.instanceType("m5.large"));
     ClusterResolver resolver = resolver(ec2);

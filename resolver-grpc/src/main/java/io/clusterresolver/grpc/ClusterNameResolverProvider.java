@@ -44,7 +44,8 @@ public final class ClusterNameResolverProvider extends NameResolverProvider {
     if (target == null) {
       return null; // another scheme: not ours
     }
-    return new ClusterNameResolver(target, args.getOffloadExecutor(), args.getSynchronizationContext());
+    return new ClusterNameResolver(target, args.getOffloadExecutor(), args.getSynchronizationContext(),
+        args.getScheduledExecutorService(), System::nanoTime);
   }
 
   @Override

@@ -1,22 +1,40 @@
 package io.clusterresolver.grpc;
 
 import io.clusterresolver.ConfigurationException;
+import io.clusterresolver.spi.ConfigProperty;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * A {@code cluster://PROVIDER/JOB[?key=value&...]} target: the provider that resolves the cluster
- * (empty, {@code cluster:///JOB}, to detect it), the job whose tasks the channel talks to, and
- * properties for the provider ({@code clusterresolver.*} keys, highest precedence).
+ * (empty, {@code cluster:///JOB}, to detect it), the job whose tasks the channel talks to,
+ * properties for the provider ({@code clusterresolver.*} keys, highest precedence), and the name
+ * resolver's own options ({@code refresh-interval}, {@code min-refresh-interval}).
  *
  * @param provider the provider name, or {@code null} to detect it
  * @param job the job
  * @param properties provider properties from the query
+ * @param refreshInterval how long after each answer the job is resolved again; zero for never
+ *     (then only when the channel asks, after a connection fails)
+ * @param minRefreshInterval the least time between two resolves the channel asks for
  */
-record ClusterTarget(String provider, String job, Map<String, String> properties) {
+record ClusterTarget(String provider, String job, Map<String, String> properties, Duration refreshInterval,
+    Duration minRefreshInterval) {
+
+  /** The target option: resolve again this long after each answer ({@code 0}, the default: never). */
+  static final ConfigProperty<Duration> REFRESH_INTERVAL = ConfigProperty.duration("refresh-interval")
+      .defaultValue("0s").description("Resolve the job again this long after each answer; 0 for never").build();
+
+  /** The target option: the least time between two resolves the channel asks for. */
+  static final ConfigProperty<Duration> MIN_REFRESH_INTERVAL = ConfigProperty.duration("min-refresh-interval")
+      .defaultValue("10s").description("The least time between two resolves a channel asks for").build();
+
+  private static final List<ConfigProperty<Duration>> OPTIONS = List.of(REFRESH_INTERVAL, MIN_REFRESH_INTERVAL);
 
   /** The target scheme. */
   static final String SCHEME = "cluster";
@@ -38,6 +56,7 @@ record ClusterTarget(String provider, String job, Map<String, String> properties
           + " like cluster://slurm/worker (or cluster:///worker to detect the provider)");
     }
     Map<String, String> properties = new LinkedHashMap<>();
+    Map<String, String> options = new LinkedHashMap<>();
     String query = uri.getRawQuery();
     if (query != null && !query.isEmpty()) {
       for (String pair : query.split("&")) {
@@ -46,11 +65,25 @@ record ClusterTarget(String provider, String job, Map<String, String> properties
           throw new ConfigurationException("gRPC target '" + uri.getScheme() + "://" + uri.getAuthority() + uri.getPath()
               + "': a query item is not key=value (not shown: it may hold a secret)");
         }
-        properties.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
-            URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+        String key = URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8);
+        String value = URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+        (key.startsWith(ConfigProperty.PREFIX) ? properties : options).put(key, value);
+      }
+    }
+    for (String key : options.keySet()) {
+      if (OPTIONS.stream().noneMatch(o -> o.name().equals(key))) {
+        throw new ConfigurationException("gRPC target '" + uri.getScheme() + "://" + uri.getAuthority() + uri.getPath()
+            + "': unknown query key '" + key + "'; provider properties start with " + ConfigProperty.PREFIX
+            + " and the target's own options are " + OPTIONS.stream().map(ConfigProperty::name).toList());
       }
     }
     String authority = uri.getAuthority();
-    return new ClusterTarget(authority == null || authority.isEmpty() ? null : authority, job, Map.copyOf(properties));
+    return new ClusterTarget(authority == null || authority.isEmpty() ? null : authority, job, Map.copyOf(properties),
+        option(options, REFRESH_INTERVAL), option(options, MIN_REFRESH_INTERVAL));
+  }
+
+  private static Duration option(Map<String, String> options, ConfigProperty<Duration> option) {
+    String raw = options.getOrDefault(option.name(), option.defaultValue());
+    return option.parse(option.name() + " (in the gRPC target's query)", raw);
   }
 }

@@ -8,8 +8,10 @@ import io.clusterresolver.spi.ClusterResolverProvider;
 import io.clusterresolver.spi.ConfigProperty;
 import io.clusterresolver.spi.ResolverConfig;
 import io.clusterresolver.spi.ResolverContext;
+import io.grpc.SynchronizationContext;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -19,6 +21,12 @@ public final class TestProvider implements ClusterResolverProvider {
   static final AtomicReference<Map<String, List<String>>> CLUSTER = new AtomicReference<>(Map.of());
   static final AtomicInteger RESOLVES = new AtomicInteger();
   static final AtomicReference<String> FAILURE = new AtomicReference<>();
+  /** When {@link #clusterSpec} was called ({@code System.nanoTime()}) and on which thread. */
+  static final List<Long> RESOLVE_TIMES = new CopyOnWriteArrayList<>();
+  static final List<String> RESOLVE_THREADS = new CopyOnWriteArrayList<>();
+  /** A synchronization context no resolve may run in; checked by every resolve. */
+  static final AtomicReference<SynchronizationContext> FORBIDDEN_CONTEXT = new AtomicReference<>();
+  static final AtomicInteger RESOLVES_IN_FORBIDDEN_CONTEXT = new AtomicInteger();
 
   @Override
   public String name() {
@@ -46,6 +54,17 @@ public final class TestProvider implements ClusterResolverProvider {
       @Override
       public ClusterSpec clusterSpec() {
         RESOLVES.incrementAndGet();
+        RESOLVE_TIMES.add(System.nanoTime());
+        RESOLVE_THREADS.add(Thread.currentThread().getName());
+        SynchronizationContext forbidden = FORBIDDEN_CONTEXT.get();
+        if (forbidden != null) {
+          try {
+            forbidden.throwIfNotInThisSynchronizationContext();
+            RESOLVES_IN_FORBIDDEN_CONTEXT.incrementAndGet();
+          } catch (IllegalStateException expected) {
+            // Not in it: as it must be.
+          }
+        }
         if (FAILURE.get() != null) {
           throw new ClusterResolverException(FAILURE.get());
         }

@@ -11,9 +11,16 @@ import java.util.Objects;
  * ec2.inject(Ec2Fault.requestLimitExceeded().times(2));          // the next two calls are throttled
  * ec2.inject(Ec2Fault.internalError().onPage(3).always());       // page 3 of DescribeInstances always fails
  * ec2.inject(Ec2Fault.connectionReset().onAction("DescribeInstanceTypes"));
+ * ec2.inject(Ec2Fault.malformedXml().onAction(Ec2Fault.IMDS).always());   // the metadata service talks garbage
  * }</pre>
  */
 public final class Ec2Fault {
+
+  /**
+   * The pseudo-action of the instance metadata service: a fault {@linkplain #onAction on} it hits
+   * every IMDS request (a fault for any action never does).
+   */
+  public static final String IMDS = "IMDS";
 
   /** What goes wrong. */
   public enum Kind {
@@ -28,7 +35,9 @@ public final class Ec2Fault {
     /** A 200 answer whose body is not XML at all. */
     MALFORMED_XML,
     /** The right answer, after a delay. */
-    SLOW
+    SLOW,
+    /** HTTP 401 with EC2's {@code AuthFailure} error XML (credentials rejected). */
+    AUTH_FAILURE
   }
 
   private final Kind kind;
@@ -63,6 +72,10 @@ public final class Ec2Fault {
 
   public static Ec2Fault malformedXml() {
     return new Ec2Fault(Kind.MALFORMED_XML, null, 0, 1, Duration.ZERO);
+  }
+
+  public static Ec2Fault authFailure() {
+    return new Ec2Fault(Kind.AUTH_FAILURE, null, 0, 1, Duration.ZERO);
   }
 
   /** A correct answer that arrives after {@code delay}. */
@@ -119,6 +132,9 @@ public final class Ec2Fault {
   }
 
   boolean matches(String action, int page) {
+    if (IMDS.equals(action) != IMDS.equals(this.action)) {
+      return false;
+    }
     return (this.action == null || this.action.equals(action)) && (this.page == 0 || this.page == page);
   }
 

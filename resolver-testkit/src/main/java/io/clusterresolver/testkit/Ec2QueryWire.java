@@ -19,7 +19,7 @@ final class Ec2QueryWire {
         + "</Code><Message>" + esc(message) + "</Message></Error></Errors><RequestID>" + requestId
         + "</RequestID></Response>";
     ResponseDefinitionBuilder b = aResponse().withStatus(status).withHeader("Content-Type", "text/xml;charset=UTF-8")
-        .withBody(xml);
+        .withHeader("x-amzn-RequestId", requestId).withBody(xml);
     if (delayMs > 0) {
       b.withFixedDelay((int) delayMs);
     }

@@ -24,13 +24,17 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
 
 /**
  * The provider contract (TCK): every provider's test suite extends this class and points it at a
@@ -45,6 +49,10 @@ import org.junit.jupiter.api.Test;
  *   <li>{@code resolve()} gives the cluster and this task from one answer, the same from 16
  *       concurrent callers as from one;
  *   <li>faults end in a {@link ClusterResolverException} within the deadline, never a partial spec;
+ *   <li>the fault matrix: every {@link Fault} the simulation can produce (throttling, 5xx, resets,
+ *       truncated and malformed bodies, slow answers, page k of n failing, rejected credentials, a
+ *       metadata server that is absent, slow or talks garbage) ends in the healthy answer or a typed
+ *       error within {@link #faultBound()}: never a partial cluster, a hang or an untyped exception;
  *   <li>no secret appears in any {@code toString}, log line (every level of {@code io.clusterresolver.*},
  *       the configured level of other loggers) or error message;
  *   <li>detection never throws and answers quickly; unknown properties are rejected by key.
@@ -84,6 +92,37 @@ public abstract class ProviderContractTest {
   /** How long a failing resolve may take at most (the provider's deadline plus slack). */
   protected Duration faultBound() {
     return Duration.ofSeconds(10);
+  }
+
+  /**
+   * Makes the simulation produce {@code fault} (once, or until {@link #heal()} when it is
+   * persistent), in the shape its API really has. Returns {@code false} when the simulation cannot
+   * produce this kind: the scenario is then reported as skipped, with that reason. The default
+   * produces none.
+   */
+  protected boolean inject(Fault fault) {
+    return false;
+  }
+
+  /**
+   * How many members the fault matrix lists: with {@link #pagedProperties()}, enough for the
+   * listing to take at least three pages, so that a fault on page 2 hits the middle of a listing.
+   */
+  protected int pagedMemberCount() {
+    return 3;
+  }
+
+  /** Extra properties for the fault matrix, such as a small page size; none by default. */
+  protected Map<String, String> pagedProperties() {
+    return Map.of();
+  }
+
+  /**
+   * Whether one throttled, failed (5xx) or reset call is retried by the provider within its
+   * deadline: then such a fault hitting once must still end in the healthy answer, not in an error.
+   */
+  protected boolean retriesTransientFaults() {
+    return false;
   }
 
   /** Extra strings that must never appear in outputs, besides the secret property values. */
@@ -245,6 +284,48 @@ public abstract class ProviderContractTest {
     assertThat(took).isLessThan(faultBound());
     heal();
     assertThat(resolver.clusterSpec().totalTasks()).isEqualTo(3);
+  }
+
+  @TestFactory
+  Stream<DynamicTest> faultMatrix() {
+    return FaultMatrix.scenarios(faultBound()).stream()
+        .map(fault -> DynamicTest.dynamicTest(fault.toString(), () -> runFaultScenario(fault)));
+  }
+
+  private void runFaultScenario(Fault fault) {
+    String name = provider().name();
+    heal();
+    setMembers(pagedMemberCount());
+    identifyAs(0);
+    ClusterResolver resolver = resolver(pagedProperties());
+    Resolution healthy = resolver.resolve();
+    assertThat(healthy.clusterSpec().totalTasks()).as("healthy answer").isEqualTo(pagedMemberCount());
+    if (!inject(fault)) {
+      FaultMatrix.record(name, fault, "not simulated");
+      Assumptions.abort("the simulation of " + name + " cannot produce " + fault);
+    }
+    // The identity is asked once per resolver: a metadata fault is seen by a resolver created under it.
+    ClusterResolver underFault = fault.kind().metadata() ? resolver(pagedProperties()) : resolver;
+    FaultMatrix.Outcome outcome = FaultMatrix.run(underFault::resolve, healthy, faultBound());
+    heal();
+    FaultMatrix.record(name, fault, outcome.summary());
+
+    assertThat(outcome.ending()).as("%s under %s", name, fault).isNotIn(
+        FaultMatrix.Ending.WRONG_CLUSTER, FaultMatrix.Ending.UNEXPECTED_EXCEPTION, FaultMatrix.Ending.HANG);
+    assertThat(outcome.took()).as("time to the outcome under %s", fault).isLessThan(faultBound());
+    if (fault.persistent() && !fault.kind().metadata()) {
+      assertThat(outcome.ending().typedError()).as("%s under %s: %s", name, fault, outcome.summary()).isTrue();
+    }
+    boolean retriable = fault.kind() == Fault.Kind.THROTTLED || fault.kind() == Fault.Kind.SERVER_ERROR
+        || fault.kind() == Fault.Kind.CONNECTION_RESET;
+    if (!fault.persistent() && (fault.kind() == Fault.Kind.SLOW || retriable && retriesTransientFaults())) {
+      assertThat(outcome.ending()).as("%s under %s: %s", name, fault, outcome.summary())
+          .isEqualTo(FaultMatrix.Ending.RIGHT_CLUSTER);
+    }
+    if (outcome.ending() == FaultMatrix.Ending.SOURCE_ERROR) {
+      assertThat(outcome.thrown().getMessage()).contains(name);
+    }
+    assertThat(resolver.resolve().clusterSpec()).as("the answer once healed").isEqualTo(healthy.clusterSpec());
   }
 
   @Test

@@ -462,8 +462,23 @@ public final class SimulatedEc2 implements AutoCloseable {
         headers.put(h.key().toLowerCase(Locale.ROOT), h.firstValue());
       }
       if (path.startsWith("/latest/")) {
-        record(new RecordedRequest(request.getMethod().getName(), path, "IMDS", headers, Map.of()));
-        return imds.answer(request.getMethod().getName(), path, headers);
+        record(new RecordedRequest(request.getMethod().getName(), path, Ec2Fault.IMDS, headers, Map.of()));
+        Ec2Fault fault = takeFault(Ec2Fault.IMDS, 1);
+        if (fault == null) {
+          return imds.answer(request.getMethod().getName(), path, headers);
+        }
+        switch (fault.kind()) {
+          case SLOW:
+            return ResponseDefinitionBuilder.like(imds.answer(request.getMethod().getName(), path, headers))
+                .withFixedDelay((int) fault.delay().toMillis()).build();
+          case CONNECTION_RESET:
+            return aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER).build();
+          case MALFORMED_XML:
+          case TRUNCATED_XML:
+            return Ec2QueryWire.plain(200, "<html><body>\u0000 captive portal: sign in \uFFFD</body></html>");
+          default:
+            return Ec2QueryWire.plain(500, "");
+        }
       }
       Map<String, String> params = new LinkedHashMap<>();
       String query = URI.create(request.getUrl()).getRawQuery();
@@ -647,6 +662,9 @@ public final class SimulatedEc2 implements AutoCloseable {
         return Ec2QueryWire.error(500, "InternalError", "An internal error has occurred", requestId, latency.toMillis());
       case CONNECTION_RESET:
         return aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER).build();
+      case AUTH_FAILURE:
+        return Ec2QueryWire.error(401, "AuthFailure", "AWS was not able to validate the provided access credentials",
+            requestId, latency.toMillis());
       case TRUNCATED_XML: {
         String xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<DescribeInstancesResponse xmlns=\"" + NAMESPACE
             + "\">\n  <requestId>" + requestId + "</requestId>\n  <reservationSet>\n    <item>\n      <reservationId>r-0";
