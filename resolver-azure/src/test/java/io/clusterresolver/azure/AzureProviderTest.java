@@ -136,6 +136,23 @@ class AzureProviderTest {
   }
 
   @Test
+  void aUniformScaleSetsPublicAddressesComeFromItsOwnPublicIpListing() {
+    AzureScenarios.uniformScaleSet(azure, "vmss-rg", "trainers", 12);
+    azure.update(vm -> "5".equals(vm.instanceId()), b -> b.powerState("deallocated"));
+    List<String> expected = azure.vms().stream().filter(vm -> vm.powerState().equals("running"))
+        .sorted(java.util.Comparator.comparingInt(vm -> Integer.parseInt(vm.instanceId())))
+        .map(vm -> vm.nics().get(0).publicIp() + ":8888").collect(Collectors.toList());
+    azure.resetCounts();
+
+    var spec = AzureTestSupport.resolver(azure, "resource-group", "vmss-rg", "scale-set", "trainers",
+        "address", "public-ipv4").clusterSpec();
+
+    assertThat(spec.jobTasks("worker")).isEqualTo(expected);
+    assertThat(azure.callCount("ListVirtualMachineScaleSetPublicIPAddresses")).isEqualTo(1);
+    assertThat(azure.callCount("ListPublicIPAddresses")).isZero();
+  }
+
+  @Test
   void aFlexibleScaleSetIsTheVmsPointingAtIt() {
     azure.scaleSet(new SimulatedAzure.ScaleSet("flex", "cluster-rg", false, "eastus", "Standard_D4s_v3"));
     azure.addTypical(0, 12, b -> b);
