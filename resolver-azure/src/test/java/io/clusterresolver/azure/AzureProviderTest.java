@@ -304,10 +304,28 @@ class AzureProviderTest {
   }
 
   @Test
+  void theAzureAssetTagLeadsToAShortImdsProbeAnythingElseToNone(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    ResolverContext context = ResolverContext.of(PropertySources.of(Map.of(), Map.of(), Map.of(), Map.of()));
+    java.nio.file.Path other = java.nio.file.Files.writeString(dir.resolve("other"), "Default string\n");
+    long start = System.nanoTime();
+    assertThat(AzureClusterResolverProvider.isAvailable(context, other)).isFalse();
+    assertThat(AzureClusterResolverProvider.isAvailable(context, dir.resolve("missing"))).isFalse();
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(1000)); // no network wait
+    // With the tag, one probe of the default IMDS (169.254.169.254: nothing answers here) within the probe timeout.
+    java.nio.file.Path azureTag = java.nio.file.Files.writeString(dir.resolve("tag"), "7783-7084-3265-9085-8269-3286-77\n");
+    start = System.nanoTime();
+    assertThat(AzureClusterResolverProvider.isAvailable(context, azureTag)).isFalse();
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(context.probeTimeout().plusMillis(500));
+  }
+
+  @Test
   void detectionProbesImdsOnlyWithAHint() {
     azure.addTypical(0, 1, b -> b);
+    // A probe timeout of seconds, not the default 90 ms: the machine running the tests may be loaded.
     ResolverContext hinted = ResolverContext.of(PropertySources.of(
-        Map.of("clusterresolver.azure.imds-endpoint", azure.imdsEndpoint().toString()), Map.of(), Map.of(), Map.of()));
+        Map.of("clusterresolver.azure.imds-endpoint", azure.imdsEndpoint().toString()), Map.of(), Map.of(), Map.of()))
+        .withProbeTimeout(Duration.ofSeconds(3));
     assertThat(new AzureClusterResolverProvider().isAvailable(hinted)).isFalse();
     azure.identifyAs(azure.resourceId(azure.vms().get(0)));
     assertThat(new AzureClusterResolverProvider().isAvailable(hinted)).isTrue();
