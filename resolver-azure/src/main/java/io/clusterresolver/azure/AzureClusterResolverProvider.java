@@ -48,9 +48,14 @@ public final class AzureClusterResolverProvider implements ClusterResolverProvid
    */
   @Override
   public boolean isAvailable(ResolverContext context) {
+    return isAvailable(context, DMI_CHASSIS_ASSET_TAG);
+  }
+
+  /** {@link #isAvailable(ResolverContext)} with the DMI asset tag read from {@code assetTag}. */
+  static boolean isAvailable(ResolverContext context, Path assetTag) {
     try {
       Optional<String> explicit = context.property(AzureProperties.IMDS_ENDPOINT.key(NAME));
-      if (explicit.isEmpty() && !PlatformProbes.fileContains(DMI_CHASSIS_ASSET_TAG, AZURE_ASSET_TAG)) {
+      if (explicit.isEmpty() && !PlatformProbes.fileContains(assetTag, AZURE_ASSET_TAG)) {
         return false;
       }
       URI endpoint = URI.create(explicit.orElse(Imds.DEFAULT_ENDPOINT.toString()));

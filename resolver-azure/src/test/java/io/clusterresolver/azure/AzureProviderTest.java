@@ -136,6 +136,23 @@ class AzureProviderTest {
   }
 
   @Test
+  void aUniformScaleSetsPublicAddressesComeFromItsOwnPublicIpListing() {
+    AzureScenarios.uniformScaleSet(azure, "vmss-rg", "trainers", 12);
+    azure.update(vm -> "5".equals(vm.instanceId()), b -> b.powerState("deallocated"));
+    List<String> expected = azure.vms().stream().filter(vm -> vm.powerState().equals("running"))
+        .sorted(java.util.Comparator.comparingInt(vm -> Integer.parseInt(vm.instanceId())))
+        .map(vm -> vm.nics().get(0).publicIp() + ":8888").collect(Collectors.toList());
+    azure.resetCounts();
+
+    var spec = AzureTestSupport.resolver(azure, "resource-group", "vmss-rg", "scale-set", "trainers",
+        "address", "public-ipv4").clusterSpec();
+
+    assertThat(spec.jobTasks("worker")).isEqualTo(expected);
+    assertThat(azure.callCount("ListVirtualMachineScaleSetPublicIPAddresses")).isEqualTo(1);
+    assertThat(azure.callCount("ListPublicIPAddresses")).isZero();
+  }
+
+  @Test
   void aFlexibleScaleSetIsTheVmsPointingAtIt() {
     azure.scaleSet(new SimulatedAzure.ScaleSet("flex", "cluster-rg", false, "eastus", "Standard_D4s_v3"));
     azure.addTypical(0, 12, b -> b);
@@ -287,10 +304,28 @@ class AzureProviderTest {
   }
 
   @Test
+  void theAzureAssetTagLeadsToAShortImdsProbeAnythingElseToNone(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    ResolverContext context = ResolverContext.of(PropertySources.of(Map.of(), Map.of(), Map.of(), Map.of()));
+    java.nio.file.Path other = java.nio.file.Files.writeString(dir.resolve("other"), "Default string\n");
+    long start = System.nanoTime();
+    assertThat(AzureClusterResolverProvider.isAvailable(context, other)).isFalse();
+    assertThat(AzureClusterResolverProvider.isAvailable(context, dir.resolve("missing"))).isFalse();
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(1000)); // no network wait
+    // With the tag, one probe of the default IMDS (169.254.169.254: nothing answers here) within the probe timeout.
+    java.nio.file.Path azureTag = java.nio.file.Files.writeString(dir.resolve("tag"), "7783-7084-3265-9085-8269-3286-77\n");
+    start = System.nanoTime();
+    assertThat(AzureClusterResolverProvider.isAvailable(context, azureTag)).isFalse();
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(context.probeTimeout().plusMillis(500));
+  }
+
+  @Test
   void detectionProbesImdsOnlyWithAHint() {
     azure.addTypical(0, 1, b -> b);
+    // A probe timeout of seconds, not the default 90 ms: the machine running the tests may be loaded.
     ResolverContext hinted = ResolverContext.of(PropertySources.of(
-        Map.of("clusterresolver.azure.imds-endpoint", azure.imdsEndpoint().toString()), Map.of(), Map.of(), Map.of()));
+        Map.of("clusterresolver.azure.imds-endpoint", azure.imdsEndpoint().toString()), Map.of(), Map.of(), Map.of()))
+        .withProbeTimeout(Duration.ofSeconds(3));
     assertThat(new AzureClusterResolverProvider().isAvailable(hinted)).isFalse();
     azure.identifyAs(azure.resourceId(azure.vms().get(0)));
     assertThat(new AzureClusterResolverProvider().isAvailable(hinted)).isTrue();
