@@ -75,7 +75,7 @@ public final class ColdStart {
   }
 
   /** User + system CPU time of this process's waited-for children, in ms; 0 when unknown. */
-  private static long childrenCpuMillis() {
+  static long childrenCpuMillis() {
     try {
       String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/self/stat"));
       // Fields after the command name (which may contain spaces) start after the last ')'.

@@ -41,6 +41,7 @@ public final class ConfigProperty<T> {
 
   private static final Pattern NAME = Pattern.compile("[a-z0-9]+(-[a-z0-9]+)*");
   private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)?");
+  private static final Pattern ASCII_INTEGER = Pattern.compile("[+-]?[0-9]+");
 
   /** The type of a property's value, and how its text is parsed. */
   public enum Type {
@@ -174,6 +175,10 @@ public final class ConfigProperty<T> {
     switch (type) {
       case INT:
         long value;
+        if (!ASCII_INTEGER.matcher(text).matches()) {
+          // Long.parseLong also reads other scripts' digits ("٣" is 3): a port is written in ASCII.
+          throw invalid(key, raw, "is not an integer");
+        }
         try {
           value = Long.parseLong(text);
         } catch (NumberFormatException e) {

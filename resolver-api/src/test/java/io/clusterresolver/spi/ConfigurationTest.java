@@ -197,4 +197,15 @@ class ConfigurationTest {
     assertThat(PropertyTable.extract("x\n" + PropertyTable.BEGIN + "\n" + table + PropertyTable.END + "\n"))
         .isEqualTo(table);
   }
+
+  @Test
+  void integersAreAsciiDigitsOnly() {
+    // Found by ConfigPropertyFuzzTest: Long.parseLong reads "\u0663" (ARABIC-INDIC DIGIT THREE) as 3.
+    ConfigProperty<Integer> port = ConfigProperty.integer("port").range(1, 65535).build();
+    for (String notAscii : new String[] {"\u0663", " \u0663\u0663 ", "\uff18\uff18"}) {
+      assertThatThrownBy(() -> port.parse("clusterresolver.demo.port", notAscii)).as(notAscii)
+          .isInstanceOf(ConfigurationException.class).hasMessageContaining("is not an integer");
+    }
+    assertThat(port.parse("clusterresolver.demo.port", " +8888\t")).isEqualTo(8888);
+  }
 }

@@ -41,6 +41,7 @@ final class AwsResolverFactory {
   private AwsResolverFactory() {}
 
   static ClusterResolver create(ResolverConfig config) {
+    HeaderLogGuard.keepHeadersOutOfLogs(); // before any request, IMDS's included
     List<String> problems = new ArrayList<>();
     URI endpoint = Endpoints.httpUrl(config, AwsProperties.ENDPOINT, problems);
     URI imdsEndpoint = Endpoints.httpUrl(config, AwsProperties.IMDS_ENDPOINT, problems);

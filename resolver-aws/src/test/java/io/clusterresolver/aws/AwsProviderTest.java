@@ -12,6 +12,7 @@ import io.clusterresolver.ClusterSpec;
 import io.clusterresolver.spi.PropertySources;
 import io.clusterresolver.spi.ResolverContext;
 import io.clusterresolver.testkit.Ec2Fault;
+import io.clusterresolver.testkit.LogCapture;
 import io.clusterresolver.testkit.SimulatedEc2;
 import io.clusterresolver.testkit.SimulatedInstance;
 import io.clusterresolver.testkit.SimulatedInstance.State;
@@ -131,7 +132,7 @@ class AwsProviderTest {
     assertThat(resolver(ec2).clusterSpec().jobTasks("worker")).containsExactly("10.0.0.0:8888", "10.0.0.1:8888");
     assertThat(resolver(ec2, "address", "private-dns").clusterSpec().jobTasks("worker"))
         .containsExactly("ip-10-0-0-0.ec2.internal:8888", "ip-10-0-0-1.ec2.internal:8888");
-    try (AwsTestSupport.LogCapture logs = new AwsTestSupport.LogCapture()) {
+    try (LogCapture logs = new LogCapture()) {
       assertThat(resolver(ec2, "address", "public-ipv4").clusterSpec().jobTasks("worker"))
           .containsExactly("54.1.2.3:8888");
       assertThat(resolver(ec2, "address", "public-dns").clusterSpec().jobTasks("worker"))
@@ -161,7 +162,7 @@ class AwsProviderTest {
   void pendingMembersWithoutAnAddressAreLeftOut() {
     ec2.addTypical(0, 2, b -> b);
     ec2.add(SimulatedInstance.builder("i-pending").state(State.PENDING).build());
-    try (AwsTestSupport.LogCapture logs = new AwsTestSupport.LogCapture()) {
+    try (LogCapture logs = new LogCapture()) {
       ClusterSpec spec = resolver(ec2, "states", "pending,running").clusterSpec();
       assertThat(spec.numTasks("worker")).isEqualTo(2);
       assertThat(logs.messages()).anySatisfy(m -> assertThat(m).contains("i-pending (pending)"));

@@ -3,15 +3,8 @@ package io.clusterresolver.aws;
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.ClusterResolvers;
 import io.clusterresolver.testkit.SimulatedEc2;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
 /** Properties pointing the provider at a simulation, with explicit region and static keys. */
 final class AwsTestSupport {
@@ -37,42 +30,5 @@ final class AwsTestSupport {
       p.put("clusterresolver.aws." + keyValues[i], keyValues[i + 1]);
     }
     return ClusterResolvers.create("aws", p, Map.of());
-  }
-
-  /** Captures java.util.logging records (where System.Logger goes by default). */
-  static final class LogCapture implements AutoCloseable {
-    final List<LogRecord> records = Collections.synchronizedList(new ArrayList<>());
-    private final Handler handler = new Handler() {
-      @Override
-      public void publish(LogRecord record) {
-        records.add(record);
-      }
-
-      @Override
-      public void flush() {}
-
-      @Override
-      public void close() {}
-    };
-
-    LogCapture() {
-      handler.setLevel(Level.ALL);
-      Logger.getLogger("").addHandler(handler);
-    }
-
-    List<String> messages() {
-      synchronized (records) {
-        List<String> out = new ArrayList<>();
-        for (LogRecord r : records) {
-          out.add(r.getMessage());
-        }
-        return out;
-      }
-    }
-
-    @Override
-    public void close() {
-      Logger.getLogger("").removeHandler(handler);
-    }
   }
 }

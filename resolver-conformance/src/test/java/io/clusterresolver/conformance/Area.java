@@ -43,6 +43,14 @@ public interface Area {
         Vector.Step step, com.fasterxml.jackson.databind.JsonNode tfValue) {
       return tfValue;
     }
+
+    /**
+     * The Java exception expected for TF's error: the step's {@code expect_java_error}. The cloud
+     * areas carry none; their sessions map TF's exception type with the data README's error table.
+     */
+    default String expectJavaError(Vector.Step step) {
+      return step.expectJavaError();
+    }
   }
 
   /** A step with no counterpart in the Java contract; the reason is reported. */

@@ -2,6 +2,11 @@ package io.clusterresolver.conformance;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.clusterresolver.ClusterSpec;
+import io.clusterresolver.proto.ClusterDef;
+import io.clusterresolver.proto.JobDef;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -36,16 +41,22 @@ class ClusterSpecConformanceTest {
       }
 
       /**
-       * D1/K2: a Java ClusterSpec keeps its jobs sorted, so its ClusterDef lists them sorted. TF
-       * returns a ClusterDef it was given as is, so the expectation is TF's own bytes with the jobs
-       * stably sorted by name: the same bytes wherever TF's input was already sorted.
+       * K2/D1: TensorFlow's bytes as given when its jobs are already in name order (the bytes must
+       * be equal). A ClusterDef TF was given unsorted is returned by TF as is, while a Java spec lists
+       * its jobs sorted (D1): then the parsed messages are compared, TF's jobs in name order.
        */
       @Override
       public JsonNode javaExpectation(Vector.Step step, JsonNode tfValue) {
         if (!"as_cluster_def".equals(step.op()) || !tfValue.has("hex")) {
           return tfValue;
         }
-        return Values.protoResult(ClusterDefCodec.withJobsSorted(Values.hexToBytes(tfValue.get("hex").asText())));
+        ClusterDef tf = ClusterDefCodec.parse(Values.hexToBytes(tfValue.get("hex").asText()));
+        if (ClusterDefCodec.jobsAscending(tf)) {
+          return tfValue;
+        }
+        List<JobDef> sorted = new ArrayList<>(tf.getJobList());
+        sorted.sort(Comparator.comparing(JobDef::getName));
+        return Values.MAPPER.valueToTree(ClusterDefCodec.parsed(sorted));
       }
 
       @Override
@@ -67,7 +78,14 @@ class ClusterSpecConformanceTest {
           case "as_dict":
             return spec().asMap();
           case "as_cluster_def":
-            return Values.protoResult(ClusterDefCodec.toBytes(spec()));
+            {
+              byte[] bytes = ClusterDefCodec.toBytes(spec());
+              if (step.hasValue() && step.value().has("hex") && !ClusterDefCodec.jobsAscending(
+                  ClusterDefCodec.parse(Values.hexToBytes(step.value().get("hex").asText())))) {
+                return ClusterDefCodec.parsed(ClusterDefCodec.parse(bytes).getJobList());
+              }
+              return Values.protoResult(bytes);
+            }
           case "bool":
             return !spec().isEmpty();
           case "eq":

@@ -55,6 +55,9 @@ public final class ConformanceData {
     areas.put("tf-vectors/serverdef.json", pkg + "ServerDefConformanceTest");
     areas.put("slurm-hostlist.json", pkg + "SlurmHostlistConformanceTest");
     areas.put("slurm-env/*.json", pkg + "SlurmEnvConformanceTest");
+    areas.put("tf-vectors/gce.json", pkg + "GceConformanceTest");
+    areas.put("tf-vectors/tpu.json", pkg + "TpuConformanceTest");
+    areas.put("tf-vectors/kubernetes.json", pkg + "KubernetesConformanceTest");
     return Map.copyOf(areas);
   }
 

@@ -88,7 +88,7 @@ final class ResolverOps {
         return resolver.master(
             Values.string(first(step.arg(0), step.kwarg("task_type"))),
             Values.integer(first(step.arg(1), step.kwarg("task_id"))),
-            Values.string(step.kwarg("rpc_layer")));
+            Values.string(first(step.arg(2), step.kwarg("rpc_layer"))));
       case "task_type":
         return resolver.taskType();
       case "task_id":

@@ -22,8 +22,8 @@ import org.opentest4j.AssertionFailedError;
  * captured process, the {@code slurm} resolver built from that process's environment alone, with
  * default properties, must: be task {@code expected.task_id} of job {@code worker} at
  * {@code host:(8888 + port_offset)}; place every other process of the same step where that process
- * really ran; and give its task GPU ids taken from the ones the process sees (exactly those when
- * Slurm bound GPUs per task). A process that is no task (the salloc shell) sees the cluster but is
+ * really ran; and give its task exactly the GPU ids and count {@link #expectedDevices} derives
+ * from the capture alone (an empty answer fails where the process had GPUs). A process that is no task (the salloc shell) sees the cluster but is
  * not in it. One case per process.
  */
 class SlurmEnvConformanceTest {
@@ -34,6 +34,11 @@ class SlurmEnvConformanceTest {
   @TestFactory
   Stream<DynamicNode> slurmEnv() {
     List<DynamicNode> tests = new ArrayList<>();
+    if (ConformanceData.files(PATTERN).isEmpty()) {
+      return Stream.of(DynamicTest.dynamicTest(PATTERN + " (absent)", () -> {
+        throw new AssertionFailedError("no " + PATTERN + " in " + ConformanceData.directory());
+      }));
+    }
     for (String file : ConformanceData.files(PATTERN)) {
       Tally tally = Tally.of(file);
       JsonNode capture = ConformanceData.readJson(file);
@@ -90,24 +95,51 @@ class SlurmEnvConformanceTest {
         }
       }
     }
-    List<String> visible = new ArrayList<>();
-    expected.path("visible_devices").forEach(d -> visible.add(d.asText()));
-    List<String> devices = resolver.visibleDevices().orElse(null);
-    if (devices == null || !visible.containsAll(devices)) {
-      return "visibleDevices() " + devices + " are not among the visible " + visible;
+    List<String> expectedDevices = expectedDevices(process, all);
+    Optional<List<String>> devices = resolver.visibleDevices();
+    if (!devices.equals(Optional.of(expectedDevices))) {
+      return "visibleDevices() " + devices + ", expected " + expectedDevices;
     }
-    boolean boundBySlurm = "task".equals(process.path("role").asText())
-        && (env.containsKey("SLURM_GPUS_PER_TASK") || Integer.parseInt(env.getOrDefault("SLURM_GPUS_ON_NODE", "0"))
-            > visible.size());
-    if (boundBySlurm && !devices.equals(visible)) {
-      return "Slurm bound " + visible + " to this task, but visibleDevices() is " + devices;
-    }
-    Map<String, Integer> accelerators = resolver.numAccelerators();
-    Map<String, Integer> expectedAccelerators = devices.isEmpty() ? Map.of() : Map.of("GPU", devices.size());
-    if (!accelerators.equals(expectedAccelerators)) {
-      return "numAccelerators() " + accelerators + " for devices " + devices;
+    Map<String, Integer> expectedAccelerators =
+        expectedDevices.isEmpty() ? Map.of() : Map.of("GPU", expectedDevices.size());
+    if (!resolver.numAccelerators().equals(expectedAccelerators)) {
+      return "numAccelerators() " + resolver.numAccelerators() + ", expected " + expectedAccelerators;
     }
     return null;
+  }
+
+  /**
+   * D8 from the capture alone, sharing nothing with resolver-slurm: the ids the process saw
+   * ({@code expected.visible_devices}); all of them when Slurm bound GPUs per task (a task of a step
+   * with {@code SLURM_GPUS_PER_TASK}, or seeing fewer than {@code SLURM_GPUS_ON_NODE}); otherwise
+   * its share: the ids over the processes captured on its host in its step (for the batch script,
+   * the step it starts), the slice at its local id ({@code port_offset}).
+   */
+  static List<String> expectedDevices(JsonNode process, List<JsonNode> all) {
+    JsonNode expected = process.path("expected");
+    List<String> visible = new ArrayList<>();
+    expected.path("visible_devices").forEach(d -> visible.add(d.asText()));
+    Map<String, String> env = env(process);
+    boolean task = "task".equals(process.path("role").asText());
+    if (task && (env.containsKey("SLURM_GPUS_PER_TASK")
+        || Integer.parseInt(env.getOrDefault("SLURM_GPUS_ON_NODE", "0")) > visible.size())) {
+      return visible;
+    }
+    String host = expected.path("host").asText();
+    long onHost = all.stream()
+        .filter(other -> task ? sameStep(process, other) : firstStepOf(process, other))
+        .filter(other -> other.path("expected").path("host").asText().equals(host))
+        .count();
+    int perTask = onHost == 0 ? 0 : (int) (visible.size() / onHost);
+    int from = Math.min(visible.size(), expected.path("port_offset").asInt() * perTask);
+    return visible.subList(from, Math.min(visible.size(), from + perTask));
+  }
+
+  /** A task of the first step the batch script {@code batch} starts (D10: it sees that cluster). */
+  private static boolean firstStepOf(JsonNode batch, JsonNode other) {
+    return "task".equals(other.path("role").asText())
+        && Objects.equals(env(batch).get("SLURM_JOB_ID"), env(other).get("SLURM_JOB_ID"))
+        && "0".equals(env(other).get("SLURM_STEP_ID"));
   }
 
   private static String address(JsonNode expected) {

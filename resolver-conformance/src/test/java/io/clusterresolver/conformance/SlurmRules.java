@@ -5,8 +5,6 @@ import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.ConfigurationException;
 import io.clusterresolver.ClusterResolvers;
-import io.clusterresolver.slurm.Hostlist;
-import io.clusterresolver.slurm.TasksPerNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,8 +25,8 @@ import org.opentest4j.AssertionFailedError;
  * tasks per node as Slurm gives them, ranks placed by {@code SLURM_DISTRIBUTION}, jobs in name
  * order — and check the rules: D7 the cluster is that placement (and a process finds itself at
  * {@code SLURMD_NODENAME:port-base+SLURM_LOCALID} when Slurm says so); D8 CPU-only allocations work
- * and a task's GPU ids are a slice of the ids it can see, starting at its local id, as many as
- * {@code numAccelerators()} says; D9 {@code master()} and the task are known before
+ * and a task's accelerators and GPU ids are those {@link #expectedGpus} derives from the
+ * environment and properties alone (never from the resolver's own answer); D9 {@code master()} and the task are known before
  * {@code clusterSpec()}; D10 outside a step the job-level variables give the cluster.
  */
 final class SlurmRules {
@@ -154,6 +152,14 @@ final class SlurmRules {
       }
       throw new AssertionFailedError("expected a ConfigurationException for port " + expected.highestPort());
     }
+    if (expected.procId >= 0 && expected.procId < expected.placement.size()) {
+      Gpus gpus = expectedGpus(env, properties, expected);
+      if (gpus.tooMany != null) {
+        // K8: more GPUs per task than a node has is a ClusterResolverException.
+        expect(gpus.tooMany, () -> ClusterResolvers.create(PROVIDER, properties, env).resolve());
+        return;
+      }
+    }
     ClusterResolver resolver = ClusterResolvers.create(PROVIDER, properties, env); // D8: CPU-only works
     String rpc = properties.getOrDefault("clusterresolver.slurm.rpc-layer", "grpc");
     Optional<Map.Entry<String, Integer>> own = expected.ownTask();
@@ -178,47 +184,77 @@ final class SlurmRules {
     checkDevices(env, properties, expected, resolver);
   }
 
+  /**
+   * D8 from the environment and the properties alone: the ids a task sees (CUDA_VISIBLE_DEVICES, or
+   * 0..gpus-per-node-1 when unset); when Slurm bound GPUs per task (a step with SLURM_GPUS_PER_TASK,
+   * or fewer ids visible than SLURM_GPUS_ON_NODE) they are all the task's; otherwise each task gets
+   * gpus-per-task, else gpus-per-node over the most tasks on a node, else its node's visible ids over
+   * its node's tasks, and its slice starts at its local id times that count.
+   */
+  static Gpus expectedGpus(Map<String, String> env, Map<String, String> properties, Layout layout) {
+    String cvd = env.get("CUDA_VISIBLE_DEVICES");
+    String perNodeProperty = properties.get("clusterresolver.slurm.gpus-per-node");
+    String perTaskProperty = properties.get("clusterresolver.slurm.gpus-per-task");
+    List<String> visible = new ArrayList<>();
+    if (cvd != null) {
+      visible.addAll(SlurmText.cudaIds(cvd));
+    } else if (perNodeProperty != null) {
+      for (int i = 0; i < Integer.parseInt(perNodeProperty); i++) {
+        visible.add(Integer.toString(i));
+      }
+    }
+    boolean inStep = env.containsKey("SLURM_STEP_NODELIST") || env.containsKey("SLURM_STEP_ID");
+    boolean bound = inStep && cvd != null && (env.containsKey("SLURM_GPUS_PER_TASK")
+        || Integer.parseInt(env.getOrDefault("SLURM_GPUS_ON_NODE", "0").trim()) > visible.size());
+    int nodeGpus = perNodeProperty != null ? Integer.parseInt(perNodeProperty) : visible.size();
+    int nodeTasks = perNodeProperty != null ? layout.maxTasksOnANode() : layout.tasksOnOwnNode();
+    int perTask;
+    if (perTaskProperty != null) {
+      perTask = Integer.parseInt(perTaskProperty);
+      if (!bound && (long) perTask * nodeTasks > nodeGpus) {
+        return Gpus.tooMany(perTask + " GPUs per task for " + nodeTasks + " tasks on a node with " + nodeGpus);
+      }
+    } else if (bound) {
+      perTask = visible.size();
+    } else {
+      perTask = nodeTasks == 0 ? 0 : nodeGpus / nodeTasks;
+    }
+    List<String> devices = visible;
+    if (!bound) {
+      int from = Math.min(visible.size(), layout.localId() * perTask);
+      devices = visible.subList(from, Math.min(visible.size(), from + perTask));
+    }
+    return new Gpus(perTask > 0 ? Map.of("GPU", perTask) : Map.of(), List.copyOf(devices), null);
+  }
+
+  /** A task's expected accelerators and GPU ids, or why the configuration asks for too many. */
+  static final class Gpus {
+    final Map<String, Integer> accelerators;
+    final List<String> devices;
+    final String tooMany;
+
+    Gpus(Map<String, Integer> accelerators, List<String> devices, String tooMany) {
+      this.accelerators = accelerators;
+      this.devices = devices;
+      this.tooMany = tooMany;
+    }
+
+    static Gpus tooMany(String why) {
+      return new Gpus(null, null, why);
+    }
+  }
+
   private static void checkDevices(Map<String, String> env, Map<String, String> properties, Layout layout,
       ClusterResolver resolver) {
-    Map<String, Integer> accelerators = resolver.numAccelerators();
-    Optional<List<String>> devices = resolver.visibleDevices();
-    if (layout.procId < 0 || !"true".equals(properties.getOrDefault("clusterresolver.slurm.auto-set-gpu", "true"))) {
+    if (layout.procId < 0) {
       return;
     }
-    List<String> own = devices.orElseThrow(() -> new AssertionFailedError("visibleDevices() is empty for a task"));
-    int count = accelerators.getOrDefault("GPU", 0);
-    String cvd = env.get("CUDA_VISIBLE_DEVICES");
-    List<String> ids = new ArrayList<>();
-    if (cvd != null) {
-      for (String id : cvd.split(",")) {
-        if (!id.isBlank()) {
-          ids.add(id.trim());
-        }
-      }
-    } else if (properties.containsKey("clusterresolver.slurm.gpus-per-node")) {
-      for (int i = 0; i < Integer.parseInt(properties.get("clusterresolver.slurm.gpus-per-node")); i++) {
-        ids.add(Integer.toString(i));
-      }
-    }
-    if (ids.isEmpty()) {
-      same("visibleDevices() with no visible GPU", List.of(), own);
-      if (!properties.containsKey("clusterresolver.slurm.gpus-per-task")) {
-        same("numAccelerators() with no visible GPU", Map.of(), accelerators);
-      }
-      return;
-    }
-    if (accelerators.isEmpty() && !own.isEmpty()) {
-      throw new AssertionFailedError("numAccelerators() is empty but visibleDevices() is " + own);
-    }
-    if (own.size() != Math.min(count, own.size()) || (own.size() < count && own.size() != ids.size()
-        - Math.min(ids.size(), layout.localId() * count))) {
-      throw new AssertionFailedError("visibleDevices() " + own + " does not hold the " + count + " GPUs of the task");
-    }
-    int from = Math.min(ids.size(), layout.localId() * count);
-    List<String> slice = ids.subList(from, Math.min(ids.size(), from + count));
-    if (!own.equals(slice) && !own.equals(ids)) {
-      throw new AssertionFailedError("visibleDevices() " + own + " is neither the task's slice " + slice
-          + " of the visible ids " + ids + " nor all of them (bound by Slurm)");
+    Gpus expected = expectedGpus(env, properties, layout);
+    same("numAccelerators()", expected.accelerators, resolver.numAccelerators());
+    if ("true".equals(properties.getOrDefault("clusterresolver.slurm.auto-set-gpu", "true"))) {
+      same("visibleDevices()", Optional.of(expected.devices), resolver.visibleDevices());
+    } else {
+      same("visibleDevices() with auto-set-gpu=false", Optional.empty(), resolver.visibleDevices());
     }
   }
 
@@ -264,15 +300,15 @@ final class SlurmRules {
         }
       } else if (!inStep && env.containsKey("SLURM_HET_SIZE")) {
         for (int g = 0; g < Integer.parseInt(env.get("SLURM_HET_SIZE")); g++) {
-          layout.hosts.addAll(Hostlist.expand(env.get("SLURM_JOB_NODELIST_HET_GROUP_" + g)));
-          layout.counts.addAll(TasksPerNode.expand(env.get("SLURM_TASKS_PER_NODE_HET_GROUP_" + g)));
+          layout.hosts.addAll(SlurmText.hosts(env.get("SLURM_JOB_NODELIST_HET_GROUP_" + g)));
+          layout.counts.addAll(SlurmText.counts(env.get("SLURM_TASKS_PER_NODE_HET_GROUP_" + g)));
         }
       } else {
-        layout.hosts.addAll(Hostlist.expand(env.get(inStep ? "SLURM_STEP_NODELIST" : "SLURM_JOB_NODELIST")));
+        layout.hosts.addAll(SlurmText.hosts(env.get(inStep ? "SLURM_STEP_NODELIST" : "SLURM_JOB_NODELIST")));
         if (perNode != null) {
           layout.hosts.forEach(h -> layout.counts.add(Integer.parseInt(perNode)));
         } else {
-          layout.counts.addAll(TasksPerNode.expand(env.get(inStep ? "SLURM_STEP_TASKS_PER_NODE" : "SLURM_TASKS_PER_NODE")));
+          layout.counts.addAll(SlurmText.counts(env.get(inStep ? "SLURM_STEP_TASKS_PER_NODE" : "SLURM_TASKS_PER_NODE")));
         }
       }
       if (layout.hosts.stream().distinct().count() != layout.hosts.size()) {
@@ -326,6 +362,14 @@ final class SlurmRules {
 
     int localId() {
       return placement.get(procId)[1];
+    }
+
+    int tasksOnOwnNode() {
+      return counts.get(placement.get(procId)[0]);
+    }
+
+    int maxTasksOnANode() {
+      return counts.stream().mapToInt(Integer::intValue).max().orElse(0);
     }
 
     /** Job and index of {@code SLURM_PROCID}: jobs take consecutive ranks in name order. */

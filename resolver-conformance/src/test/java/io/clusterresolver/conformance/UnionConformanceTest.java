@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.ClusterResolvers;
 import io.clusterresolver.UnionClusterResolver;
-import io.clusterresolver.spi.ClusterResolverProvider;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -15,8 +14,8 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * {@code tf-vectors/union.json}: {@link UnionClusterResolver} over Simple, TF_CONFIG and nested
- * union members (K6, D5). Members of kind {@code gce} need a gce provider and a simulated Compute
- * Engine; without them those vectors are skipped with that reason.
+ * union members (K6, D5). Members of kind {@code gce} are the gce provider against a simulated Compute
+ * Engine project each ({@link GceConformanceTest#member}).
  */
 class UnionConformanceTest {
 
@@ -27,26 +26,47 @@ class UnionConformanceTest {
     return VectorRunner.run(FILE, UnionConformanceTest::open);
   }
 
+  @org.junit.jupiter.api.AfterAll
+  static void stopGceMembers() {
+    GceConformanceTest.closeMembers();
+  }
+
   static UnionClusterResolver build(JsonNode setup, Map<String, String> environment) {
+    return build(setup, environment, overrides(setup.path("kwargs")));
+  }
+
+  /** The kwargs task_type, task_id and rpc_layer (a missing or null one is not set). */
+  static Map<String, JsonNode> overrides(JsonNode kwargs) {
+    Map<String, JsonNode> overrides = new LinkedHashMap<>();
+    for (Iterator<Map.Entry<String, JsonNode>> it = kwargs.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      if (!OVERRIDES.contains(e.getKey())) {
+        throw new IllegalStateException("Unknown UnionClusterResolver kwarg '" + e.getKey() + "'");
+      }
+      overrides.put(e.getKey(), e.getValue());
+    }
+    return overrides;
+  }
+
+  private static final java.util.List<String> OVERRIDES = java.util.List.of("task_type", "task_id", "rpc_layer");
+
+  static UnionClusterResolver build(JsonNode setup, Map<String, String> environment, Map<String, JsonNode> overrides) {
     UnionClusterResolver.Builder union = UnionClusterResolver.builder();
     for (JsonNode member : setup.path("resolvers")) {
       union.add(member(member, environment));
     }
-    JsonNode kwargs = setup.path("kwargs");
-    for (Iterator<Map.Entry<String, JsonNode>> it = kwargs.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> e = it.next();
+    for (Map.Entry<String, JsonNode> e : overrides.entrySet()) {
+      JsonNode value = e.getValue();
       switch (e.getKey()) {
         case "task_type":
-          union.taskType(Values.string(e.getValue()));
+          union.taskType(value == null || value.isNull() ? null : Values.string(value));
           break;
         case "task_id":
-          union.taskId(Values.integer(e.getValue()));
-          break;
-        case "rpc_layer":
-          union.rpcLayer(Values.string(e.getValue()));
+          union.taskId(value == null || value.isNull() ? null : Values.integer(value));
           break;
         default:
-          throw new IllegalStateException("Unknown UnionClusterResolver kwarg '" + e.getKey() + "'");
+          union.rpcLayer(value == null || value.isNull() ? null : Values.string(value));
+          break;
       }
     }
     return union.build();
@@ -64,7 +84,7 @@ class UnionConformanceTest {
       case "union":
         return build(member, environment);
       case "gce":
-        throw new Area.SkipStep(gceReason());
+        return GceConformanceTest.member(member);
       case "not-a-resolver":
         throw new Area.SkipStep("D3: a non-resolver member cannot be passed in Java");
       default:
@@ -72,38 +92,19 @@ class UnionConformanceTest {
     }
   }
 
-  /** Why a {@code gce} member cannot run here. */
-  static String gceReason() {
-    boolean gceProvider = ClusterResolvers.providers().stream()
-        .map(ClusterResolverProvider::name).anyMatch("gce"::equals);
-    return gceProvider
-        ? "union member kind gce: the runner has no simulated Compute Engine adapter for the gce provider yet"
-        : "union member kind gce: no gce provider (resolver-gce) in this build to run it against";
-  }
-
-  private static boolean hasGceMember(JsonNode setup) {
-    for (JsonNode member : setup.path("resolvers")) {
-      if ("gce".equals(member.path("kind").asText()) || hasGceMember(member)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   static Area.Session open(Vector vector) {
     JsonNode setup = vector.setup();
     Map<String, String> environment = ProviderSession.environment(setup.path("env"));
     return new Area.Session() {
       private UnionClusterResolver resolver;
-
-      @Override
-      public String unsupported() {
-        return hasGceMember(setup) ? gceReason() : null;
-      }
+      private Map<String, JsonNode> overrides;
 
       private UnionClusterResolver resolver() {
+        if (overrides == null) {
+          overrides = overrides(setup.path("kwargs"));
+        }
         if (resolver == null) {
-          resolver = build(setup, environment);
+          resolver = build(setup, environment, overrides);
         }
         return resolver;
       }
@@ -123,6 +124,18 @@ class UnionConformanceTest {
             return attributes;
           }
           return null;
+        }
+        switch (step.op()) {
+          case "set_task_type":
+          case "set_task_id":
+          case "set_rpc_layer":
+            // TF's setters change one attribute of the same resolver: build it again with it.
+            resolver();
+            overrides.put(step.op().substring("set_".length()), step.arg(0));
+            resolver = null;
+            return null;
+          default:
+            break;
         }
         if (ResolverOps.handles(step.op())) {
           return ResolverOps.run(resolver(), step);

@@ -159,7 +159,8 @@ final class HostlistParser {
 
   /**
    * One number or range: {@code lo} or {@code lo-hi}. Numbers are read like C's {@code strtoul}
-   * (leading blanks and a sign allowed), the width is the length of the first bound as written.
+   * (leading blanks and a sign allowed), the width is the length of the first bound as written,
+   * blanks and any text after its digits included (Slurm 22.05's {@code _parse_single_range}).
    */
   private static NumberRange parseRange(String hostlist, String item) {
     if (item.indexOf('x') >= 0) {
@@ -172,7 +173,9 @@ final class HostlistParser {
       throw invalidRange(hostlist, item);
     }
     ParsedNumber lo = ParsedNumber.strtoul(loText);
-    if (lo == null || lo.end != loText.length()) {
+    // Slurm checks only the last number read for trailing text: before a dash and an upper bound,
+    // anything after the lower bound's digits is ignored ("1 - 2" and "1a-2" are 01..02).
+    if (lo == null || (hiText.isEmpty() && lo.end != loText.length())) {
       throw invalidRange(hostlist, item);
     }
     long hi = lo.value;

@@ -43,6 +43,9 @@ public final class SlurmClusterResolverProvider implements ClusterResolverProvid
       .description("Whether visibleDevices() offers this task's GPU ids for a launcher to export as"
           + " CUDA_VISIBLE_DEVICES (Java cannot change its own environment)").build();
 
+  /** The most tasks one node can hold: each listens on its own port. */
+  static final int MAX_TASKS_PER_NODE = 65535;
+
   private static final List<ConfigProperty<?>> PROPERTIES = List.of(JOBS, PORT_BASE, TASKS_PER_NODE, GPUS_PER_NODE,
       GPUS_PER_TASK, TaskProperties.RPC_LAYER, TaskProperties.TASK_TYPE, TaskProperties.TASK_ID, AUTO_SET_GPU);
 
@@ -109,6 +112,23 @@ public final class SlurmClusterResolverProvider implements ClusterResolverProvid
     return value == null ? OptionalInt.empty() : OptionalInt.of(value);
   }
 
+  private static boolean isAsciiDigit(int c) {
+    return c >= '0' && c <= '9';
+  }
+
+  /**
+   * One node's task count: at most {@value #MAX_TASKS_PER_NODE}, since every task of a node listens
+   * on its own port ({@code port-base + local id}).
+   */
+  private static int taskCount(String key, String text, String count) {
+    String digits = count.replaceFirst("^0+(?=.)", "");
+    if (digits.length() > 5 || Integer.parseInt(digits) > MAX_TASKS_PER_NODE) {
+      throw new IllegalArgumentException(key + ": '" + text + "' asks for " + count + " tasks on a node; at most "
+          + MAX_TASKS_PER_NODE + " fit (each task of a node listens on its own port): lower the count");
+    }
+    return Integer.parseInt(digits);
+  }
+
   /** {@code 4} (every node) or {@code hostA:2,hostB:1} (these hosts, in this order). */
   static SlurmStep.Overrides tasksPerNode(String key, Optional<String> value) {
     if (value.isEmpty()) {
@@ -119,22 +139,18 @@ public final class SlurmClusterResolverProvider implements ClusterResolverProvid
     if (text.isEmpty()) {
       throw new IllegalArgumentException(key + ": '' " + usage.substring(4));
     }
-    if (text.chars().allMatch(Character::isDigit)) {
-      try {
-        return new SlurmStep.Overrides(Integer.parseInt(text), Map.of());
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException(key + ": '" + text + "'" + usage);
-      }
+    if (text.chars().allMatch(SlurmClusterResolverProvider::isAsciiDigit)) {
+      return new SlurmStep.Overrides(taskCount(key, text, text), Map.of());
     }
     Map<String, Integer> perHost = new LinkedHashMap<>();
     for (String item : text.split(",", -1)) {
       int colon = item.lastIndexOf(':');
       String host = colon < 0 ? "" : item.substring(0, colon).trim();
       String count = colon < 0 ? "" : item.substring(colon + 1).trim();
-      if (host.isEmpty() || count.isEmpty() || !count.chars().allMatch(Character::isDigit)) {
+      if (host.isEmpty() || count.isEmpty() || !count.chars().allMatch(SlurmClusterResolverProvider::isAsciiDigit)) {
         throw new IllegalArgumentException(key + ": '" + text + "'" + usage);
       }
-      if (perHost.put(host, Integer.parseInt(count)) != null) {
+      if (perHost.put(host, taskCount(key, text, count)) != null) {
         throw new IllegalArgumentException(key + ": host '" + host + "' is given twice in '" + text + "'");
       }
     }

@@ -109,7 +109,7 @@ final class SlurmStep {
         String nodeVar = "SLURM_JOB_NODELIST_HET_GROUP_" + group;
         String tasksVar = "SLURM_TASKS_PER_NODE_HET_GROUP_" + group;
         String ntasksVar = "SLURM_NTASKS_HET_GROUP_" + group;
-        List<String> groupHosts = Hostlist.expand(require(env, nodeVar, "heterogeneous job component " + group));
+        List<String> groupHosts = expandHosts(nodeVar, require(env, nodeVar, "heterogeneous job component " + group));
         List<Integer> groupCounts = overrides.tasksPerNodeEverywhere >= 0
             ? repeat(overrides.tasksPerNodeEverywhere, groupHosts.size())
             : expandTasks(tasksVar, require(env, tasksVar, "heterogeneous job component " + group));
@@ -136,7 +136,7 @@ final class SlurmStep {
         throw new ClusterResolverException("Neither SLURM_STEP_NODELIST nor SLURM_JOB_NODELIST is set:"
             + " not running inside a Slurm job (start the program with srun or sbatch)");
       }
-      hosts = Hostlist.expand(nodelist);
+      hosts = expandHosts(nodeVar, nodelist);
       if (overrides.tasksPerNodeEverywhere >= 0) {
         counts = repeat(overrides.tasksPerNodeEverywhere, hosts.size());
         source = nodeVar + " and clusterresolver.slurm.tasks-per-node";
@@ -162,6 +162,12 @@ final class SlurmStep {
           + "): two tasks would get the same address");
     }
     int sum = sum(counts);
+    if (numTasks != null && numTasks != sum && overrides.any()) {
+      // The property, not Slurm, is what disagrees: the user changes it.
+      throw new ConfigurationException("clusterresolver.slurm.tasks-per-node gives " + sum + " tasks in all ("
+          + source + ") but Slurm started " + numTasks + " (" + numTasksVariable + "): change the property to"
+          + " match, or unset it to use Slurm's own tasks per node");
+    }
     if (numTasks != null && numTasks != sum) {
       throw new ClusterResolverException("Requested " + numTasks + " tasks (" + numTasksVariable + ") but "
           + source + " assigns " + sum);
@@ -201,6 +207,14 @@ final class SlurmStep {
     if (localId.isPresent() && localId.getAsInt() != localIdOfRank[rank]) {
       throw new ClusterResolverException("SLURM_PROCID=" + rank + " has SLURM_LOCALID=" + localId.getAsInt()
           + ", but " + source + " gives it local id " + localIdOfRank[rank]);
+    }
+  }
+
+  private static List<String> expandHosts(String variable, String value) {
+    try {
+      return Hostlist.expand(value);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigurationException(variable + ": " + e.getMessage(), e);
     }
   }
 

@@ -48,6 +48,19 @@ class HostlistTest {
       "node[4294967294-4294967296]|node4294967294,node4294967295,node4294967296",
       "n99999999999999999999999|n00018446744073709551615",
       "10.0.0.1|10.0.0.1",
+      // Issue 9, defect 12, recorded with scontrol 22.05.8: text between the lower bound's digits
+      // and the dash is skipped but counted in the width; blanks before the upper bound are skipped.
+      "n[1 - 2]|n01,n02",
+      "n[1 -2]|n01,n02",
+      "n[1- 2]|n1,n2",
+      "'n[1\t-\t2]'|n01,n02",
+      "n[1a-2]|n01,n02",
+      "n[1abc-3]|n0001,n0002,n0003",
+      "n[1.5-3]|n001,n002,n003",
+      "n[007 -9]|n0007,n0008,n0009",
+      "'n[1-2, 4]'|n1,n2,n04",
+      "'n[1 - 2],m[3 - 4]'|n01,n02,m03,m04",
+      "n[1-2]-[3 -4]|n1-03,n1-04,n2-03,n2-04",
   })
   void expandsLikeScontrol(String input, String expected) {
     assertThat(Hostlist.expand(input)).containsExactly(expected.split(","));
@@ -65,7 +78,8 @@ class HostlistTest {
       "node[3-1]", "node[10-1]", "node[]", "node[-3]", "node[,]", "node[1,]", "node[1,,2]",
       "node[1-10x2]", "node[1-2]a", "node[01-02]-eth0", "node[1-2].", "node[1-2]0", "[1-2]node",
       "rack[1-2]node[1-2]-ib", "rack[2-1]-node[1-2]", "node[1-2]]]", "node[a-c]", "node[1--3]",
-      "node[1-65537]"})
+      "node[1-65537]", "n[1-2 ]", "n[1 2]", "n[1 ,2]", "n[1 ]", "n[ -1-2]", "n[1-2 -3]", "n[ -]",
+      "n[0x1-2]"})
   void rejectsWhatSlurmRejects(String input) {
     assertThatThrownBy(() -> Hostlist.expand(input))
         .isInstanceOf(IllegalArgumentException.class)

@@ -225,8 +225,17 @@ public abstract class ProviderContractTest {
 
     identifyAs(-1);
     ClusterResolver stranger = resolver(Map.of());
-    assertThat(stranger.taskId()).isEmpty();
-    assertThat(stranger.master()).isEmpty();
+    assertThat(stranger.taskId()).isEqualTo(strangerTaskId());
+    assertThat(stranger.master()).isEqualTo(strangerTaskId().isEmpty() ? ""
+        : resolver.master("worker", strangerTaskId().getAsInt(), null));
+  }
+
+  /**
+   * The task of a process that runs on no member: none by default (its {@code master()} is empty).
+   * TensorFlow's TPU resolver makes such a process (a client of the TPU) task 0, whose master is worker 0.
+   */
+  protected OptionalInt strangerTaskId() {
+    return OptionalInt.empty();
   }
 
   @Test

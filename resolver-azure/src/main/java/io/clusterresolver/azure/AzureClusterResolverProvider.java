@@ -1,0 +1,73 @@
+package io.clusterresolver.azure;
+
+import io.clusterresolver.ClusterResolver;
+import io.clusterresolver.cloud.PlatformProbes;
+import io.clusterresolver.spi.ClusterResolverProvider;
+import io.clusterresolver.spi.ConfigProperty;
+import io.clusterresolver.spi.ResolverConfig;
+import io.clusterresolver.spi.ResolverContext;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The {@code azure} provider: the virtual machines of a resource group (or subscription) or of a
+ * scale set, as a cluster. Every {@code clusterSpec()} lists them afresh, one listing of VMs and one
+ * of network interfaces (every page, under one deadline), never one call per VM; this process finds
+ * its own task by its resource id from the Instance Metadata Service. Properties:
+ * {@code clusterresolver.azure.*}, see the module README.
+ */
+public final class AzureClusterResolverProvider implements ClusterResolverProvider {
+
+  /** The provider's name. */
+  public static final String NAME = "azure";
+
+  /** The chassis asset tag every Azure VM carries (DMI). */
+  static final String AZURE_ASSET_TAG = "7783-7084-3265-9085-8269-3286-77";
+  static final Path DMI_CHASSIS_ASSET_TAG = Path.of("/sys/class/dmi/id/chassis_asset_tag");
+
+  /** A public zero-argument constructor that does no work, for {@link java.util.ServiceLoader}. */
+  public AzureClusterResolverProvider() {}
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  /** Below scheduler and configuration providers, above {@code local}; like the other clouds. */
+  @Override
+  public int priority() {
+    return 50;
+  }
+
+  /**
+   * The DMI chassis asset tag of Azure ({@value #AZURE_ASSET_TAG}) or an explicit
+   * {@code imds-endpoint} first; only then one IMDS request bounded by the context's probe timeout.
+   * Off Azure no network is touched.
+   */
+  @Override
+  public boolean isAvailable(ResolverContext context) {
+    try {
+      Optional<String> explicit = context.property(AzureProperties.IMDS_ENDPOINT.key(NAME));
+      if (explicit.isEmpty() && !PlatformProbes.fileContains(DMI_CHASSIS_ASSET_TAG, AZURE_ASSET_TAG)) {
+        return false;
+      }
+      URI endpoint = URI.create(explicit.orElse(Imds.DEFAULT_ENDPOINT.toString()));
+      return Imds.probe(endpoint, context.probeTimeout());
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  @Override
+  public List<ConfigProperty<?>> properties() {
+    return AzureProperties.ALL;
+  }
+
+  /** Validates the configuration and builds the resolver (in {@link AzureResolverFactory}, so that loading this provider loads no SDK class). */
+  @Override
+  public ClusterResolver create(ResolverConfig config) {
+    return AzureResolverFactory.create(config);
+  }
+}

@@ -1,0 +1,330 @@
+package io.clusterresolver.azure;
+
+import com.azure.core.management.exception.ManagementException;
+import com.azure.resourcemanager.compute.fluent.models.VirtualMachineInner;
+import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetInner;
+import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetVMInner;
+import com.azure.resourcemanager.compute.models.ExpandTypeForListVMs;
+import com.azure.resourcemanager.compute.models.InstanceViewStatus;
+import com.azure.resourcemanager.compute.models.OrchestrationMode;
+import com.azure.resourcemanager.network.fluent.models.NetworkInterfaceInner;
+import com.azure.resourcemanager.network.fluent.models.PublicIpAddressInner;
+import io.clusterresolver.ClusterResolverException;
+import io.clusterresolver.cloud.AddressType;
+import io.clusterresolver.cloud.CloudApi;
+import io.clusterresolver.cloud.Member;
+import io.clusterresolver.cloud.MemberOrder;
+import io.clusterresolver.cloud.MemberSource;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
+
+/**
+ * Lists Azure VMs as members, in pages, never one call per VM:
+ *
+ * <ul>
+ *   <li>standalone VMs (and Flexible scale sets): one VM listing with the power state in it
+ *       ({@code $expand=instanceView} in a resource group, {@code statusOnly=true} across the
+ *       subscription), then one network-interface listing joined on the VM id;
+ *   <li>Uniform scale sets: the scale set's VM listing ({@code $expand=instanceView}) and its own
+ *       network-interface listing;
+ *   <li>public IPs from one public-IP listing, only for {@code address=public-ipv4}; GPUs from
+ *       Resource SKUs, once per location for the JVM.
+ * </ul>
+ *
+ * Members are the VMs whose tags match and whose power state is {@code PowerState/running}
+ * (provisioning state is not consulted). Ids are ARM resource ids in lower case, since ARM returns
+ * the same id in different cases.
+ */
+final class AzureMemberSource implements MemberSource {
+
+  private static final System.Logger LOG = System.getLogger(AzureMemberSource.class.getName());
+  static final String PROVIDER = AzureClusterResolverProvider.NAME;
+  static final String RUNNING = "PowerState/running";
+  /** The label holding a scale-set member's rank (a name no Azure tag can have: tag names exclude '/'). */
+  static final String RANK_LABEL = "azure/rank";
+
+  static final CloudApi API = CloudApi.builder(PROVIDER, ArmFailures::read)
+      .permissions("Microsoft.Compute/virtualMachines/read, Microsoft.Compute/virtualMachineScaleSets/read,"
+          + " Microsoft.Compute/virtualMachineScaleSets/virtualMachines/read, Microsoft.Network/networkInterfaces/read,"
+          + " Microsoft.Network/publicIPAddresses/read and Microsoft.Compute/skus/read (the Reader role has them all)")
+      .credentialsHint("set clusterresolver.azure.access-token, or give the default chain credentials (a managed"
+          + " identity, with clusterresolver.azure.client-id for a user-assigned one; AZURE_CLIENT_ID/AZURE_TENANT_ID/"
+          + "AZURE_CLIENT_SECRET; the Azure CLI login)")
+      .build();
+
+  private final ArmClients arm;
+  private final Scope scope;
+  private final TagMatcher tags;
+  private final AddressType address;
+  private final Duration timeout;
+  private final SkuAccelerators skus;
+  /** The scale set's id and orchestration mode: neither changes while the set exists. */
+  private final AtomicReference<ScaleSet> scaleSet = new AtomicReference<>();
+
+  /** Where the VMs are: a subscription, a resource group in it, a scale set in that. */
+  record Scope(String armScope, String resourceGroup, String scaleSet, boolean rankScaleSetMembers) {}
+
+  /** Endpoints (and subscriptions) whose resource-group VM listing refused {@code $expand=instanceView}. */
+  private static final Set<String> EXPAND_REFUSED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  private record ScaleSet(String id, boolean uniform) {}
+
+  AzureMemberSource(ArmClients arm, Scope scope, TagMatcher tags, AddressType address, Duration timeout,
+      SkuAccelerators skus) {
+    this.arm = arm;
+    this.scope = scope;
+    this.tags = tags;
+    this.address = address;
+    this.timeout = timeout;
+    this.skus = skus;
+  }
+
+  @Override
+  public List<Member> members() {
+    CloudApi.Session session = API.session(timeout);
+    if (scope.scaleSet() == null) {
+      return standalone(session, null);
+    }
+    ScaleSet set = scaleSet(session);
+    List<Member> members = set.uniform() ? uniform(session) : standalone(session, set.id());
+    return scope.rankScaleSetMembers() ? ranked(members, set.uniform()) : members;
+  }
+
+  /** One VM as listed: what the layout needs, the NIC and size still to be joined. */
+  private record Listed(String id, String name, Instant created, Map<String, String> labels, String location,
+      String size, String primaryNic, String instanceId) {}
+
+  private List<Member> standalone(CloudApi.Session session, String scaleSetId) {
+    String rg = scope.resourceGroup();
+    List<Listed> listed = new ArrayList<>();
+    if (rg != null && !EXPAND_REFUSED.contains(scope.armScope())) {
+      try {
+        listVms(session, scaleSetId, false, listed);
+      } catch (ClusterResolverException e) {
+        if (!expandRefused(e)) {
+          throw e;
+        }
+        EXPAND_REFUSED.add(scope.armScope());
+        LOG.log(Level.INFO, () -> PROVIDER + ": " + scope.armScope() + " refuses $expand=instanceView in a resource"
+            + " group's VM listing; listing the subscription's VMs with statusOnly=true instead (for this JVM)");
+        listed.clear();
+        listVms(session, scaleSetId, true, listed);
+      }
+    } else {
+      listVms(session, scaleSetId, rg != null, listed);
+    }
+    if (listed.isEmpty()) {
+      return List.of();
+    }
+    NicIndex nics = new NicIndex();
+    Paging.<NetworkInterfaceInner>forEach(session, "NetworkInterfaces.List",
+        ctx -> rg != null ? arm.network.getNetworkInterfaces().listByResourceGroup(rg, ctx)
+            : arm.network.getNetworkInterfaces().list(ctx),
+        nics::add);
+    Map<String, String> publicIps = address == AddressType.PUBLIC_IPV4 ? publicIps(session, ctx -> rg != null
+        ? arm.network.getPublicIpAddresses().listByResourceGroup(rg, ctx)
+        : arm.network.getPublicIpAddresses().list(ctx)) : Map.of();
+    return join(session, listed, nics, publicIps);
+  }
+
+  /**
+   * One VM listing with the power state in it: the resource group's with {@code $expand=instanceView}
+   * (and, for a Flexible scale set, {@code $filter} on its id), or the subscription's with
+   * {@code statusOnly=true} ({@code wholeSubscription}: kept to the resource group here).
+   */
+  private void listVms(CloudApi.Session session, String scaleSetId, boolean wholeSubscription, List<Listed> listed) {
+    String rg = scope.resourceGroup();
+    String filter = scaleSetId == null ? null : "'virtualMachineScaleSet/id' eq '" + scaleSetId + "'";
+    Paging.<VirtualMachineInner>forEach(session, "VirtualMachines.List",
+        ctx -> rg != null && !wholeSubscription
+            ? arm.compute.getVirtualMachines().listByResourceGroup(rg, filter, ExpandTypeForListVMs.INSTANCE_VIEW, ctx)
+            : arm.compute.getVirtualMachines().list("true", filter, null, ctx),
+        vm -> {
+          if (rg != null && wholeSubscription && !rg.equalsIgnoreCase(resourceGroupOf(vm.id()))) {
+            return;
+          }
+          if (scaleSetId != null && (vm.virtualMachineScaleSet() == null
+              || !scaleSetId.equalsIgnoreCase(vm.virtualMachineScaleSet().id()))) {
+            return;
+          }
+          if (!tags.matches(vm.tags()) || !running(vm.instanceView() == null ? null : vm.instanceView().statuses())) {
+            return;
+          }
+          String primaryNic = null;
+          if (vm.networkProfile() != null && vm.networkProfile().networkInterfaces() != null) {
+            for (var ref : vm.networkProfile().networkInterfaces()) {
+              if (ref.id() != null && (primaryNic == null || Boolean.TRUE.equals(ref.primary()))) {
+                primaryNic = lower(ref.id());
+              }
+            }
+          }
+          listed.add(new Listed(lower(vm.id()), vm.name(), instant(vm.timeCreated()), tags.labels(vm.tags()),
+              vm.location(), vm.hardwareProfile() == null || vm.hardwareProfile().vmSize() == null ? null
+                  : vm.hardwareProfile().vmSize().toString(), primaryNic, null));
+        });
+  }
+
+  /** Whether ARM refused the first page's {@code $expand=instanceView} (400, as the reference says it may without a filter). */
+  private static boolean expandRefused(ClusterResolverException e) {
+    for (Throwable c = e; c != null; c = c.getCause()) {
+      if (c instanceof ManagementException) {
+        ManagementException m = (ManagementException) c;
+        String text = (m.getValue() == null ? "" : m.getValue().getMessage()) + " " + m.getMessage();
+        return m.getResponse() != null && m.getResponse().getStatusCode() == 400 && text.contains("$expand");
+      }
+    }
+    return false;
+  }
+
+  /** For tests: forget which endpoints refused {@code $expand}. */
+  static void clearExpandRefused() {
+    EXPAND_REFUSED.clear();
+  }
+
+  /** The resource group segment of an ARM id, or {@code null}. */
+  static String resourceGroupOf(String id) {
+    if (id == null) {
+      return null;
+    }
+    String[] parts = id.split("/");
+    for (int i = 0; i + 1 < parts.length; i++) {
+      if (parts[i].equalsIgnoreCase("resourceGroups")) {
+        return parts[i + 1];
+      }
+    }
+    return null;
+  }
+
+  private List<Member> uniform(CloudApi.Session session) {
+    List<Listed> listed = new ArrayList<>();
+    String rg = scope.resourceGroup();
+    String set = scope.scaleSet();
+    Paging.<VirtualMachineScaleSetVMInner>forEach(session, "VirtualMachineScaleSetVMs.List",
+        ctx -> arm.compute.getVirtualMachineScaleSetVMs().list(rg, set, null, null, "instanceView", ctx),
+        vm -> {
+          if (!tags.matches(vm.tags()) || !running(vm.instanceView() == null ? null : vm.instanceView().statuses())) {
+            return;
+          }
+          listed.add(new Listed(lower(vm.id()), vm.name(), instant(vm.timeCreated()), tags.labels(vm.tags()),
+              vm.location(), vm.sku() == null ? null : vm.sku().name(), null, vm.instanceId()));
+        });
+    if (listed.isEmpty()) {
+      return List.of();
+    }
+    NicIndex nics = new NicIndex();
+    Paging.<NetworkInterfaceInner>forEach(session, "NetworkInterfaces.ListVirtualMachineScaleSetNetworkInterfaces",
+        ctx -> arm.network.getNetworkInterfaces().listVirtualMachineScaleSetNetworkInterfaces(rg, set, ctx),
+        nics::add);
+    Map<String, String> publicIps = address == AddressType.PUBLIC_IPV4 ? publicIps(session,
+        ctx -> arm.network.getPublicIpAddresses().listVirtualMachineScaleSetPublicIpAddresses(rg, set, ctx)) : Map.of();
+    return join(session, listed, nics, publicIps);
+  }
+
+  private Map<String, String> publicIps(CloudApi.Session session,
+      java.util.function.Function<com.azure.core.util.Context, com.azure.core.http.rest.PagedIterable<PublicIpAddressInner>> listing) {
+    Map<String, String> ips = new HashMap<>();
+    Paging.forEach(session, "PublicIPAddresses.List", listing, ip -> {
+      if (ip.id() != null && ip.ipAddress() != null && !ip.ipAddress().isEmpty()) {
+        ips.put(lower(ip.id()), ip.ipAddress());
+      }
+    });
+    return ips;
+  }
+
+  private List<Member> join(CloudApi.Session session, List<Listed> listed, NicIndex nics,
+      Map<String, String> publicIps) {
+    Set<String> locations = new HashSet<>();
+    for (Listed vm : listed) {
+      if (vm.location() != null) {
+        locations.add(vm.location());
+      }
+    }
+    skus.load(locations, session);
+    List<Member> members = new ArrayList<>(listed.size());
+    List<String> withoutAddress = new ArrayList<>();
+    for (Listed vm : listed) {
+      NicIndex.Nic nic = nics.of(vm.id(), vm.primaryNic());
+      String chosen = nic == null ? null
+          : address == AddressType.PUBLIC_IPV4 ? (nic.publicIpId() == null ? null : publicIps.get(nic.publicIpId()))
+          : nic.privateIpv4();
+      if (chosen == null || chosen.isEmpty()) {
+        withoutAddress.add(vm.name());
+        continue;
+      }
+      Member.Builder m = Member.builder(vm.id(), chosen).creationTime(vm.created()).name(vm.name()).labels(vm.labels());
+      if (vm.instanceId() != null) {
+        m.label(RANK_LABEL, vm.instanceId());
+      }
+      int gpus = skus.gpus(vm.location(), vm.size());
+      if (gpus > 0) {
+        m.accelerators("GPU", gpus);
+      }
+      members.add(m.build());
+    }
+    if (!withoutAddress.isEmpty()) {
+      LOG.log(Level.INFO, () -> PROVIDER + ": " + withoutAddress.size() + " running VM(s) without a "
+          + address.configName() + " address on their primary network interface left out: "
+          + withoutAddress.stream().limit(20).collect(Collectors.joining(", "))
+          + (withoutAddress.size() > 20 ? ", …" : ""));
+    }
+    return members;
+  }
+
+  /** Scale-set members with their rank: Uniform by integer instance id; Flexible by creation time, then id. */
+  private static List<Member> ranked(List<Member> members, boolean uniform) {
+    if (uniform) {
+      return members;
+    }
+    List<Member> sorted = new ArrayList<>(members);
+    sorted.sort(MemberOrder.CREATION_TIME.comparator());
+    List<Member> ranked = new ArrayList<>(sorted.size());
+    for (int i = 0; i < sorted.size(); i++) {
+      ranked.add(sorted.get(i).toBuilder().label(RANK_LABEL, Integer.toString(i)).build());
+    }
+    return ranked;
+  }
+
+  private ScaleSet scaleSet(CloudApi.Session session) {
+    ScaleSet known = scaleSet.get();
+    if (known != null) {
+      return known;
+    }
+    VirtualMachineScaleSetInner set = Paging.call(session, "VirtualMachineScaleSets.Get", ctx -> arm.compute
+        .getVirtualMachineScaleSets().getByResourceGroupWithResponse(scope.resourceGroup(), scope.scaleSet(), null, ctx)
+        .getValue());
+    ScaleSet found = new ScaleSet(set.id(), set.orchestrationMode() != OrchestrationMode.FLEXIBLE);
+    scaleSet.set(found);
+    return found;
+  }
+
+  static boolean running(List<InstanceViewStatus> statuses) {
+    if (statuses == null) {
+      return false;
+    }
+    for (InstanceViewStatus s : statuses) {
+      if (RUNNING.equals(s.code())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static Instant instant(OffsetDateTime t) {
+    return t == null ? null : t.toInstant();
+  }
+
+  private static String lower(String id) {
+    return id == null ? null : id.toLowerCase(Locale.ROOT);
+  }
+}

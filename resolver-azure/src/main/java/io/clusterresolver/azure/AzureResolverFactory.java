@@ -1,0 +1,113 @@
+package io.clusterresolver.azure;
+
+import com.azure.core.credential.AccessToken;
+import com.azure.core.credential.TokenCredential;
+import io.clusterresolver.ClusterResolver;
+import io.clusterresolver.cloud.AddressType;
+import io.clusterresolver.cloud.ClusterLayout;
+import io.clusterresolver.cloud.CloudProperties;
+import io.clusterresolver.cloud.Endpoints;
+import io.clusterresolver.cloud.MemberClusterResolver;
+import io.clusterresolver.cloud.MemberOrder;
+import io.clusterresolver.cloud.SelfIdentity;
+import io.clusterresolver.spi.ResolverConfig;
+import java.net.URI;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+import reactor.core.publisher.Mono;
+
+/** Builds the {@code azure} resolver: validation, credentials, the pipeline and the member source. */
+final class AzureResolverFactory {
+
+  private static final String NAME = AzureClusterResolverProvider.NAME;
+  private static final Pattern SUBSCRIPTION_ID =
+      Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+
+  private AzureResolverFactory() {}
+
+  static ClusterResolver create(ResolverConfig config) {
+    List<String> problems = new ArrayList<>();
+    URI endpoint = Endpoints.httpUrl(config, AzureProperties.ENDPOINT, problems);
+    URI imdsEndpoint = Endpoints.httpUrl(config, AzureProperties.IMDS_ENDPOINT, problems);
+    if (endpoint != null && !"https".equals(endpoint.getScheme())) {
+      problems.add(config.key(AzureProperties.ENDPOINT) + ": '" + endpoint + "' must be an https:// URL (the SDK"
+          + " sends bearer tokens only over https; trust a private certificate with javax.net.ssl.trustStore)");
+    }
+    if (config.isSet(AzureProperties.ACCESS_TOKEN) && config.isSet(AzureProperties.CLIENT_ID)) {
+      problems.add("Set either " + config.key(AzureProperties.ACCESS_TOKEN) + " or "
+          + config.key(AzureProperties.CLIENT_ID) + ", not both");
+    }
+    String rg = config.get(AzureProperties.RESOURCE_GROUP);
+    String scaleSet = config.get(AzureProperties.SCALE_SET);
+    if (scaleSet != null && rg == null) {
+      problems.add(config.key(AzureProperties.SCALE_SET) + " needs " + config.key(AzureProperties.RESOURCE_GROUP)
+          + ": set the scale set's resource group");
+    }
+    MemberClusterResolver.Builder resolver = MemberClusterResolver.builder(NAME)
+        .configure(config, AzureProperties.TASKS_PER_VM, problems);
+    boolean rankScaleSet = scaleSet != null && !config.isSet(CloudProperties.ORDER);
+    ClusterLayout layout = ClusterLayout.fromConfig(config, AzureProperties.TASKS_PER_VM, new ArrayList<>());
+    if (layout != null && rankScaleSet) {
+      // A scale set's default order: Uniform by integer instance id, Flexible by creation time (then id).
+      resolver.layout(ClusterLayout.builder().order(MemberOrder.byTag(AzureMemberSource.RANK_LABEL))
+          .jobs(layout.jobs()).tasksPerMember(layout.tasksPerMember()).port(layout.port()).build());
+    }
+    Imds imds = new Imds(imdsEndpoint != null ? imdsEndpoint : Imds.DEFAULT_ENDPOINT);
+    String subscription = config.get(AzureProperties.SUBSCRIPTION);
+    if (subscription == null) {
+      subscription = config.getenv("AZURE_SUBSCRIPTION_ID");
+    }
+    if (subscription == null && problems.isEmpty()) {
+      subscription = imds.compute().map(Imds.Compute::subscriptionId).filter(s -> !s.isEmpty()).orElse(null);
+    }
+    if (subscription == null) {
+      problems.add(config.key(AzureProperties.SUBSCRIPTION) + " is not set and no subscription was found in"
+          + " AZURE_SUBSCRIPTION_ID or the instance metadata: set it, like 00000000-0000-0000-0000-000000000000");
+    } else if (!SUBSCRIPTION_ID.matcher(subscription).matches()) {
+      problems.add(config.key(AzureProperties.SUBSCRIPTION) + ": '" + subscription + "' is not a subscription id"
+          + " (a GUID like 00000000-0000-0000-0000-000000000000)");
+    }
+    if (!problems.isEmpty()) {
+      throw ResolverConfig.problems(NAME, problems);
+    }
+
+    URI arm = endpoint != null ? endpoint : ArmClients.DEFAULT_ENDPOINT;
+    ArmClients clients = ArmClients.create(arm, subscription, credential(config), TrustStores.fromSystemProperties(),
+        config.get(CloudProperties.TIMEOUT));
+    String armScope = arm + "|" + subscription;
+    AzureMemberSource source = new AzureMemberSource(clients,
+        new AzureMemberSource.Scope(armScope, rg, scaleSet, rankScaleSet),
+        tagMatcher(config), AddressType.parse(config.get(AzureProperties.ADDRESS)), config.get(CloudProperties.TIMEOUT),
+        new SkuAccelerators(clients, armScope));
+    return resolver.source(source)
+        .selfIdentity(SelfIdentity.cached(imds::resourceId))
+        .environment(NAME)
+        .build();
+  }
+
+  private static TagMatcher tagMatcher(ResolverConfig config) {
+    Set<String> names = new LinkedHashSet<>();
+    if (config.get(CloudProperties.JOB_TAG) != null) {
+      names.add(config.get(CloudProperties.JOB_TAG));
+    }
+    String order = config.get(CloudProperties.ORDER);
+    if (order != null && order.trim().startsWith("tag:")) {
+      names.add(order.trim().substring(4).trim());
+    }
+    return new TagMatcher(config.get(AzureProperties.TAGS), names,
+        config.get(AzureProperties.TAG_NAMES_CASE_INSENSITIVE));
+  }
+
+  private static TokenCredential credential(ResolverConfig config) {
+    String token = config.get(AzureProperties.ACCESS_TOKEN);
+    if (token != null) {
+      // A fixed token: it is the user's to renew; the SDK asks again after its stated expiry.
+      return request -> Mono.just(new AccessToken(token, OffsetDateTime.now().plusHours(1)));
+    }
+    return IdentityCredentials.defaultChain(config.get(AzureProperties.CLIENT_ID));
+  }
+}

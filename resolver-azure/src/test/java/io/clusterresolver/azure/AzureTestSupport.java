@@ -1,0 +1,38 @@
+package io.clusterresolver.azure;
+
+import io.clusterresolver.ClusterResolver;
+import io.clusterresolver.ClusterResolvers;
+import io.clusterresolver.testkit.SimulatedAzure;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Properties pointing the provider at a simulation; the simulation's trust store made the JVM's. */
+final class AzureTestSupport {
+
+  static final String RG = "cluster-rg";
+
+  private AzureTestSupport() {}
+
+  /** Starts a simulation whose HTTPS endpoint the provider trusts (javax.net.ssl.trustStore, read at create). */
+  static SimulatedAzure start() {
+    SimulatedAzure azure = SimulatedAzure.start();
+    azure.trustStoreProperties().forEach(System::setProperty);
+    return azure;
+  }
+
+  static Map<String, String> properties(SimulatedAzure azure) {
+    Map<String, String> p = new LinkedHashMap<>(azure.providerProperties(RG));
+    // Generous: the first resolve of a JVM on a loaded shared machine is slow; tests of the deadline set their own.
+    p.put("clusterresolver.azure.timeout", "15s");
+    return p;
+  }
+
+  static ClusterResolver resolver(SimulatedAzure azure, String... keyValues) {
+    Map<String, String> p = properties(azure);
+    for (int i = 0; i < keyValues.length; i += 2) {
+      p.put("clusterresolver.azure." + keyValues[i], keyValues[i + 1]);
+    }
+    p.values().removeIf(v -> v == null);
+    return ClusterResolvers.create("azure", p, Map.of());
+  }
+}

@@ -1,0 +1,173 @@
+package io.clusterresolver.gce;
+
+import com.google.api.gax.core.CredentialsProvider;
+import com.google.api.gax.httpjson.HttpJsonCallContext;
+import com.google.api.gax.retrying.RetrySettings;
+import com.google.api.gax.rpc.ClientSettings;
+import com.google.api.gax.rpc.StatusCode;
+import com.google.api.gax.rpc.UnaryCallSettings;
+import com.google.cloud.compute.v1.AggregatedListInstancesRequest;
+import com.google.cloud.compute.v1.GetMachineTypeRequest;
+import com.google.cloud.compute.v1.InstanceAggregatedList;
+import com.google.cloud.compute.v1.InstanceGroupsClient;
+import com.google.cloud.compute.v1.InstanceGroupsListInstances;
+import com.google.cloud.compute.v1.InstanceGroupsListInstancesRequest;
+import com.google.cloud.compute.v1.InstanceGroupsSettings;
+import com.google.cloud.compute.v1.InstanceList;
+import com.google.cloud.compute.v1.InstancesClient;
+import com.google.cloud.compute.v1.InstancesSettings;
+import com.google.cloud.compute.v1.ListInstancesInstanceGroupsRequest;
+import com.google.cloud.compute.v1.ListInstancesRequest;
+import com.google.cloud.compute.v1.MachineType;
+import com.google.cloud.compute.v1.MachineTypesClient;
+import com.google.cloud.compute.v1.MachineTypesSettings;
+import java.io.IOException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Set;
+
+/**
+ * The four Compute Engine calls the provider makes, with the real {@code google-cloud-compute}
+ * clients over REST, created on first use (so creating a resolver touches neither the network nor
+ * the credentials). Each call runs with what is left of the resolve's deadline; the SDK retries
+ * throttling (429) and server errors (500, 503) within it.
+ */
+final class ComputeClients {
+
+  /** Compute Engine's largest page. */
+  static final int PAGE_SIZE = 500;
+
+  /** Reads are idempotent: throttling (429), server errors (500, 503) and lost answers are retried. */
+  private static final Set<StatusCode.Code> RETRYABLE = Set.of(StatusCode.Code.RESOURCE_EXHAUSTED,
+      StatusCode.Code.INTERNAL, StatusCode.Code.UNAVAILABLE, StatusCode.Code.DEADLINE_EXCEEDED);
+
+  private final URI endpoint;
+  private final CredentialsProvider credentials;
+  private final Duration timeout;
+  private InstancesClient instances;
+  private InstanceGroupsClient groups;
+  private MachineTypesClient machineTypes;
+
+  ComputeClients(URI endpoint, CredentialsProvider credentials, Duration timeout) {
+    this.endpoint = endpoint;
+    this.credentials = credentials;
+    this.timeout = timeout;
+  }
+
+  InstanceAggregatedList aggregatedList(String project, String filter, String token, Duration remaining) {
+    AggregatedListInstancesRequest.Builder r = AggregatedListInstancesRequest.newBuilder().setProject(project)
+        .setMaxResults(PAGE_SIZE).setReturnPartialSuccess(true);
+    if (!filter.isEmpty()) {
+      r.setFilter(filter);
+    }
+    if (token != null) {
+      r.setPageToken(token);
+    }
+    return instances().aggregatedListCallable().call(r.build(), context(remaining));
+  }
+
+  InstanceList list(String project, String zone, String filter, String token, Duration remaining) {
+    ListInstancesRequest.Builder r = ListInstancesRequest.newBuilder().setProject(project).setZone(zone)
+        .setMaxResults(PAGE_SIZE);
+    if (!filter.isEmpty()) {
+      r.setFilter(filter);
+    }
+    if (token != null) {
+      r.setPageToken(token);
+    }
+    return instances().listCallable().call(r.build(), context(remaining));
+  }
+
+  InstanceGroupsListInstances groupMembers(String project, String zone, String group, String instanceState,
+      String token, Duration remaining) {
+    ListInstancesInstanceGroupsRequest.Builder r = ListInstancesInstanceGroupsRequest.newBuilder().setProject(project)
+        .setZone(zone).setInstanceGroup(group).setMaxResults(PAGE_SIZE)
+        .setInstanceGroupsListInstancesRequestResource(
+            InstanceGroupsListInstancesRequest.newBuilder().setInstanceState(instanceState));
+    if (token != null) {
+      r.setPageToken(token);
+    }
+    return groups().listInstancesCallable().call(r.build(), context(remaining));
+  }
+
+  MachineType machineType(String project, String zone, String type, Duration remaining) {
+    return machineTypes().getCallable().call(GetMachineTypeRequest.newBuilder().setProject(project).setZone(zone)
+        .setMachineType(type).build(), context(remaining));
+  }
+
+  private static HttpJsonCallContext context(Duration remaining) {
+    return HttpJsonCallContext.createDefault().withTimeoutDuration(remaining);
+  }
+
+  private synchronized InstancesClient instances() {
+    if (instances == null) {
+      InstancesSettings.Builder b = connected(InstancesSettings.newBuilder());
+      retries(b.aggregatedListSettings());
+      retries(b.listSettings());
+      instances = create(() -> InstancesClient.create(b.build()));
+    }
+    return instances;
+  }
+
+  private synchronized InstanceGroupsClient groups() {
+    if (groups == null) {
+      InstanceGroupsSettings.Builder b = connected(InstanceGroupsSettings.newBuilder());
+      retries(b.listInstancesSettings());
+      groups = create(() -> InstanceGroupsClient.create(b.build()));
+    }
+    return groups;
+  }
+
+  private synchronized MachineTypesClient machineTypes() {
+    if (machineTypes == null) {
+      MachineTypesSettings.Builder b = connected(MachineTypesSettings.newBuilder());
+      retries(b.getSettings());
+      machineTypes = create(() -> MachineTypesClient.create(b.build()));
+    }
+    return machineTypes;
+  }
+
+  /** The credentials and, when overridden, the endpoint ({@code http://} is kept: the SDK assumes https otherwise). */
+  private <B extends ClientSettings.Builder<?, B>> B connected(B builder) {
+    builder.setCredentialsProvider(credentials);
+    if (endpoint != null) {
+      builder.setEndpoint(endpoint.toString());
+    }
+    return builder;
+  }
+
+  private void retries(UnaryCallSettings.Builder<?, ?> settings) {
+    settings.setRetryableCodes(RETRYABLE).setRetrySettings(RetrySettings.newBuilder()
+        .setMaxAttempts(4)
+        .setInitialRetryDelayDuration(Duration.ofMillis(200))
+        .setRetryDelayMultiplier(2.0)
+        .setMaxRetryDelayDuration(Duration.ofSeconds(2))
+        .setInitialRpcTimeoutDuration(timeout)
+        .setRpcTimeoutMultiplier(1.0)
+        .setMaxRpcTimeoutDuration(timeout)
+        .setTotalTimeoutDuration(timeout)
+        .build());
+  }
+
+  /** A client factory that may fail on credentials (Application Default Credentials not found). */
+  private interface Factory<T> {
+    T create() throws IOException;
+  }
+
+  private static <T> T create(Factory<T> factory) {
+    try {
+      return factory.create();
+    } catch (IOException e) {
+      throw new NoCredentials(e.getClass().getSimpleName() + ": " + e.getMessage());
+    }
+  }
+
+  /** Credentials could not be loaded: nothing was asked of the API (the kit makes it a configuration error). */
+  static final class NoCredentials extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    NoCredentials(String message) {
+      super(message, null, false, false);
+    }
+  }
+}

@@ -1,0 +1,75 @@
+package io.clusterresolver.gce;
+
+import io.clusterresolver.ClusterResolver;
+import io.clusterresolver.cloud.PlatformProbes;
+import io.clusterresolver.spi.ClusterResolverProvider;
+import io.clusterresolver.spi.ConfigProperty;
+import io.clusterresolver.spi.ResolverConfig;
+import io.clusterresolver.spi.ResolverContext;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The {@code gce} provider: the Compute Engine instances selected by labels, status, zones or an
+ * instance group, as a cluster. Every {@code clusterSpec()} lists them afresh in one listing
+ * ({@code instances.aggregatedList}, every page); this process finds its own task by its instance
+ * id from the metadata server. Properties: {@code clusterresolver.gce.*}, see the module README.
+ */
+public final class GceClusterResolverProvider implements ClusterResolverProvider {
+
+  /** The provider's name. */
+  public static final String NAME = "gce";
+
+  /** The DMI product name of every Compute Engine machine. */
+  static final Path DMI_PRODUCT_NAME = Path.of("/sys/class/dmi/id/product_name");
+
+  /** A public zero-argument constructor that does no work, for {@link java.util.ServiceLoader}. */
+  public GceClusterResolverProvider() {}
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  /** Below scheduler and configuration providers, above {@code local}. */
+  @Override
+  public int priority() {
+    return 50;
+  }
+
+  /**
+   * The DMI product name "Google Compute Engine" first (no network); without it, only when a metadata
+   * server is named ({@code metadata-endpoint} or {@code GCE_METADATA_HOST}), one request to it bounded
+   * by the context's probe timeout. Off Compute Engine no network is touched.
+   */
+  @Override
+  public boolean isAvailable(ResolverContext context) {
+    try {
+      if (PlatformProbes.fileContains(DMI_PRODUCT_NAME, "Google Compute Engine")) {
+        return true;
+      }
+      Optional<String> explicit = context.property(GceProperties.METADATA_ENDPOINT.key(NAME));
+      Optional<String> host = context.getenv("GCE_METADATA_HOST");
+      if (explicit.isEmpty() && host.isEmpty()) {
+        return false;
+      }
+      URI base = MetadataServer.baseOf(explicit.map(URI::create).orElse(null), host.orElse(null));
+      return new MetadataServer(base, context.probeTimeout()).answers();
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  @Override
+  public List<ConfigProperty<?>> properties() {
+    return GceProperties.ALL;
+  }
+
+  /** Validates the configuration and builds the resolver (in another class, so loading this one loads no SDK class). */
+  @Override
+  public ClusterResolver create(ResolverConfig config) {
+    return GceResolverFactory.create(config);
+  }
+}

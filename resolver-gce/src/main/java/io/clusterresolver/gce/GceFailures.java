@@ -1,0 +1,80 @@
+package io.clusterresolver.gce;
+
+import com.google.api.client.http.HttpResponseException;
+import com.google.api.gax.rpc.ApiException;
+import com.google.api.gax.rpc.StatusCode;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.clusterresolver.cloud.ApiFailure;
+import io.clusterresolver.cloud.CloudApi;
+
+/**
+ * Reads Compute Engine failures for the kit: the HTTP status and Google's JSON error body
+ * ({@code {"error": {"code", "message", "errors": [{"reason"}], "status"}}}), an answer that is not the
+ * API's JSON, or no answer at all.
+ */
+final class GceFailures {
+
+  static final String CREDENTIALS_HINT = "set clusterresolver.gce.credentials to a service-account JSON key file,"
+      + " or none for an emulator or proxy, or give Application Default Credentials (GOOGLE_APPLICATION_CREDENTIALS,"
+      + " gcloud auth application-default login, or the instance's service account)";
+
+  static final CloudApi API = CloudApi.builder(GceClusterResolverProvider.NAME, GceFailures::read)
+      .permissions("compute.instances.list, compute.instanceGroups.get and compute.machineTypes.get"
+          + " (roles/compute.viewer)")
+      .credentialsHint(CREDENTIALS_HINT)
+      .build();
+
+  private GceFailures() {}
+
+  static ApiFailure read(RuntimeException e) {
+    if (e instanceof ComputeClients.NoCredentials) {
+      return ApiFailure.of(ApiFailure.Kind.CREDENTIALS, e.getMessage(), 1);
+    }
+    HttpResponseException http = cause(e, HttpResponseException.class);
+    if (http != null) {
+      String reason = null;
+      String message = http.getStatusMessage();
+      try {
+        JsonObject error = JsonParser.parseString(http.getContent()).getAsJsonObject().getAsJsonObject("error");
+        message = text(error.get("message"), message);
+        reason = error.has("errors") && error.getAsJsonArray("errors").size() > 0
+            ? text(error.getAsJsonArray("errors").get(0).getAsJsonObject().get("reason"), null) : null;
+        reason = reason != null ? reason : text(error.get("status"), null);
+      } catch (RuntimeException notGoogleJson) {
+        // keep the status line
+      }
+      String requestId = http.getHeaders() == null ? null : http.getHeaders().getFirstHeaderStringValue("x-request-id");
+      return ApiFailure.http(http.getStatusCode(), reason, message, requestId, 1);
+    }
+    if (e instanceof ApiException && ((ApiException) e).getStatusCode().getCode() == StatusCode.Code.DEADLINE_EXCEEDED) {
+      return ApiFailure.of(ApiFailure.Kind.TIMEOUT, e.getMessage(), 1);
+    }
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      String name = t.getClass().getName();
+      if (name.contains("InvalidProtocolBuffer") || name.contains("RestSerialization") || name.contains("Json")
+          || name.contains("MalformedJson") || name.contains("EOFException")) {
+        return ApiFailure.of(ApiFailure.Kind.MALFORMED_RESPONSE, t.getClass().getSimpleName() + ": " + t.getMessage(), 1);
+      }
+    }
+    Throwable root = e;
+    while (root.getCause() != null) {
+      root = root.getCause();
+    }
+    return ApiFailure.of(ApiFailure.Kind.NO_RESPONSE, root.getClass().getSimpleName() + ": " + root.getMessage(), 1);
+  }
+
+  private static String text(JsonElement element, String fallback) {
+    return element == null || element.isJsonNull() ? fallback : element.getAsString();
+  }
+
+  private static <T extends Throwable> T cause(Throwable e, Class<T> type) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (type.isInstance(t)) {
+        return type.cast(t);
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,183 @@
+package io.clusterresolver.gce;
+
+import com.google.cloud.compute.v1.Instance;
+import com.google.cloud.compute.v1.InstanceAggregatedList;
+import com.google.cloud.compute.v1.InstanceGroupsListInstances;
+import com.google.cloud.compute.v1.InstanceList;
+import com.google.cloud.compute.v1.InstanceWithNamedPorts;
+import com.google.cloud.compute.v1.InstancesScopedList;
+import io.clusterresolver.ClusterResolverException;
+import io.clusterresolver.cloud.AddressType;
+import io.clusterresolver.cloud.CloudApi;
+import io.clusterresolver.cloud.Member;
+import io.clusterresolver.cloud.MemberSource;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+
+/**
+ * Lists Compute Engine instances as members, in as few calls as the API allows: one
+ * {@code instances.aggregatedList} (every page of 500, server-side filter, partial success
+ * refused), or one {@code instances.list} per configured zone, or an instance group's member URLs
+ * joined to ONE listing of its zone — never one call per instance. TPU VM hosts are left out;
+ * bundled GPUs come from {@code machineTypes.get}, once per zone and type for the JVM.
+ */
+final class GceMemberSource implements MemberSource {
+
+  private static final System.Logger LOG = System.getLogger(GceMemberSource.class.getName());
+
+  /** What to list. */
+  record Query(String project, List<String> zones, Map<String, String> labels, List<String> states,
+      String instanceGroup, String groupZone) {}
+
+  private final ComputeClients compute;
+  private final Query query;
+  private final AddressType address;
+  private final Duration timeout;
+  private final String scope;
+  private final Set<String> reportedWithoutAddress = ConcurrentHashMap.newKeySet();
+
+  GceMemberSource(ComputeClients compute, Query query, AddressType address, Duration timeout, String scope) {
+    this.compute = compute;
+    this.query = query;
+    this.address = address;
+    this.timeout = timeout;
+    this.scope = scope;
+  }
+
+  @Override
+  public List<Member> members() {
+    CloudApi.Session session = GceFailures.API.session(timeout);
+    List<Instance> listed = query.instanceGroup() != null ? groupMembers(session)
+        : query.zones().isEmpty() ? aggregated(session) : perZone(session);
+    List<Member> members = new ArrayList<>(listed.size());
+    List<String> withoutAddress = new ArrayList<>();
+    for (Instance i : listed) {
+      if (InstanceFacts.isTpuVmHost(i) || !query.states().contains(i.getStatus()) || !hasLabels(i)) {
+        continue;
+      }
+      String chosen = InstanceFacts.address(address, i).orElse(null);
+      String id = InstanceFacts.memberId(i.getId());
+      if (chosen == null) {
+        if (reportedWithoutAddress.add(id)) {
+          withoutAddress.add(i.getName() + " (" + i.getStatus() + ")");
+        }
+        continue;
+      }
+      members.add(Member.builder(id, chosen).name(i.getName()).creationTime(InstanceFacts.creationTime(i))
+          .labels(i.getLabelsMap()).accelerators("GPU", gpus(i, session)).build());
+    }
+    if (!withoutAddress.isEmpty()) {
+      LOG.log(Level.INFO, () -> "gce: " + withoutAddress.size() + " instance(s) without a " + address.configName()
+          + " address on nic0 left out: " + withoutAddress.stream().limit(20).collect(Collectors.joining(", "))
+          + (withoutAddress.size() > 20 ? ", …" : ""));
+    }
+    return members;
+  }
+
+  private boolean hasLabels(Instance i) {
+    return query.labels().entrySet().stream().allMatch(e -> e.getValue().equals(i.getLabelsMap().get(e.getKey())));
+  }
+
+  private int gpus(Instance i, CloudApi.Session session) {
+    int attached = InstanceFacts.guestGpus(i);
+    String type = InstanceFacts.lastSegment(i.getMachineType());
+    if (attached > 0 || !InstanceFacts.hasBundledGpus(type)) {
+      return attached;
+    }
+    return MachineTypeGpus.of(compute, session, scope, query.project(), InstanceFacts.lastSegment(i.getZone()), type);
+  }
+
+  /** The server-side filter: labels (exact) and, when only one state is asked for, the status. */
+  String filter(boolean withLabels) {
+    List<String> terms = new ArrayList<>();
+    if (withLabels) {
+      query.labels().forEach((k, v) -> terms.add("(labels." + k + " = \"" + v + "\")"));
+    }
+    if (query.states().size() == 1) {
+      terms.add("(status = \"" + query.states().get(0) + "\")");
+    }
+    return String.join(" AND ", terms);
+  }
+
+  private List<Instance> aggregated(CloudApi.Session session) {
+    List<Instance> instances = new ArrayList<>();
+    String filter = filter(true);
+    session.forEachPage("instances.aggregatedList",
+        (token, remaining) -> compute.aggregatedList(query.project(), filter, token, remaining),
+        InstanceAggregatedList::getNextPageToken,
+        page -> {
+          Set<String> unreachable = new TreeSet<>(page.getUnreachablesList());
+          for (Map.Entry<String, InstancesScopedList> scoped : page.getItemsMap().entrySet()) {
+            if ("UNREACHABLE".equals(scoped.getValue().getWarning().getCode())) {
+              unreachable.add(scoped.getKey());
+            }
+            instances.addAll(scoped.getValue().getInstancesList());
+          }
+          if (!unreachable.isEmpty()) {
+            throw new ClusterResolverException("gce: instances.aggregatedList of project " + query.project()
+                + " could not reach " + String.join(", ", unreachable) + " (a partial answer): the cluster would miss"
+                + " that zone's instances; retry, or list only other zones with clusterresolver.gce.zones");
+          }
+        });
+    return instances;
+  }
+
+  private List<Instance> perZone(CloudApi.Session session) {
+    List<Instance> instances = new ArrayList<>();
+    String filter = filter(true);
+    for (String zone : query.zones()) {
+      session.forEachPage("instances.list " + zone,
+          (token, remaining) -> compute.list(query.project(), zone, filter, token, remaining),
+          InstanceList::getNextPageToken,
+          page -> instances.addAll(page.getItemsList()));
+    }
+    return instances;
+  }
+
+  /** The group's member URLs (every page), joined to one listing of its zone (labels applied here). */
+  private List<Instance> groupMembers(CloudApi.Session session) {
+    String zone = query.groupZone();
+    Set<String> names = new LinkedHashSet<>();
+    String state = query.states().equals(List.of("RUNNING")) ? "RUNNING" : "ALL";
+    session.forEachPage("instanceGroups.listInstances " + zone + "/" + query.instanceGroup(),
+        (token, remaining) -> compute.groupMembers(query.project(), zone, query.instanceGroup(), state, token, remaining),
+        InstanceGroupsListInstances::getNextPageToken,
+        page -> page.getItemsList().stream().map(InstanceWithNamedPorts::getInstance)
+            .forEach(url -> names.add(InstanceFacts.lastSegment(url))));
+    if (names.isEmpty()) {
+      return List.of();
+    }
+    Map<String, Instance> byName = new LinkedHashMap<>();
+    String filter = filter(false);
+    session.forEachPage("instances.list " + zone,
+        (token, remaining) -> compute.list(query.project(), zone, filter, token, remaining),
+        InstanceList::getNextPageToken,
+        page -> page.getItemsList().forEach(i -> byName.put(i.getName(), i)));
+    List<Instance> members = new ArrayList<>(names.size());
+    List<String> missing = new ArrayList<>();
+    for (String name : names) {
+      Instance i = byName.get(name);
+      if (i == null) {
+        missing.add(name);
+      } else {
+        members.add(i);
+      }
+    }
+    if (!missing.isEmpty()) {
+      throw new ClusterResolverException("gce: instance group " + query.instanceGroup() + " lists "
+          + String.join(", ", missing.subList(0, Math.min(20, missing.size()))) + (missing.size() > 20 ? ", …" : "")
+          + " but the listing of zone " + zone + " does not have " + (missing.size() == 1 ? "it" : "them")
+          + " (deleted or changed state between the two calls): retry");
+    }
+    return members;
+  }
+}

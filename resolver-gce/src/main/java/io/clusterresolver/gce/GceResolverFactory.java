@@ -1,0 +1,141 @@
+package io.clusterresolver.gce;
+
+import com.google.api.gax.core.CredentialsProvider;
+import io.clusterresolver.ClusterResolver;
+import io.clusterresolver.cloud.AddressType;
+import io.clusterresolver.cloud.CloudProperties;
+import io.clusterresolver.cloud.ClusterLayout;
+import io.clusterresolver.cloud.Endpoints;
+import io.clusterresolver.cloud.MemberClusterResolver;
+import io.clusterresolver.cloud.SelfIdentity;
+import io.clusterresolver.spi.ResolverConfig;
+import io.clusterresolver.spi.TaskProperties;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/** Builds the {@code gce} resolver: validation, credentials, the query and the layout. */
+final class GceResolverFactory {
+
+  private static final String NAME = GceClusterResolverProvider.NAME;
+  /** Zone names: lower-case letters, digits and '-' (us-east1-b, us-south1-ai1b). */
+  private static final Pattern ZONE = Pattern.compile("[a-z][-a-z0-9]*");
+  /** Project ids: lower-case letters, digits and '-' (domain-scoped ones also '.' and ':'). */
+  private static final Pattern PROJECT = Pattern.compile("[a-z][-a-z0-9.:]*");
+  /** Label keys and values: lower-case letters, digits, '_' and '-' (keys start with a letter). */
+  private static final Pattern LABEL_KEY = Pattern.compile("\\p{Ll}[\\p{Ll}\\p{Lo}\\p{N}_-]{0,62}");
+  private static final Pattern LABEL_VALUE = Pattern.compile("[\\p{Ll}\\p{Lo}\\p{N}_-]{0,63}");
+  private static final Pattern GROUP = Pattern.compile("[a-z]([-a-z0-9]{0,61}[a-z0-9])?");
+
+  private GceResolverFactory() {}
+
+  static ClusterResolver create(ResolverConfig config) {
+    List<String> problems = new ArrayList<>();
+    URI endpoint = Endpoints.httpUrl(config, GceProperties.ENDPOINT, problems);
+    URI metadataEndpoint = Endpoints.httpUrl(config, GceProperties.METADATA_ENDPOINT, problems);
+    MetadataServer metadata = new MetadataServer(
+        MetadataServer.baseOf(metadataEndpoint, config.getenv("GCE_METADATA_HOST")), Duration.ofSeconds(2));
+    ClusterLayout layout = GceLayout.fromConfig(config, problems);
+    Duration timeout = config.get(CloudProperties.TIMEOUT);
+    if (timeout.isZero() || timeout.isNegative()) {
+      problems.add(config.key(CloudProperties.TIMEOUT) + ": '" + timeout.toMillis() + "ms' must be positive, like 30s");
+    }
+    List<String> states = states(config, problems);
+    List<String> zones = config.get(GceProperties.ZONES);
+    zones.stream().filter(z -> !ZONE.matcher(z).matches()).forEach(z -> problems.add(config.key(GceProperties.ZONES)
+        + ": '" + z + "' is not a zone name, like us-east1-b"));
+    labels(config, problems);
+    String group = config.get(GceProperties.INSTANCE_GROUP);
+    if (group != null && !GROUP.matcher(group).matches()) {
+      problems.add(config.key(GceProperties.INSTANCE_GROUP) + ": '" + group + "' is not an instance group name"
+          + " (lower-case letters, digits and '-', starting with a letter)");
+    }
+    if (group != null && zones.size() > 1) {
+      problems.add(config.key(GceProperties.INSTANCE_GROUP) + " is a zonal group: give its one zone in "
+          + config.key(GceProperties.ZONES) + ", not " + zones.size());
+    }
+    CredentialsProvider credentials = GceCredentials.of(config, problems);
+    String project = config.get(GceProperties.PROJECT);
+    if (project == null) {
+      project = config.getenv("GOOGLE_CLOUD_PROJECT");
+    }
+    if (project == null && problems.isEmpty()) {
+      project = metadata.projectId().orElse(null);
+    }
+    if (project == null) {
+      problems.add(config.key(GceProperties.PROJECT) + " is not set and no project was found in GOOGLE_CLOUD_PROJECT"
+          + " or the metadata server: set it, like my-project");
+    } else if (!PROJECT.matcher(project).matches()) {
+      problems.add(config.key(GceProperties.PROJECT) + ": '" + project + "' is not a project id (lower-case"
+          + " letters, digits and '-', starting with a letter, like my-project)");
+    }
+    String groupZone = null;
+    if (group != null && problems.isEmpty()) {
+      groupZone = zones.isEmpty() ? metadata.zone().orElse(null) : zones.get(0);
+      if (groupZone == null) {
+        problems.add(config.key(GceProperties.INSTANCE_GROUP) + " needs the group's zone: set "
+            + config.key(GceProperties.ZONES) + ", like us-east1-b");
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw ResolverConfig.problems(NAME, problems);
+    }
+
+    GceMemberSource.Query query = new GceMemberSource.Query(project, group != null ? List.of() : zones,
+        config.get(GceProperties.LABELS), states, group, groupZone);
+    ComputeClients compute = new ComputeClients(endpoint, credentials, timeout);
+    GceMemberSource source = new GceMemberSource(compute, query, address(config.get(GceProperties.ADDRESS)), timeout,
+        endpoint != null ? endpoint.toString() : "compute.googleapis.com");
+    return MemberClusterResolver.builder(NAME)
+        .layout(layout)
+        .taskType(config.get(TaskProperties.TASK_TYPE))
+        .taskId(config.get(TaskProperties.TASK_ID))
+        .rpcLayer(config.get(TaskProperties.RPC_LAYER))
+        .source(source)
+        .selfIdentity(SelfIdentity.cached(() -> metadata.instanceId().map(InstanceFacts::memberId)))
+        .environment("")
+        .build();
+  }
+
+  /** {@code internal} and {@code external} are Compute Engine's words for the private and public IPv4. */
+  static AddressType address(String configured) {
+    switch (configured) {
+      case "internal":
+        return AddressType.PRIVATE_IPV4;
+      case "external":
+        return AddressType.PUBLIC_IPV4;
+      default:
+        return AddressType.parse(configured);
+    }
+  }
+
+  private static List<String> states(ResolverConfig config, List<String> problems) {
+    List<String> states = new ArrayList<>();
+    for (String state : config.get(GceProperties.STATES)) {
+      String upper = state.trim().toUpperCase(Locale.ROOT);
+      if (GceProperties.STATUSES.contains(upper)) {
+        states.add(upper);
+      } else {
+        problems.add(config.key(GceProperties.STATES) + ": '" + state + "' is not an instance status ("
+            + String.join(", ", GceProperties.STATUSES) + ")");
+      }
+    }
+    if (states.isEmpty() && problems.isEmpty()) {
+      problems.add(config.key(GceProperties.STATES) + " is empty: give at least one status, like RUNNING");
+    }
+    return List.copyOf(states);
+  }
+
+  private static void labels(ResolverConfig config, List<String> problems) {
+    for (Map.Entry<String, String> label : config.get(GceProperties.LABELS).entrySet()) {
+      if (!LABEL_KEY.matcher(label.getKey()).matches() || !LABEL_VALUE.matcher(label.getValue()).matches()) {
+        problems.add(config.key(GceProperties.LABELS) + ": '" + label.getKey() + "=" + label.getValue() + "' is not a"
+            + " Compute Engine label (lower-case letters, digits, '_' and '-'; keys start with a letter)");
+      }
+    }
+  }
+}

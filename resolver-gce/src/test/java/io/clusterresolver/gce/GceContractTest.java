@@ -1,0 +1,112 @@
+package io.clusterresolver.gce;
+
+import io.clusterresolver.spi.ClusterResolverProvider;
+import io.clusterresolver.testkit.Fault;
+import io.clusterresolver.testkit.GceFault;
+import io.clusterresolver.testkit.ProviderContractTest;
+import io.clusterresolver.testkit.SimulatedGce;
+import io.clusterresolver.testkit.SimulatedGceInstance;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The provider contract (TCK) against a simulated Compute Engine with the real google-cloud-compute
+ * client, signed with a service-account key whose tokens the simulation issues (and requires).
+ */
+class GceContractTest extends ProviderContractTest {
+
+  static SimulatedGce gce;
+  static GceTestSupport.KeyFile key;
+
+  @BeforeAll
+  static void start(@TempDir Path dir) {
+    // Five instances a page, so that the fault matrix's twelve members take three pages.
+    gce = SimulatedGce.start().requireAuthorization(true).pageCap(5);
+    key = new GceTestSupport.KeyFile(dir, gce);
+  }
+
+  @AfterAll
+  static void stop() {
+    gce.close();
+  }
+
+  @Override
+  protected ClusterResolverProvider provider() {
+    return new GceClusterResolverProvider();
+  }
+
+  @Override
+  protected void setMembers(int n) {
+    gce.clear().addTypical(0, n, b -> b);
+  }
+
+  @Override
+  protected Map<String, String> properties(Map<String, String> extra) {
+    Map<String, String> p = new LinkedHashMap<>(GceTestSupport.properties(gce));
+    p.put("clusterresolver.gce.credentials", key.path.toString());
+    p.putAll(extra);
+    return p;
+  }
+
+  @Override
+  protected Collection<String> extraSecrets() {
+    List<String> secrets = new ArrayList<>(gce.issuedTokens());
+    secrets.add(key.secretFragment());
+    return secrets;
+  }
+
+  @Override
+  protected void identifyAs(int index) {
+    gce.identifyAs(index < 0 ? null : SimulatedGceInstance.typical(index).build().name());
+  }
+
+  @Override
+  protected void failPersistently() {
+    gce.inject(GceFault.backendError().always());
+  }
+
+  @Override
+  protected void heal() {
+    gce.clearFaults();
+  }
+
+  @Override
+  protected boolean inject(Fault fault) {
+    GceFault gceFault = switch (fault.kind()) {
+      case THROTTLED -> GceFault.rateLimitExceeded();
+      case SERVER_ERROR -> GceFault.backendError();
+      case CONNECTION_RESET -> GceFault.connectionReset();
+      case TRUNCATED_BODY -> GceFault.truncatedJson();
+      case MALFORMED_BODY -> GceFault.malformedJson();
+      case SLOW -> GceFault.slow(fault.delay());
+      case CREDENTIALS_REJECTED -> GceFault.authFailure();
+      case METADATA_ABSENT -> GceFault.connectionReset().onOperation(GceFault.METADATA);
+      case METADATA_SLOW -> GceFault.slow(fault.delay()).onOperation(GceFault.METADATA);
+      case METADATA_GARBAGE -> GceFault.malformedJson().onOperation(GceFault.METADATA);
+    };
+    if (fault.page() > 0) {
+      gceFault = gceFault.onPage(fault.page());
+    }
+    gce.inject(fault.persistent() ? gceFault.always() : gceFault);
+    return true;
+  }
+
+  /** Twelve instances at five a page: three aggregatedList pages. */
+  @Override
+  protected int pagedMemberCount() {
+    return 12;
+  }
+
+  /** The SDK retries 429, 500 and 503 answers and resets (idempotent reads) within the deadline. */
+  @Override
+  protected boolean retriesTransientFaults() {
+    return true;
+  }
+}

@@ -1,0 +1,196 @@
+package io.clusterresolver.kubernetes;
+
+import io.clusterresolver.cloud.Endpoints;
+import io.clusterresolver.spi.ResolverConfig;
+import io.fabric8.kubernetes.client.Config;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * Where the API server is and how to authenticate to it, and which namespace to list: in a pod,
+ * the service account's files ({@code token}, {@code ca.crt}, {@code namespace}) and
+ * {@code KUBERNETES_SERVICE_HOST}/{@code _PORT}; outside, a kubeconfig's current context. Explicit
+ * {@code endpoint}, {@code token-file}, {@code ca-file} and {@code namespace} win over both.
+ * Immutable; the token file is read again on every request ({@link TokenFile}).
+ */
+final class ApiConnection {
+
+  private static final Pattern NAMESPACE_NAME = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+
+  private final Config clientConfig;
+  private final String namespace;
+  private final TokenFile tokenFile;
+  private final String credentials;
+
+  private ApiConnection(Config clientConfig, String namespace, TokenFile tokenFile, String credentials) {
+    this.clientConfig = clientConfig;
+    this.namespace = namespace;
+    this.tokenFile = tokenFile;
+    this.credentials = credentials;
+  }
+
+  /** The fabric8 client configuration. */
+  Config clientConfig() {
+    return clientConfig;
+  }
+
+  /** The namespace whose pods are listed. */
+  String namespace() {
+    return namespace;
+  }
+
+  /** Where the credentials come from, for messages (never the credentials). */
+  String credentialsDescription() {
+    return credentials;
+  }
+
+  /** Checks, before a listing, that the token file (if any) can be read; a {@code ConfigurationException} if not. */
+  void checkCredentials() {
+    if (tokenFile != null) {
+      tokenFile.check();
+    }
+  }
+
+  /**
+   * The connection a configuration asks for; each problem is added to {@code problems} naming its
+   * key, and then {@code null} is returned.
+   */
+  static ApiConnection resolve(ResolverConfig config, Duration timeout, List<String> problems) {
+    int before = problems.size();
+    URI endpoint = Endpoints.httpUrl(config, KubernetesProperties.ENDPOINT, problems);
+    Path serviceAccount = Path.of(KubernetesProperties.SERVICE_ACCOUNT_DIR);
+    String host = config.getenv("KUBERNETES_SERVICE_HOST");
+    boolean inPod = host != null && !host.isBlank();
+    String kubeconfigKey = config.key(KubernetesProperties.KUBECONFIG);
+    Path kubeconfig = config.find(KubernetesProperties.KUBECONFIG).map(Path::of).orElse(null);
+    if (kubeconfig == null && endpoint == null && !inPod) {
+      kubeconfig = defaultKubeconfig(config);
+      if (kubeconfig == null) {
+        problems.add("Not in a pod (KUBERNETES_SERVICE_HOST is not set) and no kubeconfig was found (KUBECONFIG, "
+            + "~/.kube/config): set " + kubeconfigKey + " or " + config.key(KubernetesProperties.ENDPOINT));
+        return null;
+      }
+    }
+
+    Config client;
+    String credentials;
+    String contextNamespace = null;
+    if (kubeconfig != null) {
+      if (!Files.isReadable(kubeconfig)) {
+        problems.add(kubeconfigKey + ": cannot read the kubeconfig file " + kubeconfig);
+        return null;
+      }
+      try {
+        client = Config.fromKubeconfig(null, Files.readString(kubeconfig, StandardCharsets.UTF_8), kubeconfig.toString());
+      } catch (IOException | RuntimeException e) {
+        problems.add(kubeconfigKey + ": " + kubeconfig + " is not a usable kubeconfig (" + e.getClass().getSimpleName()
+            + "): check its current-context, cluster and user");
+        return null;
+      }
+      contextNamespace = client.getNamespace();
+      credentials = "the user of the current context of " + kubeconfig;
+    } else {
+      client = Config.empty();
+      credentials = "the service account token";
+      if (endpoint == null) {
+        String port = config.getenv("KUBERNETES_SERVICE_PORT");
+        endpoint = URI.create("https://" + (host.contains(":") ? "[" + host + "]" : host) + ":"
+            + (port == null || port.isBlank() ? "443" : port.trim()));
+      }
+    }
+    if (endpoint != null) {
+      client.setMasterUrl(endpoint.toString());
+    }
+
+    TokenFile token = null;
+    String tokenKey = config.key(KubernetesProperties.TOKEN_FILE);
+    Path tokenPath = config.find(KubernetesProperties.TOKEN_FILE).map(Path::of).orElse(null);
+    if (tokenPath == null && kubeconfig == null && Files.exists(serviceAccount.resolve("token"))) {
+      tokenPath = serviceAccount.resolve("token");
+    }
+    if (tokenPath != null) {
+      token = new TokenFile(tokenPath, tokenKey);
+      try {
+        token.check();
+      } catch (IllegalArgumentException e) {
+        problems.add(e.getMessage());
+      }
+      client.setOauthTokenProvider(token);
+      credentials = "the token in " + tokenPath + " (" + tokenKey + ")";
+    } else if (kubeconfig == null && inPod) {
+      problems.add(tokenKey + ": no service account token at " + serviceAccount.resolve("token")
+          + ": mount it (automountServiceAccountToken: true) or set " + tokenKey);
+    }
+
+    String caKey = config.key(KubernetesProperties.CA_FILE);
+    Path ca = config.find(KubernetesProperties.CA_FILE).map(Path::of).orElse(null);
+    if (ca == null && kubeconfig == null && Files.exists(serviceAccount.resolve("ca.crt"))) {
+      ca = serviceAccount.resolve("ca.crt");
+    }
+    if (ca != null) {
+      if (!Files.isReadable(ca)) {
+        problems.add(caKey + ": cannot read the certificate authority file " + ca);
+      }
+      client.setCaCertFile(ca.toString());
+    }
+
+    String namespace = config.get(KubernetesProperties.NAMESPACE);
+    if (namespace == null) {
+      namespace = namespaceFile(tokenPath != null ? tokenPath.resolveSibling("namespace") : null);
+    }
+    if (namespace == null && kubeconfig == null) {
+      namespace = namespaceFile(serviceAccount.resolve("namespace"));
+    }
+    if (namespace == null) {
+      namespace = contextNamespace != null && !contextNamespace.isBlank() ? contextNamespace : "default";
+    }
+    if (!NAMESPACE_NAME.matcher(namespace).matches()) {
+      problems.add(config.key(KubernetesProperties.NAMESPACE) + ": '" + namespace + "' is not a namespace name "
+          + "(lower-case letters, digits and '-', at most 63)");
+    }
+    int millis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis()));
+    client.setNamespace(namespace);
+    client.setRequestTimeout(millis);
+    client.setConnectionTimeout(Math.min(millis, 5_000));
+    client.setRequestRetryBackoffLimit(KubernetesResolverFactory.RETRIES);
+    client.setRequestRetryBackoffInterval(100);
+    return problems.size() > before ? null : new ApiConnection(client, namespace, token, credentials);
+  }
+
+  private static Path defaultKubeconfig(ResolverConfig config) {
+    String env = config.getenv("KUBECONFIG");
+    if (env != null && !env.isBlank()) {
+      for (String entry : env.split(java.io.File.pathSeparator)) {
+        if (!entry.isBlank() && Files.isReadable(Path.of(entry))) {
+          return Path.of(entry);
+        }
+      }
+    }
+    String home = config.getenv("HOME");
+    Path file = Path.of(home != null && !home.isBlank() ? home : System.getProperty("user.home"), ".kube", "config");
+    return Files.isReadable(file) ? file : null;
+  }
+
+  private static String namespaceFile(Path file) {
+    try {
+      if (file != null && Files.isReadable(file)) {
+        String ns = Files.readString(file, StandardCharsets.UTF_8).trim();
+        return ns.isEmpty() ? null : ns;
+      }
+    } catch (IOException e) {
+      // not readable: the next default applies
+    }
+    return null;
+  }
+
+  @Override
+  public String toString() {
+    return "ApiConnection{" + clientConfig.getMasterUrl() + ", namespace " + namespace + ", " + credentials + "}";
+  }
+}

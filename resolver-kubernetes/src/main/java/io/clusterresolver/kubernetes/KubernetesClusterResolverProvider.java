@@ -1,0 +1,56 @@
+package io.clusterresolver.kubernetes;
+
+import io.clusterresolver.ClusterResolver;
+import io.clusterresolver.spi.ClusterResolverProvider;
+import io.clusterresolver.spi.ConfigProperty;
+import io.clusterresolver.spi.ResolverConfig;
+import io.clusterresolver.spi.ResolverContext;
+import java.util.List;
+
+/**
+ * The {@code kubernetes} provider: the Running and Ready pods of one namespace that match a label
+ * selector, as a cluster. Every resolve lists them afresh (every page); StatefulSet ordinals and
+ * Indexed Job completion indices are the task indices; this process finds its own task by its pod
+ * name ({@code POD_NAME}, else {@code HOSTNAME}). Properties: {@code clusterresolver.kubernetes.*},
+ * see the module README.
+ */
+public final class KubernetesClusterResolverProvider implements ClusterResolverProvider {
+
+  /** The provider's name. */
+  public static final String NAME = "kubernetes";
+
+  /** A public zero-argument constructor that does no work, for {@link java.util.ServiceLoader}. */
+  public KubernetesClusterResolverProvider() {}
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  /** Above the clouds a pod runs on (a pod on EC2 is in a Kubernetes cluster first), below TF_CONFIG and Slurm. */
+  @Override
+  public int priority() {
+    return 100;
+  }
+
+  /** Whether {@code KUBERNETES_SERVICE_HOST} is set, as it is in every pod; touches no file or network. */
+  @Override
+  public boolean isAvailable(ResolverContext context) {
+    try {
+      return context.getenv("KUBERNETES_SERVICE_HOST").filter(h -> !h.isBlank()).isPresent();
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  @Override
+  public List<ConfigProperty<?>> properties() {
+    return KubernetesProperties.ALL;
+  }
+
+  /** Validates the configuration and builds the resolver (in {@link KubernetesResolverFactory}, so that loading this provider loads no client class). */
+  @Override
+  public ClusterResolver create(ResolverConfig config) {
+    return KubernetesResolverFactory.create(config);
+  }
+}

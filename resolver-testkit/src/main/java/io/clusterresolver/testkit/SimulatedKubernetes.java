@@ -1,0 +1,506 @@
+package io.clusterresolver.testkit;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.any;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
+import com.github.tomakehurst.wiremock.extension.ResponseDefinitionTransformerV2;
+import com.github.tomakehurst.wiremock.http.Request;
+import com.github.tomakehurst.wiremock.http.ResponseDefinition;
+import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A simulated Kubernetes API server on a local WireMock server: pods in namespaces that may change
+ * between calls, listed in the API's own wire format. Point the fabric8 client (or any Kubernetes
+ * client) at {@link #endpoint()} with a bearer token.
+ *
+ * <ul>
+ *   <li>{@code GET /api/v1/namespaces/{ns}/pods} and {@code GET /api/v1/pods}: a {@code PodList}
+ *       ({@code apiVersion: v1}, {@code metadata.resourceVersion}, {@code metadata.continue},
+ *       {@code metadata.remainingItemCount}, {@code items}) in key order ({@code namespace/name}),
+ *       filtered by {@code labelSelector} (equality- and set-based), {@code limit} items at a time
+ *       with {@code continue} tokens in the API server's own format. A token older than
+ *       {@link #expireContinueTokens()} is answered with 410 Gone, reason {@code Expired}.
+ *   <li>Every request needs {@code Authorization: Bearer TOKEN} with a token {@link #acceptTokens
+ *       accepted} at that moment, else 401 {@code Unauthorized}; so a client that keeps a rotated-out
+ *       token is seen failing. Listing pods in a {@linkplain #forbid forbidden} namespace is 403
+ *       {@code Forbidden} with the API server's message naming the user of the token.
+ *   <li>Errors are {@code Status} objects; every answer carries an {@code Audit-Id}.
+ *   <li>Call counts, the requests seen, a latency added to every list, and {@link Fault}s by page
+ *       and count (throttling as 429 {@code TooManyRequests} with {@code Retry-After}, 500
+ *       {@code InternalError}, connection resets, truncated and malformed bodies, slow answers, 401).
+ * </ul>
+ *
+ * <p>Pages after the first are read from the current pods (not a snapshot of the first page's
+ * resource version). The server listens on 127.0.0.1 only. Thread-safe; close it when done.
+ */
+public final class SimulatedKubernetes implements AutoCloseable {
+
+  /** The operation name of pod lists in {@link #callCount(String)}. */
+  public static final String LIST_PODS = "list pods";
+
+  private static final String TRANSFORMER = "simulated-kubernetes";
+  private static final int REQUEST_LOG_LIMIT = 10_000;
+  private static final Pattern NAMESPACED_PODS = Pattern.compile("/api/v1/namespaces/([^/]+)/pods");
+  private static final String EXPIRED = "The provided continue parameter is too old to display a consistent list"
+      + " result. You can start a new list without the continue parameter, or use the continue token in this"
+      + " response to retrieve the remainder of the results. Continuing with the provided token results in an"
+      + " inconsistent list - objects that were created, modified, or deleted between the time the first chunk"
+      + " was returned and now may show up in the list.";
+
+  private final WireMockServer server;
+  private final Map<String, SimulatedPod> pods = new TreeMap<>();
+  private final Map<String, String> tokens = new ConcurrentHashMap<>();
+  private final Set<String> forbidden = ConcurrentHashMap.newKeySet();
+  private final Map<String, Integer> tokenPages = new ConcurrentHashMap<>();
+  private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
+  private final List<FaultRule> faults = new ArrayList<>();
+  private final Deque<RecordedRequest> requests = new ArrayDeque<>();
+  private volatile Duration latency = Duration.ZERO;
+  private long resourceVersion = 1000;
+  private volatile long oldestValidVersion;
+  private final AtomicInteger expireIssued = new AtomicInteger();
+
+  private SimulatedKubernetes() {
+    server = new WireMockServer(options()
+        .bindAddress("127.0.0.1")
+        .dynamicPort()
+        .disableRequestJournal()
+        .stubRequestLoggingDisabled(true)
+        .containerThreads(16)
+        .asynchronousResponseEnabled(true)
+        .extensions(new Transformer()));
+    server.start();
+    server.stubFor(any(anyUrl()).willReturn(aResponse().withTransformers(TRANSFORMER)));
+  }
+
+  /**
+   * Starts an API server on a free loopback port that accepts the bearer token
+   * {@code simulated-token} for the service account {@code default/cluster-resolver}.
+   */
+  public static SimulatedKubernetes start() {
+    SimulatedKubernetes k = new SimulatedKubernetes();
+    k.acceptTokens(Map.of("simulated-token", "system:serviceaccount:default:cluster-resolver"));
+    return k;
+  }
+
+  /** The API server URL, e.g. {@code http://127.0.0.1:41234}. */
+  public URI endpoint() {
+    return URI.create("http://127.0.0.1:" + server.port());
+  }
+
+  public int port() {
+    return server.port();
+  }
+
+  // ---- pods ----
+
+  /** Adds pods (replacing any with the same namespace and name). */
+  public SimulatedKubernetes add(SimulatedPod... added) {
+    return addAll(List.of(added));
+  }
+
+  /** Adds pods (replacing any with the same namespace and name). */
+  public SimulatedKubernetes addAll(Collection<SimulatedPod> added) {
+    synchronized (pods) {
+      for (SimulatedPod p : added) {
+        pods.put(p.key(), p);
+      }
+      resourceVersion++;
+    }
+    return this;
+  }
+
+  /** Removes a pod; true when it was there. */
+  public boolean remove(String namespace, String name) {
+    synchronized (pods) {
+      resourceVersion++;
+      return pods.remove(namespace + "/" + name) != null;
+    }
+  }
+
+  /** Changes a pod in place (its namespace and name stay). */
+  public SimulatedKubernetes update(String namespace, String name, UnaryOperator<SimulatedPod.Builder> change) {
+    synchronized (pods) {
+      SimulatedPod current = pods.get(namespace + "/" + name);
+      if (current == null) {
+        throw new IllegalArgumentException("No pod " + namespace + "/" + name + " in the simulation");
+      }
+      SimulatedPod changed = change.apply(current.toBuilder()).build();
+      pods.put(changed.key(), changed);
+      resourceVersion++;
+    }
+    return this;
+  }
+
+  /** Removes every pod. */
+  public SimulatedKubernetes clear() {
+    synchronized (pods) {
+      pods.clear();
+      resourceVersion++;
+    }
+    return this;
+  }
+
+  /** Every pod, in key order ({@code namespace/name}). */
+  public List<SimulatedPod> pods() {
+    synchronized (pods) {
+      return List.copyOf(pods.values());
+    }
+  }
+
+  // ---- authentication and authorization ----
+
+  /**
+   * The bearer tokens accepted from now on, each with the user it authenticates (like
+   * {@code system:serviceaccount:ml:trainer}); every other token gets 401. Replaces the previous set,
+   * so a rotation that revokes the old token is {@code acceptTokens(Map.of(newToken, user))}.
+   */
+  public SimulatedKubernetes acceptTokens(Map<String, String> tokensToUsers) {
+    synchronized (tokens) {
+      tokens.clear();
+      tokens.putAll(tokensToUsers);
+    }
+    return this;
+  }
+
+  /** Listing pods in this namespace is refused with 403 (no RBAC rule allows it). */
+  public SimulatedKubernetes forbid(String namespace) {
+    forbidden.add(namespace);
+    return this;
+  }
+
+  /** Allows listing pods in a namespace again. */
+  public SimulatedKubernetes allow(String namespace) {
+    forbidden.remove(namespace);
+    return this;
+  }
+
+  // ---- behaviour ----
+
+  /** A delay added to every list call. */
+  public SimulatedKubernetes latency(Duration latency) {
+    this.latency = latency == null ? Duration.ZERO : latency;
+    return this;
+  }
+
+  /** Every continue token issued so far is answered with 410 Gone (the API server compacted past it). */
+  public SimulatedKubernetes expireContinueTokens() {
+    synchronized (pods) {
+      resourceVersion++;
+      oldestValidVersion = resourceVersion;
+    }
+    return this;
+  }
+
+  /**
+   * The next {@code n} continue tokens are issued already expired, as when the API server compacts
+   * between two pages: the page after each is answered with 410 Gone.
+   */
+  public SimulatedKubernetes expireNextContinueTokens(int n) {
+    expireIssued.set(n);
+    return this;
+  }
+
+  /**
+   * Adds a fault for the next pod list (or page {@code fault.page()} of a listing), once or, when
+   * persistent, until {@link #clearFaults()}. Returns {@code false} for kinds an API server has no
+   * counterpart of (metadata-server faults).
+   */
+  public boolean inject(Fault fault) {
+    return inject(fault, fault.persistent() ? Integer.MAX_VALUE : 1);
+  }
+
+  /** Adds a fault for the next {@code times} matching calls. */
+  public boolean inject(Fault fault, int times) {
+    if (fault.kind().metadata()) {
+      return false;
+    }
+    if (times < 1) {
+      throw new IllegalArgumentException("A fault must apply at least once, not " + times + " times");
+    }
+    synchronized (faults) {
+      faults.add(new FaultRule(fault, times));
+    }
+    return true;
+  }
+
+  /** Removes all faults. */
+  public SimulatedKubernetes clearFaults() {
+    synchronized (faults) {
+      faults.clear();
+    }
+    return this;
+  }
+
+  // ---- observation ----
+
+  /** How many requests of an operation ({@link #LIST_PODS}, {@code get pods}, {@code other}) arrived, faulted ones included. */
+  public int callCount(String operation) {
+    AtomicInteger n = calls.get(operation);
+    return n == null ? 0 : n.get();
+  }
+
+  /** Pod list requests so far. */
+  public int listCalls() {
+    return callCount(LIST_PODS);
+  }
+
+  /** The requests seen (the last 10 000), oldest first. */
+  public List<RecordedRequest> requests() {
+    synchronized (requests) {
+      return List.copyOf(requests);
+    }
+  }
+
+  /** Forgets counts and recorded requests (not the pods, tokens or faults). */
+  public SimulatedKubernetes resetCounts() {
+    calls.clear();
+    synchronized (requests) {
+      requests.clear();
+    }
+    return this;
+  }
+
+  @Override
+  public void close() {
+    server.stop();
+  }
+
+  @Override
+  public String toString() {
+    return "SimulatedKubernetes{" + endpoint() + ", " + pods().size() + " pods}";
+  }
+
+  /**
+   * One request: method, path, the decoded query parameters, the bearer token it carried (or
+   * {@code null}), the operation and the {@code Audit-Id} it was answered with.
+   */
+  public record RecordedRequest(String method, String path, Map<String, String> query, String bearerToken,
+      String operation, String auditId) {
+    @Override
+    public String toString() {
+      return method + " " + path + " " + query.keySet() + " (" + operation + ")";
+    }
+  }
+
+  // ---- internals ----
+
+  private static final class FaultRule {
+    final Fault fault;
+    int remaining;
+
+    FaultRule(Fault fault, int remaining) {
+      this.fault = fault;
+      this.remaining = remaining;
+    }
+  }
+
+  private Fault takeFault(int page) {
+    synchronized (faults) {
+      for (FaultRule rule : faults) {
+        if (rule.remaining > 0 && (rule.fault.page() == 0 || rule.fault.page() == page)) {
+          if (rule.remaining != Integer.MAX_VALUE) {
+            rule.remaining--;
+          }
+          return rule.fault;
+        }
+      }
+    }
+    return null;
+  }
+
+  private void record(RecordedRequest r) {
+    calls.computeIfAbsent(r.operation(), k -> new AtomicInteger()).incrementAndGet();
+    synchronized (requests) {
+      if (requests.size() >= REQUEST_LOG_LIMIT) {
+        requests.removeFirst();
+      }
+      requests.addLast(r);
+    }
+  }
+
+  private final class Transformer implements ResponseDefinitionTransformerV2 {
+    @Override
+    public String getName() {
+      return TRANSFORMER;
+    }
+
+    @Override
+    public boolean applyGlobally() {
+      return false;
+    }
+
+    @Override
+    public ResponseDefinition transform(ServeEvent event) {
+      Request request = event.getRequest();
+      URI uri = URI.create(request.getUrl());
+      String path = uri.getPath();
+      Map<String, String> query = query(uri.getRawQuery());
+      String auth = request.getHeader("Authorization");
+      String token = auth != null && auth.startsWith("Bearer ") ? auth.substring(7).trim() : null;
+      Matcher namespaced = NAMESPACED_PODS.matcher(path);
+      boolean list = "GET".equals(request.getMethod().getName())
+          && (namespaced.matches() || path.equals("/api/v1/pods"));
+      String auditId = UUID.randomUUID().toString();
+      record(new RecordedRequest(request.getMethod().getName(), path, query, token, list ? LIST_PODS : "other",
+          auditId));
+      String user = token == null ? null : tokens.get(token);
+      if (user == null) {
+        return KubernetesWire.error(401, "Unauthorized", "Unauthorized", null, auditId, 0);
+      }
+      if (!list) {
+        return KubernetesWire.error(404, "NotFound", "the server could not find the requested resource", null,
+            auditId, 0);
+      }
+      String namespace = namespaced.matches() ? namespaced.group(1) : null;
+      if (forbidden.contains(namespace == null ? "" : namespace)) {
+        return KubernetesWire.error(403, "Forbidden", "pods is forbidden: User \"" + user
+            + "\" cannot list resource \"pods\" in API group \"\" in the namespace \"" + namespace + "\"",
+            "{\"kind\":\"pods\"}", auditId, 0);
+      }
+      try {
+        return listPods(namespace, query, auditId);
+      } catch (LabelSelectors.InvalidSelector | BadRequest e) {
+        return KubernetesWire.error(400, "BadRequest", e.getMessage(), null, auditId, 0);
+      }
+    }
+  }
+
+  private static final class BadRequest extends IllegalArgumentException {
+    BadRequest(String message) {
+      super(message);
+    }
+  }
+
+  private ResponseDefinition listPods(String namespace, Map<String, String> query, String auditId) {
+    Predicate<Map<String, String>> selector = LabelSelectors.parse(query.get("labelSelector"));
+    long limit = 0;
+    if (query.containsKey("limit")) {
+      try {
+        limit = Long.parseLong(query.get("limit"));
+      } catch (NumberFormatException e) {
+        throw new BadRequest("limit: Invalid value: \"" + query.get("limit") + "\": must be an integer");
+      }
+    }
+    String continueToken = query.get("continue");
+    String start = null;
+    int page = 1;
+    if (continueToken != null && !continueToken.isEmpty()) {
+      Object[] decoded = KubernetesWire.decodeToken(continueToken);
+      if (decoded == null) {
+        throw new BadRequest("continue key is not valid: illegal base64 data or not a continue token");
+      }
+      if ((Long) decoded[0] < oldestValidVersion) {
+        return KubernetesWire.error(410, "Expired", EXPIRED, null, auditId, latency.toMillis());
+      }
+      start = (String) decoded[1];
+      page = tokenPages.getOrDefault(continueToken, 2);
+    }
+    Fault fault = takeFault(page);
+    if (fault != null && fault.kind() != Fault.Kind.SLOW) {
+      return faulted(fault, auditId);
+    }
+    List<SimulatedPod> matching = new ArrayList<>();
+    long rv;
+    synchronized (pods) {
+      rv = resourceVersion;
+      for (SimulatedPod p : pods.values()) {
+        if ((namespace == null || p.namespace().equals(namespace)) && (start == null || p.key().compareTo(start) > 0)
+            && selector.test(p.labels())) {
+          matching.add(p);
+        }
+      }
+    }
+    int n = limit > 0 ? (int) Math.min(limit, matching.size()) : matching.size();
+    StringBuilder json = new StringBuilder(256 + n * 1600);
+    json.append("{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"").append(rv).append('"');
+    if (n < matching.size()) {
+      String next = KubernetesWire.continueToken(rv, matching.get(n - 1).key());
+      if (tokenPages.size() > 100_000) {
+        tokenPages.clear();
+      }
+      tokenPages.put(next, page + 1);
+      if (expireIssued.getAndUpdate(x -> Math.max(0, x - 1)) > 0) {
+        expireContinueTokens();
+      }
+      json.append(",\"continue\":").append(KubernetesWire.quote(next))
+          .append(",\"remainingItemCount\":").append(matching.size() - n);
+    }
+    json.append("},\"items\":[");
+    for (int i = 0; i < n; i++) {
+      json.append(i == 0 ? "" : ",").append(matching.get(i).json());
+    }
+    json.append("]}");
+    long delay = latency.toMillis() + (fault != null ? fault.delay().toMillis() : 0);
+    return ok(json.toString(), auditId, delay);
+  }
+
+  private static ResponseDefinition ok(String body, String auditId, long delayMs) {
+    ResponseDefinitionBuilder b = aResponse().withStatus(200)
+        .withHeader("Content-Type", "application/json")
+        .withHeader("Audit-Id", auditId)
+        .withHeader("Cache-Control", "no-cache, private")
+        .withBody(body);
+    if (delayMs > 0) {
+      b.withFixedDelay((int) delayMs);
+    }
+    return b.build();
+  }
+
+  private ResponseDefinition faulted(Fault fault, String auditId) {
+    long delay = latency.toMillis();
+    return switch (fault.kind()) {
+      case THROTTLED -> KubernetesWire.error(429, "TooManyRequests", "Too many requests, please try again later.",
+          "{\"retryAfterSeconds\":1}", auditId, delay);
+      case SERVER_ERROR -> KubernetesWire.error(500, "InternalError",
+          "Internal error occurred: etcdserver: request timed out",
+          "{\"causes\":[{\"message\":\"etcdserver: request timed out\"}]}", auditId, delay);
+      case CREDENTIALS_REJECTED -> KubernetesWire.error(401, "Unauthorized", "Unauthorized", null, auditId, delay);
+      case CONNECTION_RESET -> aResponse().withFault(com.github.tomakehurst.wiremock.http.Fault.CONNECTION_RESET_BY_PEER)
+          .build();
+      case TRUNCATED_BODY -> ok("{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"1\"},"
+          + "\"items\":[{\"metadata\":{\"name\":\"trun", auditId, delay);
+      default -> aResponse().withStatus(200).withHeader("Content-Type", "text/html")
+          .withBody("<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>")
+          .build();
+    };
+  }
+
+  private static Map<String, String> query(String raw) {
+    Map<String, String> q = new LinkedHashMap<>();
+    if (raw == null || raw.isEmpty()) {
+      return q;
+    }
+    for (String pair : raw.split("&")) {
+      int eq = pair.indexOf('=');
+      String k = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+      String v = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+      q.put(k, v);
+    }
+    return q;
+  }
+}

@@ -1,0 +1,514 @@
+package io.clusterresolver.testkit;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.any;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
+import com.github.tomakehurst.wiremock.extension.ResponseDefinitionTransformerV2;
+import com.github.tomakehurst.wiremock.http.Fault;
+import com.github.tomakehurst.wiremock.http.QueryParameter;
+import com.github.tomakehurst.wiremock.http.Request;
+import com.github.tomakehurst.wiremock.http.ResponseDefinition;
+import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A simulated Cloud TPU API v2 on a local WireMock server, in the API's REST wire format, plus the
+ * Compute Engine metadata server a TPU VM sees and an OAuth token endpoint, all on one port. Point the
+ * real {@code google-cloud-tpu} client (HttpJson transport) at {@link #endpoint()}.
+ *
+ * <ul>
+ *   <li>{@code GET /v2/projects/P/locations/ZONE/nodes/NAME} ({@code nodes.get}): the node's JSON
+ *       ({@code name}, {@code acceleratorType}, {@code state}, {@code health}, {@code healthDescription},
+ *       {@code networkEndpoints[{ipAddress, port, accessConfig}]}, …) in every state; enums as numbers when
+ *       the client asks for {@code $alt=json;enum-encoding=int} (as the Java client does), else as names.
+ *       An unknown node is 404 {@code NOT_FOUND} in Google's JSON error shape.
+ *   <li>{@code GET /v2/projects/P/locations/ZONE/nodes} ({@code nodes.list}): {@code pageSize}
+ *       (default 100, at most 1000) and {@code pageToken}, answered with {@code nodes} and
+ *       {@code nextPageToken}.
+ *   <li>{@code /computeMetadata/v1/...} with {@code Metadata-Flavor: Google}: project, zone, internal IP
+ *       and the TPU VM attributes of the worker chosen with {@link #identifyAs(String, int)}.
+ *   <li>{@code POST /token}: an OAuth token for a service-account JWT (a key file whose {@code token_uri}
+ *       is {@link #tokenUri()}); API calls carrying a bearer token it did not issue are 401
+ *       {@code UNAUTHENTICATED}; calls without a token are accepted unless {@link #requireToken(boolean)}.
+ *   <li>Call counts per operation, a latency added to every API call, faults ({@link TpuFault}).
+ * </ul>
+ *
+ * <p>The server listens on 127.0.0.1 only. Thread-safe; close it when done.
+ */
+public final class SimulatedTpu implements AutoCloseable {
+
+  /** The operation name of {@code nodes.get}, for counts and faults. */
+  public static final String NODES_GET = "nodes.get";
+  /** The operation name of {@code nodes.list}. */
+  public static final String NODES_LIST = "nodes.list";
+  /** Requests to the metadata server. */
+  public static final String METADATA = "metadata";
+  /** Requests to the token endpoint. */
+  public static final String TOKEN = "token";
+
+  private static final String TRANSFORMER = "simulated-tpu";
+  private static final String NODE_PATH = "/v2/projects/([^/]+)/locations/([^/]+)/nodes/([^/]+)";
+  private static final String LIST_PATH = "/v2/projects/([^/]+)/locations/([^/]+)/nodes";
+  private static final Pattern NODE = Pattern.compile(NODE_PATH);
+  private static final Pattern LIST = Pattern.compile(LIST_PATH);
+
+  private final WireMockServer server;
+  private final String project;
+  private final String zone;
+  private final long projectNumber = 123_456_789_012L;
+  /** Nodes by full resource name, in insertion order. */
+  private final Map<String, SimulatedTpuNode> nodes = new LinkedHashMap<>();
+  private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
+  private final FaultRules<TpuFault> faults = new FaultRules<>(TpuFault::times);
+  private final Set<String> tokens = ConcurrentHashMap.newKeySet();
+  private final TpuVmMetadata metadata = new TpuVmMetadata();
+  private final AtomicInteger withToken = new AtomicInteger();
+  private final AtomicInteger withoutToken = new AtomicInteger();
+  private volatile Duration latency = Duration.ZERO;
+  private volatile boolean requireToken;
+
+  private SimulatedTpu(String project, String zone) {
+    this.project = project;
+    this.zone = zone;
+    metadata.describe(project, projectNumber, zone, null, -1, "10.128.0.99");
+    server = new WireMockServer(options()
+        .bindAddress("127.0.0.1")
+        .dynamicPort()
+        .disableRequestJournal()
+        .stubRequestLoggingDisabled(true)
+        .containerThreads(16)
+        .asynchronousResponseEnabled(true)
+        .extensions(new Transformer()));
+    server.start();
+    server.stubFor(get(urlPathMatching(NODE_PATH)).atPriority(1).willReturn(aResponse().withTransformers(TRANSFORMER)));
+    server.stubFor(get(urlPathMatching(LIST_PATH)).atPriority(1).willReturn(aResponse().withTransformers(TRANSFORMER)));
+    server.stubFor(any(urlPathMatching(TpuVmMetadata.PREFIX + ".*")).atPriority(1)
+        .willReturn(aResponse().withTransformers(TRANSFORMER)));
+    server.stubFor(post(urlPathEqualTo("/token")).atPriority(1).willReturn(aResponse().withTransformers(TRANSFORMER)));
+    // Anything else: the API's own 404 for an unknown method or path.
+    server.stubFor(any(anyUrl()).atPriority(10).willReturn(aResponse().withStatus(404)
+        .withHeader("Content-Type", "application/json; charset=UTF-8")
+        .withBody("{\n  \"error\": {\n    \"code\": 404,\n    \"message\": \"The requested URL was not found on this"
+            + " server.\",\n    \"status\": \"NOT_FOUND\"\n  }\n}\n")));
+  }
+
+  /** Starts a simulation of project {@code demo-project}, zone {@code us-central2-b}, on a free loopback port. */
+  public static SimulatedTpu start() {
+    return start("demo-project", "us-central2-b");
+  }
+
+  /** Starts a simulation whose metadata server names this project and zone. */
+  public static SimulatedTpu start(String project, String zone) {
+    return new SimulatedTpu(project, zone);
+  }
+
+  /** The API endpoint, e.g. {@code http://127.0.0.1:41234}. */
+  public URI endpoint() {
+    return URI.create("http://127.0.0.1:" + server.port());
+  }
+
+  /** The metadata server's endpoint (the same server). */
+  public URI metadataEndpoint() {
+    return endpoint();
+  }
+
+  /** The OAuth token endpoint, for a service-account key file's {@code token_uri}. */
+  public URI tokenUri() {
+    return endpoint().resolve("/token");
+  }
+
+  /** The default project (the metadata server's). */
+  public String project() {
+    return project;
+  }
+
+  /** The default zone (the metadata server's). */
+  public String zone() {
+    return zone;
+  }
+
+  /** The full resource name of a node in the default project and zone. */
+  public String resourceName(String node) {
+    return resourceName(project, zone, node);
+  }
+
+  /** The full resource name {@code projects/P/locations/ZONE/nodes/NAME}. */
+  public static String resourceName(String project, String zone, String node) {
+    return "projects/" + project + "/locations/" + zone + "/nodes/" + node;
+  }
+
+  /**
+   * The properties that point the {@code tpu} provider at this simulation for one node of the default
+   * project and zone: name, project, zone, both endpoints, and {@code credentials=none}.
+   */
+  public Map<String, String> providerProperties(String node) {
+    Map<String, String> p = new LinkedHashMap<>();
+    p.put("clusterresolver.tpu.name", node);
+    p.put("clusterresolver.tpu.project", project);
+    p.put("clusterresolver.tpu.zone", zone);
+    p.put("clusterresolver.tpu.endpoint", endpoint().toString());
+    p.put("clusterresolver.tpu.metadata-endpoint", metadataEndpoint().toString());
+    p.put("clusterresolver.tpu.credentials", "none");
+    return p;
+  }
+
+  // ---- nodes ----
+
+  /** Adds (or replaces) nodes in the default project and zone. */
+  public SimulatedTpu add(SimulatedTpuNode... added) {
+    for (SimulatedTpuNode n : added) {
+      put(project, zone, n);
+    }
+    return this;
+  }
+
+  /** Adds (or replaces) a node in another project or zone. */
+  public SimulatedTpu put(String project, String zone, SimulatedTpuNode node) {
+    synchronized (nodes) {
+      nodes.put(resourceName(project, zone, node.name()), node);
+    }
+    return this;
+  }
+
+  /** Changes a node of the default project and zone in place. */
+  public SimulatedTpu update(String node, UnaryOperator<SimulatedTpuNode.Builder> change) {
+    synchronized (nodes) {
+      SimulatedTpuNode current = nodes.get(resourceName(node));
+      if (current == null) {
+        throw new IllegalArgumentException("No node " + node + " in the simulation");
+      }
+      SimulatedTpuNode changed = change.apply(current.toBuilder()).build();
+      if (!changed.name().equals(node)) {
+        throw new IllegalArgumentException("An update cannot rename node " + node);
+      }
+      nodes.put(resourceName(node), changed);
+    }
+    return this;
+  }
+
+  /** Sets a node's state. */
+  public SimulatedTpu setState(String node, SimulatedTpuNode.State state) {
+    return update(node, b -> b.state(state));
+  }
+
+  /** Removes a node of the default project and zone; true when it was there. */
+  public boolean remove(String node) {
+    synchronized (nodes) {
+      return nodes.remove(resourceName(node)) != null;
+    }
+  }
+
+  /** Removes every node. */
+  public SimulatedTpu clear() {
+    synchronized (nodes) {
+      nodes.clear();
+    }
+    return this;
+  }
+
+  /** A node of the default project and zone, or {@code null}. */
+  public SimulatedTpuNode node(String node) {
+    synchronized (nodes) {
+      return nodes.get(resourceName(node));
+    }
+  }
+
+  // ---- the metadata server ----
+
+  /**
+   * Makes the metadata server describe worker {@code worker} of a node of the default project and
+   * zone (its internal IP and the TPU VM attributes); {@code -1}: a VM of the project that is no worker.
+   */
+  public SimulatedTpu identifyAs(String node, int worker) {
+    SimulatedTpuNode n = node == null ? null : node(node);
+    if (node != null && n == null) {
+      throw new IllegalArgumentException("No node " + node + " in the simulation");
+    }
+    if (n != null && worker >= n.endpoints().size()) {
+      throw new IllegalArgumentException("Node " + node + " has " + n.endpoints().size() + " workers, not " + (worker + 1));
+    }
+    metadata.describe(project, projectNumber, zone, n, worker, "10.128.0.99");
+    return this;
+  }
+
+  /** Sets one metadata value by path after {@code /computeMetadata/v1/} (like {@code instance/zone}); {@code null} removes it. */
+  public SimulatedTpu metadataValue(String path, String value) {
+    metadata.set(path, value);
+    return this;
+  }
+
+  /** Whether the metadata server answers at all (down: every request is met with a reset connection). */
+  public SimulatedTpu metadataDown(boolean down) {
+    metadata.down(down);
+    return this;
+  }
+
+  // ---- behaviour ----
+
+  /** A delay added to every API call (not to the metadata server). */
+  public SimulatedTpu latency(Duration latency) {
+    this.latency = latency == null ? Duration.ZERO : latency;
+    return this;
+  }
+
+  /** Whether API calls without a bearer token are refused (401), as the real API does. Off by default. */
+  public SimulatedTpu requireToken(boolean require) {
+    this.requireToken = require;
+    return this;
+  }
+
+  /** Adds a fault; faults are checked in the order added. */
+  public SimulatedTpu inject(TpuFault fault) {
+    faults.add(fault);
+    return this;
+  }
+
+  /** Removes all faults. */
+  public SimulatedTpu clearFaults() {
+    faults.clear();
+    return this;
+  }
+
+  // ---- observation ----
+
+  /** How many requests of an operation ({@link #NODES_GET}, {@link #NODES_LIST}, {@link #METADATA}, {@link #TOKEN}) arrived. */
+  public int callCount(String operation) {
+    AtomicInteger n = calls.get(operation);
+    return n == null ? 0 : n.get();
+  }
+
+  /** Request counts by operation. */
+  public Map<String, Integer> callCounts() {
+    Map<String, Integer> copy = new TreeMap<>();
+    calls.forEach((k, v) -> copy.put(k, v.get()));
+    return copy;
+  }
+
+  /** The access tokens the token endpoint issued (secrets a test checks never appear in any output). */
+  public Set<String> issuedTokens() {
+    return Set.copyOf(tokens);
+  }
+
+  /** How many API calls carried a bearer token this simulation issued. */
+  public int callsWithToken() {
+    return withToken.get();
+  }
+
+  /** How many API calls carried no {@code Authorization} header at all. */
+  public int callsWithoutToken() {
+    return withoutToken.get();
+  }
+
+  /** Forgets counts (not nodes, metadata or faults). */
+  public SimulatedTpu resetCounts() {
+    calls.clear();
+    withToken.set(0);
+    withoutToken.set(0);
+    return this;
+  }
+
+  @Override
+  public void close() {
+    server.stop();
+  }
+
+  @Override
+  public String toString() {
+    synchronized (nodes) {
+      return "SimulatedTpu{" + endpoint() + ", " + nodes.size() + " nodes}";
+    }
+  }
+
+  // ---- internals ----
+
+  private TpuFault takeFault(String operation, int page) {
+    return faults.take(f -> f.matches(operation, page));
+  }
+
+  private void count(String operation) {
+    calls.computeIfAbsent(operation, k -> new AtomicInteger()).incrementAndGet();
+  }
+
+  /** Answers every stubbed request from the simulation's state. */
+  private final class Transformer implements ResponseDefinitionTransformerV2 {
+    @Override
+    public String getName() {
+      return TRANSFORMER;
+    }
+
+    @Override
+    public boolean applyGlobally() {
+      return false;
+    }
+
+    @Override
+    public ResponseDefinition transform(ServeEvent event) {
+      Request request = event.getRequest();
+      String path = URI.create(request.getUrl()).getPath();
+      String method = request.getMethod().getName();
+      if (path.startsWith(TpuVmMetadata.PREFIX)) {
+        count(METADATA);
+        TpuFault fault = takeFault(METADATA, 1);
+        if (metadata.isDown() || fault != null && fault.kind() == TpuFault.Kind.CONNECTION_RESET) {
+          return aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER).build();
+        }
+        if (fault != null && fault.kind() != TpuFault.Kind.SLOW) {
+          return aResponse().withStatus(200).withHeader("Metadata-Flavor", "Google")
+              .withHeader("Content-Type", "text/html").withBody("<html><body>captive portal</body></html>").build();
+        }
+        ResponseDefinition answer = metadata.answer(method, path, request.getHeader("Metadata-Flavor"));
+        return fault == null ? answer
+            : ResponseDefinitionBuilder.like(answer).withFixedDelay((int) fault.delay().toMillis()).build();
+      }
+      if (path.equals("/token")) {
+        count(TOKEN);
+        String token = "ya29.simulated-" + UUID.randomUUID().toString().replace("-", "");
+        tokens.add(token);
+        return TpuJson.json(200, "{\n  \"access_token\": \"" + token + "\",\n  \"expires_in\": 3599,\n"
+            + "  \"token_type\": \"Bearer\"\n}\n", 0);
+      }
+      Matcher get = NODE.matcher(path);
+      Matcher list = LIST.matcher(path);
+      String operation = get.matches() ? NODES_GET : NODES_LIST;
+      count(operation);
+      String requestId = UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+      String authorization = request.getHeader("Authorization");
+      if (authorization == null) {
+        withoutToken.incrementAndGet();
+        if (requireToken) {
+          return TpuJson.error(401, "UNAUTHENTICATED", "Request is missing required authentication credential."
+              + " Expected OAuth 2 access token, login cookie or other valid authentication credential.", requestId, 0);
+        }
+      } else if (!authorization.startsWith("Bearer ") || !tokens.contains(authorization.substring(7))) {
+        return TpuJson.error(401, "UNAUTHENTICATED", "Request had invalid authentication credentials. Expected"
+            + " OAuth 2 access token, login cookie or other valid authentication credential.", requestId, 0);
+      } else {
+        withToken.incrementAndGet();
+      }
+      boolean intEnums = query(request, "$alt").contains("enum-encoding=int");
+      if (get.matches()) {
+        return nodesGet(get.group(1), get.group(2), get.group(3), intEnums, requestId);
+      }
+      list.matches();
+      return nodesList(list.group(1), list.group(2), request, intEnums, requestId);
+    }
+  }
+
+  private static String query(Request request, String name) {
+    QueryParameter p = request.queryParameter(name);
+    return p != null && p.isPresent() ? p.firstValue() : "";
+  }
+
+  private ResponseDefinition nodesGet(String project, String zone, String name, boolean intEnums, String requestId) {
+    TpuFault fault = takeFault(NODES_GET, 1);
+    if (fault != null && fault.kind() != TpuFault.Kind.SLOW) {
+      return faulted(fault, requestId);
+    }
+    String full = resourceName(project, zone, name);
+    SimulatedTpuNode node;
+    synchronized (nodes) {
+      node = nodes.get(full);
+    }
+    long delay = latency.toMillis() + (fault != null ? fault.delay().toMillis() : 0);
+    if (node == null) {
+      return TpuJson.error(404, "NOT_FOUND", "Resource " + full + " was not found", requestId, delay);
+    }
+    return TpuJson.json(200, TpuJson.node(project, zone, node, intEnums), delay);
+  }
+
+  private ResponseDefinition nodesList(String project, String zone, Request request, boolean intEnums,
+      String requestId) {
+    int pageSize = 100;
+    String size = query(request, "pageSize");
+    if (!size.isEmpty()) {
+      try {
+        pageSize = Integer.parseInt(size);
+      } catch (NumberFormatException e) {
+        return TpuJson.error(400, "INVALID_ARGUMENT", "Invalid value at 'page_size' (TYPE_INT32), \"" + size + "\"",
+            requestId, 0);
+      }
+      pageSize = pageSize <= 0 ? 100 : Math.min(pageSize, 1000);
+    }
+    int offset = 0;
+    int page = 1;
+    String token = query(request, "pageToken");
+    if (!token.isEmpty()) {
+      String[] parts = token.split("-");
+      try {
+        page = Integer.parseInt(parts[0]);
+        offset = Integer.parseInt(parts[1]);
+      } catch (RuntimeException e) {
+        return TpuJson.error(400, "INVALID_ARGUMENT", "Invalid page token: " + token, requestId, 0);
+      }
+    }
+    TpuFault fault = takeFault(NODES_LIST, page);
+    if (fault != null && fault.kind() != TpuFault.Kind.SLOW) {
+      return faulted(fault, requestId);
+    }
+    String prefix = "projects/" + project + "/locations/" + zone + "/nodes/";
+    List<SimulatedTpuNode> inZone = new ArrayList<>();
+    synchronized (nodes) {
+      nodes.forEach((full, node) -> {
+        if (full.startsWith(prefix) || ("-".equals(zone) && full.startsWith("projects/" + project + "/"))) {
+          inZone.add(node);
+        }
+      });
+    }
+    int end = Math.min(inZone.size(), offset + pageSize);
+    StringBuilder j = new StringBuilder("{\n  \"nodes\": [");
+    for (int i = offset; i < end; i++) {
+      j.append(i == offset ? "\n" : ",\n").append(TpuJson.node(project, zone, inZone.get(i), intEnums));
+    }
+    j.append("\n  ]");
+    if (end < inZone.size()) {
+      j.append(",\n  \"nextPageToken\": \"").append(page + 1).append('-').append(end).append('"');
+    }
+    j.append("\n}\n");
+    long delay = latency.toMillis() + (fault != null ? fault.delay().toMillis() : 0);
+    return TpuJson.json(200, j.toString(), delay);
+  }
+
+  private ResponseDefinition faulted(TpuFault fault, String requestId) {
+    long delay = latency.toMillis();
+    switch (fault.kind()) {
+      case RESOURCE_EXHAUSTED:
+        return TpuJson.error(429, "RESOURCE_EXHAUSTED", "Quota exceeded for quota metric 'Read requests' and limit"
+            + " 'Read requests per minute' of service 'tpu.googleapis.com'", requestId, delay);
+      case INTERNAL_ERROR:
+        return TpuJson.error(500, "INTERNAL", "Internal error encountered.", requestId, delay);
+      case UNAVAILABLE:
+        return TpuJson.error(503, "UNAVAILABLE", "The service is currently unavailable.", requestId, delay);
+      case PERMISSION_DENIED:
+        return TpuJson.error(403, "PERMISSION_DENIED", "Permission 'tpu.nodes.get' denied on resource '//tpu.googleapis.com/"
+            + "projects/" + project + "/locations/" + zone + "/nodes' (or it may not exist).", requestId, delay);
+      case CONNECTION_RESET:
+        return aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER).build();
+      case TRUNCATED_JSON:
+        return TpuJson.json(200, "{\n  \"name\": \"projects/" + project + "/locations/" + zone
+            + "/nodes/x\",\n  \"acceleratorType\": \"v4-", delay);
+      default:
+        return TpuJson.json(200, "<html><body>this is not JSON & never was</body></html>", delay);
+    }
+  }
+}

@@ -1,0 +1,148 @@
+package io.clusterresolver.testkit;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * A fault {@link SimulatedTpu} injects into its Cloud TPU API answers: the same kinds as
+ * {@link Ec2Fault}, in Google's shapes. Immutable: {@link #onOperation}, {@link #onPage} and
+ * {@link #times} return changed copies.
+ *
+ * <pre>{@code
+ * tpu.inject(TpuFault.resourceExhausted().times(2));       // the next two calls are throttled (429)
+ * tpu.inject(TpuFault.internalError().always());           // every call fails with 500 INTERNAL
+ * tpu.inject(TpuFault.connectionReset().onOperation(SimulatedTpu.NODES_LIST).onPage(2));
+ * }</pre>
+ */
+public final class TpuFault {
+
+  /** What goes wrong. */
+  public enum Kind {
+    /** HTTP 429 with Google's JSON error {@code RESOURCE_EXHAUSTED} (throttling, quota). */
+    RESOURCE_EXHAUSTED,
+    /** HTTP 500 with Google's JSON error {@code INTERNAL}. */
+    INTERNAL_ERROR,
+    /** HTTP 503 with Google's JSON error {@code UNAVAILABLE}. */
+    UNAVAILABLE,
+    /** HTTP 403 with Google's JSON error {@code PERMISSION_DENIED} (credentials without the permission). */
+    PERMISSION_DENIED,
+    /** The connection is reset before any response. */
+    CONNECTION_RESET,
+    /** A 200 answer whose JSON is cut off halfway. */
+    TRUNCATED_JSON,
+    /** A 200 answer whose body is not JSON at all. */
+    MALFORMED_JSON,
+    /** The right answer, after a delay. */
+    SLOW
+  }
+
+  private final Kind kind;
+  private final String operation;
+  private final int page;
+  private final int times;
+  private final Duration delay;
+
+  private TpuFault(Kind kind, String operation, int page, int times, Duration delay) {
+    this.kind = kind;
+    this.operation = operation;
+    this.page = page;
+    this.times = times;
+    this.delay = delay;
+  }
+
+  public static TpuFault resourceExhausted() {
+    return new TpuFault(Kind.RESOURCE_EXHAUSTED, null, 0, 1, Duration.ZERO);
+  }
+
+  public static TpuFault internalError() {
+    return new TpuFault(Kind.INTERNAL_ERROR, null, 0, 1, Duration.ZERO);
+  }
+
+  public static TpuFault unavailable() {
+    return new TpuFault(Kind.UNAVAILABLE, null, 0, 1, Duration.ZERO);
+  }
+
+  public static TpuFault permissionDenied() {
+    return new TpuFault(Kind.PERMISSION_DENIED, null, 0, 1, Duration.ZERO);
+  }
+
+  public static TpuFault connectionReset() {
+    return new TpuFault(Kind.CONNECTION_RESET, null, 0, 1, Duration.ZERO);
+  }
+
+  public static TpuFault truncatedJson() {
+    return new TpuFault(Kind.TRUNCATED_JSON, null, 0, 1, Duration.ZERO);
+  }
+
+  public static TpuFault malformedJson() {
+    return new TpuFault(Kind.MALFORMED_JSON, null, 0, 1, Duration.ZERO);
+  }
+
+  /** A correct answer that arrives after {@code delay}. */
+  public static TpuFault slow(Duration delay) {
+    return new TpuFault(Kind.SLOW, null, 0, 1, Objects.requireNonNull(delay));
+  }
+
+  /**
+   * Only for this operation: {@link SimulatedTpu#NODES_GET}, {@link SimulatedTpu#NODES_LIST}, or
+   * {@link SimulatedTpu#METADATA} (the metadata server: {@link #connectionReset()}, {@link #slow} and
+   * {@link #malformedJson()} as a 200 answer that is not a metadata value); any API call by default.
+   */
+  public TpuFault onOperation(String operation) {
+    return new TpuFault(kind, Objects.requireNonNull(operation), page, times, delay);
+  }
+
+  /** Only for page {@code k} (1 = the first) of {@code nodes.list}. */
+  public TpuFault onPage(int k) {
+    if (k < 1) {
+      throw new IllegalArgumentException("Pages count from 1, not " + k);
+    }
+    return new TpuFault(kind, operation == null ? SimulatedTpu.NODES_LIST : operation, k, times, delay);
+  }
+
+  /** For the next {@code n} matching calls (1 by default). */
+  public TpuFault times(int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("A fault must apply at least once, not " + n + " times");
+    }
+    return new TpuFault(kind, operation, page, n, delay);
+  }
+
+  /** For every matching call until {@link SimulatedTpu#clearFaults()}. */
+  public TpuFault always() {
+    return new TpuFault(kind, operation, page, Integer.MAX_VALUE, delay);
+  }
+
+  public Kind kind() {
+    return kind;
+  }
+
+  /** The operation it applies to, or {@code null} for any API call. */
+  public String operation() {
+    return operation;
+  }
+
+  /** The page it applies to, or 0 for any. */
+  public int page() {
+    return page;
+  }
+
+  public int times() {
+    return times;
+  }
+
+  public Duration delay() {
+    return delay;
+  }
+
+  boolean matches(String operation, int page) {
+    boolean api = !SimulatedTpu.METADATA.equals(operation);
+    return (this.operation == null ? api : this.operation.equals(operation)) && (this.page == 0 || this.page == page);
+  }
+
+  @Override
+  public String toString() {
+    return kind + (operation == null ? "" : " on " + operation) + (page == 0 ? "" : " page " + page)
+        + (times == Integer.MAX_VALUE ? " always" : " x" + times);
+  }
+}

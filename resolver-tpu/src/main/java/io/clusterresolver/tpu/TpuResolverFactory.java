@@ -1,0 +1,169 @@
+package io.clusterresolver.tpu;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.clusterresolver.ClusterResolver;
+import io.clusterresolver.cloud.CloudProperties;
+import io.clusterresolver.cloud.Endpoints;
+import io.clusterresolver.spi.ResolverConfig;
+import io.clusterresolver.spi.TaskProperties;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Builds the {@code tpu} resolver: validates every property at once and decides what to ask —
+ * the {@code name} property, else TensorFlow's variables ({@code KUBE_GOOGLE_CLOUD_TPU_ENDPOINTS},
+ * then {@code TPU_NAME}, then {@code TPU_CONFIG}), else this TPU VM's metadata server.
+ */
+final class TpuResolverFactory {
+
+  static final String KUBE_ENDPOINTS = "KUBE_GOOGLE_CLOUD_TPU_ENDPOINTS";
+  static final String TPU_NAME = "TPU_NAME";
+  static final String TPU_CONFIG = "TPU_CONFIG";
+
+  private static final Pattern RESOURCE = Pattern.compile("projects/([^/\\s]+)/locations/([^/\\s]+)/nodes/([^/\\s]+)");
+  private static final Pattern NODE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]*");
+  private static final Pattern HOST_PORT = Pattern.compile("(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_.-]+)(?::(\\d{1,5}))?");
+
+  private TpuResolverFactory() {}
+
+  static ClusterResolver create(ResolverConfig config) {
+    List<String> problems = new ArrayList<>();
+    URI endpoint = Endpoints.httpUrl(config, TpuProperties.ENDPOINT, problems);
+    URI metadataEndpoint = Endpoints.httpUrl(config, TpuProperties.METADATA_ENDPOINT, problems);
+    String credentials = config.get(TpuProperties.CREDENTIALS);
+    String credentialsProblem = GoogleCredentialsSource.problem(credentials);
+    if (credentialsProblem != null) {
+      problems.add(config.key(TpuProperties.CREDENTIALS) + ": " + credentialsProblem);
+    }
+    Duration timeout = config.get(CloudProperties.TIMEOUT);
+    if (timeout.isZero() || timeout.isNegative()) {
+      problems.add(config.key(CloudProperties.TIMEOUT) + ": '" + timeout.toMillis() + "ms' must be positive, like 30s");
+    }
+    GceMetadata metadata = new GceMetadata(GceMetadata.endpoint(metadataEndpoint, config.getenv("GCE_METADATA_HOST")));
+    TpuTarget target = problems.isEmpty() ? target(config, metadata, problems) : null;
+    if (!problems.isEmpty()) {
+      throw ResolverConfig.problems(TpuClusterResolverProvider.NAME, problems);
+    }
+    if (target.kind() == TpuTarget.Kind.NODE && !config.get(TpuProperties.API)) {
+      target = TpuTarget.metadata();
+    }
+    TpuApi api = target.kind() == TpuTarget.Kind.NODE ? new TpuApi(endpoint, credentials) : null;
+    Integer portOverride = config.isSet(TpuProperties.PORT) ? config.get(TpuProperties.PORT) : null;
+    TpuNodeSource source = new TpuNodeSource(target, api, metadata, credentials == null, portOverride, timeout);
+    return new TpuClusterResolver(source, target.kind() == TpuTarget.Kind.LOCAL, config.get(TaskProperties.TASK_TYPE), config.get(TaskProperties.TASK_ID),
+        config.get(TaskProperties.RPC_LAYER), source.toString());
+  }
+
+  /** What to ask about; each problem is added to {@code problems}, naming the key or variable. */
+  static TpuTarget target(ResolverConfig config, GceMetadata metadata, List<String> problems) {
+    String name = config.get(TpuProperties.NAME);
+    String from = config.key(TpuProperties.NAME);
+    JsonObject tpuConfig = tpuConfig(config, problems);
+    if (name == null && config.getenv(KUBE_ENDPOINTS) != null) {
+      return workers(config.getenv(KUBE_ENDPOINTS), KUBE_ENDPOINTS, config, problems);
+    }
+    if (name == null && config.getenv(TPU_NAME) != null) {
+      name = config.getenv(TPU_NAME);
+      from = TPU_NAME;
+    }
+    if (name == null && tpuConfig != null && string(tpuConfig, "tpu_node_name") != null) {
+      name = string(tpuConfig, "tpu_node_name");
+      from = TPU_CONFIG + " (tpu_node_name)";
+    }
+    if (name == null) {
+      return TpuTarget.metadata();
+    }
+    name = name.trim();
+    if (name.isEmpty()) {
+      problems.add(from + " is empty: give the TPU node's name, its full resource name, grpc:// addresses or 'local'");
+      return null;
+    }
+    if (name.equals("local")) {
+      return TpuTarget.local(from);
+    }
+    if (name.startsWith("grpc://")) {
+      return workers(name, from, config, problems);
+    }
+    Matcher resource = RESOURCE.matcher(name);
+    if (resource.matches()) {
+      return TpuTarget.node(name, from);
+    }
+    if (!NODE_NAME.matcher(name).matches()) {
+      problems.add(from + ": '" + name + "' is not a TPU node name: give NAME, projects/P/locations/ZONE/nodes/NAME,"
+          + " grpc://host:port[,grpc://host:port...] or 'local'");
+      return null;
+    }
+    String project = setting(config, TpuProperties.PROJECT, tpuConfig, "project")
+        .or(() -> metadata.get(GceMetadata.PROJECT_ID)).orElse(null);
+    String zone = setting(config, TpuProperties.ZONE, tpuConfig, "zone").or(metadata::zone).orElse(null);
+    if (project == null) {
+      problems.add(config.key(TpuProperties.PROJECT) + " is not set and neither TPU_CONFIG nor the metadata server ("
+          + metadata.endpoint() + ") gave one: set it to the node's project");
+    }
+    if (zone == null) {
+      problems.add(config.key(TpuProperties.ZONE) + " is not set and neither TPU_CONFIG nor the metadata server ("
+          + metadata.endpoint() + ") gave one: set it to the node's zone, like us-central2-b");
+    }
+    return project == null || zone == null ? null
+        : TpuTarget.node("projects/" + project + "/locations/" + zone + "/nodes/" + name, from);
+  }
+
+  private static Optional<String> setting(ResolverConfig config,
+      io.clusterresolver.spi.ConfigProperty<String> property, JsonObject tpuConfig, String field) {
+    String value = config.get(property);
+    if (value != null && !value.isBlank()) {
+      return Optional.of(value.trim());
+    }
+    return Optional.ofNullable(tpuConfig == null ? null : string(tpuConfig, field));
+  }
+
+  /** {@code grpc://host[:port]} entries, comma-separated (the scheme may be left out after the first, as TF allows). */
+  private static TpuTarget workers(String list, String from, ResolverConfig config, List<String> problems) {
+    List<String> addresses = new ArrayList<>();
+    int port = config.get(TpuProperties.PORT);
+    for (String entry : list.split(",", -1)) {
+      String hostPort = entry.trim();
+      if (hostPort.startsWith("grpc://")) {
+        hostPort = hostPort.substring("grpc://".length());
+      }
+      Matcher m = HOST_PORT.matcher(hostPort);
+      if (!m.matches() || (m.group(2) != null && (Integer.parseInt(m.group(2)) < 1 || Integer.parseInt(m.group(2)) > 65535))) {
+        problems.add(from + ": '" + entry.trim() + "' is not grpc://host[:port]");
+        continue;
+      }
+      addresses.add(m.group(2) == null ? m.group(1) + ":" + port : hostPort);
+    }
+    return TpuTarget.workers(addresses, from);
+  }
+
+  /** TPU_CONFIG's JSON object, or {@code null} when unset (a malformed one is a problem). */
+  private static JsonObject tpuConfig(ResolverConfig config, List<String> problems) {
+    String text = config.getenv(TPU_CONFIG);
+    if (text == null || text.isBlank()) {
+      return null;
+    }
+    try {
+      JsonElement json = JsonParser.parseString(text);
+      if (json.isJsonObject()) {
+        return json.getAsJsonObject();
+      }
+    } catch (RuntimeException e) {
+      // reported below
+    }
+    problems.add(TPU_CONFIG + " is not a JSON object like {\"tpu_node_name\": \"NAME\", \"project\": \"P\","
+        + " \"zone\": \"Z\"}");
+    return null;
+  }
+
+  private static String string(JsonObject o, String field) {
+    JsonElement e = o.get(field);
+    return e != null && e.isJsonPrimitive() && !e.getAsString().isBlank() ? e.getAsString().trim() : null;
+  }
+}
