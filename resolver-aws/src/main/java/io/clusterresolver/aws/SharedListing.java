@@ -34,7 +34,8 @@ import java.util.function.LongSupplier;
  * one after another each see a new listing, as without sharing. A failed listing leaves nothing:
  * the next process lists for itself. The files live in a directory only this user can read
  * ({@link ListingFile}); trouble with them (a read-only directory, a damaged file) falls back to
- * listing the cloud. The wait for another process's listing is bounded by {@code timeout}.
+ * listing the cloud. The wait for another process's listing is bounded by {@code timeout}. Files
+ * of queries nobody asked for in a day are removed (at most once an hour per JVM).
  */
 final class SharedListing implements MemberSource {
 
@@ -101,6 +102,7 @@ final class SharedListing implements MemberSource {
         long begun = clock.getAsLong();
         List<Member> members = cloud.members();
         listing.write(begun, clock.getAsLong(), members);
+        sweep(lockFile.getParent());
         return members;
       } catch (IOException e) {
         LOG.log(Level.DEBUG, () -> "aws: shared listing " + lockFile + " unusable (" + e + ")");
@@ -108,6 +110,29 @@ final class SharedListing implements MemberSource {
       }
     } finally {
       local.unlock();
+    }
+  }
+
+  /** When this JVM last removed files of queries nobody asked for in a day (nanoTime). */
+  private static final java.util.concurrent.atomic.AtomicLong LAST_SWEEP = new java.util.concurrent.atomic.AtomicLong();
+  private static final long DAY_MS = TimeUnit.DAYS.toMillis(1);
+
+  /** Removes this provider's files untouched for a day (at most once an hour per JVM; best effort). */
+  private static void sweep(Path directory) {
+    long now = System.nanoTime();
+    long last = LAST_SWEEP.get();
+    if (last != 0 && now - last < TimeUnit.HOURS.toNanos(1) || !LAST_SWEEP.compareAndSet(last, now)) {
+      return;
+    }
+    long cutoff = System.currentTimeMillis() - DAY_MS;
+    try (java.nio.file.DirectoryStream<Path> files = java.nio.file.Files.newDirectoryStream(directory, "aws-*")) {
+      for (Path f : files) {
+        if (java.nio.file.Files.getLastModifiedTime(f).toMillis() < cutoff) {
+          java.nio.file.Files.deleteIfExists(f);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.log(Level.DEBUG, () -> "aws: could not tidy " + directory + " (" + e + ")");
     }
   }
 

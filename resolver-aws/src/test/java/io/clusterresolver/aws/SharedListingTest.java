@@ -182,4 +182,20 @@ class SharedListingTest {
         .containsExactlyElementsOf(fleet());
     assertThat(ec2.callCount("DescribeInstances")).isEqualTo(4);
   }
+
+  @Test
+  void filesOfQueriesNobodyAskedForInADayAreRemoved() throws Exception {
+    Path old = Files.writeString(dir.resolve("aws-0123456789abcdef0123456789abcdef.listing"), "old");
+    Path recent = Files.writeString(dir.resolve("aws-fedcba9876543210fedcba9876543210.listing"), "recent");
+    Path foreign = Files.writeString(dir.resolve("notes.txt"), "not ours");
+    Files.setLastModifiedTime(old, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 25 * 3600_000L));
+    Files.setLastModifiedTime(foreign, java.nio.file.attribute.FileTime.fromMillis(0));
+    java.lang.reflect.Field last = SharedListing.class.getDeclaredField("LAST_SWEEP");
+    last.setAccessible(true);
+    ((java.util.concurrent.atomic.AtomicLong) last.get(null)).set(0); // as in a fresh JVM
+    assertThat(resolver().clusterSpec().numTasks("worker")).isEqualTo(1200);
+    assertThat(old).doesNotExist();
+    assertThat(recent).exists();
+    assertThat(foreign).exists();
+  }
 }
