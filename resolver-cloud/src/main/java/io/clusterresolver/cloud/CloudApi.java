@@ -75,7 +75,11 @@ public final class CloudApi {
     return new Session(Deadline.after(timeout));
   }
 
-  /** The calls of one resolve under one {@link Deadline}. Not thread-safe: one per resolve. */
+  /**
+   * The calls of one resolve under one {@link Deadline}: one session per resolve. Thread-safe (it
+   * holds only its immutable deadline), so calls of one resolve may run on several threads, such as
+   * a catalog call beside the listing's next page.
+   */
   public final class Session {
     private final Deadline deadline;
 
