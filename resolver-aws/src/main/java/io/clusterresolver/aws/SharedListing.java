@@ -93,7 +93,10 @@ final class SharedListing implements MemberSource {
       }
       try (channel; FileLock lock = lockWithin(channel, deadline)) {
         ListingFile.Snapshot shared = listing.read();
-        if (shared != null && (shared.finishedAt() >= asked || asked - shared.listedAt() <= maxAge.toMillis())) {
+        // Only a listing that finished after this resolve was asked (it was in progress then) — in the same
+        // millisecond is no proof: a resolve right after another of this thread must list again.
+        if (shared != null && (shared.finishedAt() > asked
+            || !maxAge.isZero() && asked - shared.listedAt() <= maxAge.toMillis())) {
           LOG.log(Level.DEBUG, () -> "aws: " + shared.members().size() + " member(s) from this host's shared listing, "
               + (clock.getAsLong() - shared.listedAt()) + " ms old, begun " + (asked - shared.listedAt())
               + " ms before this resolve (" + listing + ")");

@@ -198,4 +198,18 @@ class SharedListingTest {
     assertThat(recent).exists();
     assertThat(foreign).exists();
   }
+
+  @Test
+  void aResolveAskedInTheMillisecondTheLastListingFinishedListsAgain() {
+    java.util.concurrent.atomic.AtomicInteger listings = new java.util.concurrent.atomic.AtomicInteger();
+    io.clusterresolver.cloud.MemberSource cloud = () -> {
+      listings.incrementAndGet();
+      return List.of();
+    };
+    // A clock that never moves: every listing finishes in the millisecond the next resolve is asked.
+    SharedListing shared = new SharedListing(cloud, dir, "query", Duration.ZERO, Duration.ofSeconds(5), () -> 1_000L);
+    shared.members();
+    shared.members();
+    assertThat(listings).hasValue(2);
+  }
 }
