@@ -97,7 +97,7 @@ public final class SimulatedAzure implements AutoCloseable {
   private final Map<String, ScaleSet> scaleSets = new LinkedHashMap<>();
   private final Map<String, Integer> skuGpus = new ConcurrentHashMap<>();
   private final CallLog<SimulatedEc2.RecordedRequest> log = new CallLog<>();
-  private final FaultQueue<AzureFault> faults = new FaultQueue<>(AzureFault::matches, AzureFault::times);
+  private final FaultRules<AzureFault> faults = new FaultRules<>();
   private final AtomicInteger remainingReads = new AtomicInteger(11999);
   private volatile Duration latency = Duration.ZERO;
   private volatile int pageSize = 100;
@@ -340,7 +340,7 @@ public final class SimulatedAzure implements AutoCloseable {
 
   /** Adds a fault; faults are checked in the order added. */
   public SimulatedAzure inject(AzureFault fault) {
-    faults.add(fault);
+    faults.add(fault, fault.times());
     return this;
   }
 
@@ -395,6 +395,10 @@ public final class SimulatedAzure implements AutoCloseable {
   }
 
   // ---- internals ----
+
+  private AzureFault takeFault(String operation, int page) {
+    return faults.take(f -> f.matches(operation, page));
+  }
 
   /** Answers every request from the simulation's state. */
   private final class Transformer implements ResponseDefinitionTransformerV2 {
@@ -460,7 +464,7 @@ public final class SimulatedAzure implements AutoCloseable {
           return json(400, ArmJson.error("InvalidSkipToken", "The skip token is not valid."), requestId, 0);
         }
       }
-      AzureFault fault = faults.take(operation, page);
+      AzureFault fault = takeFault(operation, page);
       if (fault != null && fault.kind() != AzureFault.Kind.SLOW) {
         return faulted(fault, requestId);
       }

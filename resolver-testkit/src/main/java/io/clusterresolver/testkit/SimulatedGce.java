@@ -79,7 +79,7 @@ public final class SimulatedGce implements AutoCloseable {
   private final Set<String> unreachable = ConcurrentHashMap.newKeySet();
   private final Set<String> tokens = ConcurrentHashMap.newKeySet();
   private final CallLog<RecordedRequest> calls = new CallLog<>();
-  private final FaultRules<GceFault> faults = new FaultRules<>(GceFault::times);
+  private final FaultRules<GceFault> faults = new FaultRules<>();
   private final SimulatedGceMetadata metadata;
   private volatile Duration latency = Duration.ZERO;
   private volatile int pageCap = MAX_RESULTS;
@@ -268,7 +268,7 @@ public final class SimulatedGce implements AutoCloseable {
 
   /** Adds a fault; faults are checked in the order added. */
   public SimulatedGce inject(GceFault fault) {
-    faults.add(fault);
+    faults.add(fault, fault.times());
     return this;
   }
 

@@ -80,7 +80,7 @@ public final class SimulatedTpu implements AutoCloseable {
   /** Nodes by full resource name, in insertion order. */
   private final Map<String, SimulatedTpuNode> nodes = new LinkedHashMap<>();
   private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
-  private final FaultRules<TpuFault> faults = new FaultRules<>(TpuFault::times);
+  private final FaultRules<TpuFault> faults = new FaultRules<>();
   private final Set<String> tokens = ConcurrentHashMap.newKeySet();
   private final TpuVmMetadata metadata = new TpuVmMetadata();
   private final AtomicInteger withToken = new AtomicInteger();
@@ -280,7 +280,7 @@ public final class SimulatedTpu implements AutoCloseable {
 
   /** Adds a fault; faults are checked in the order added. */
   public SimulatedTpu inject(TpuFault fault) {
-    faults.add(fault);
+    faults.add(fault, fault.times());
     return this;
   }
 
