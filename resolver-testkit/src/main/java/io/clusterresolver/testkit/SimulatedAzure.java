@@ -1,9 +1,6 @@
 package io.clusterresolver.testkit;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-import static com.github.tomakehurst.wiremock.client.WireMock.any;
-import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
@@ -121,21 +118,12 @@ public final class SimulatedAzure implements AutoCloseable {
       skuGpus.put(sku[0], Integer.parseInt(sku[1]));
     }
     imds = new AzureImds(this::vms, () -> self, this::resourceId, subscription, faults);
-    server = new WireMockServer(options()
-        .bindAddress("127.0.0.1")
-        .dynamicPort()
+    server = SimulationServer.startAnsweringAll(SimulationServer.loopback(new Transformer(), 24)
         .dynamicHttpsPort()
         .keystorePath(keyStore.toString())
         .keystoreType("PKCS12")
         .keystorePassword(STORE_PASSWORD)
-        .keyManagerPassword(STORE_PASSWORD)
-        .disableRequestJournal()
-        .stubRequestLoggingDisabled(true)
-        .containerThreads(24)
-        .asynchronousResponseEnabled(true)
-        .extensions(new Transformer()));
-    server.start();
-    server.stubFor(any(anyUrl()).willReturn(aResponse().withTransformers(TRANSFORMER)));
+        .keyManagerPassword(STORE_PASSWORD), TRANSFORMER);
   }
 
   private static Path copy(String resource, Path dir) throws IOException {

@@ -1,9 +1,6 @@
 package io.clusterresolver.testkit;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-import static com.github.tomakehurst.wiremock.client.WireMock.any;
-import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
@@ -89,16 +86,7 @@ public final class SimulatedEc2 implements AutoCloseable {
     this.region = region;
     this.imds = new SimulatedImds(this::selfInstance, region);
     defineDefaultTypes();
-    server = new WireMockServer(options()
-        .bindAddress("127.0.0.1")
-        .dynamicPort()
-        .disableRequestJournal()
-        .stubRequestLoggingDisabled(true)
-        .containerThreads(16)
-        .asynchronousResponseEnabled(true)
-        .extensions(new Transformer()));
-    server.start();
-    server.stubFor(any(anyUrl()).willReturn(aResponse().withTransformers(TRANSFORMER)));
+    server = SimulationServer.startAnsweringAll(SimulationServer.loopback(new Transformer(), 16), TRANSFORMER);
   }
 
   /** Starts a simulation of region {@code us-east-1} on a free loopback port. */

@@ -7,7 +7,6 @@ import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
@@ -92,14 +91,7 @@ public final class SimulatedTpu implements AutoCloseable {
     this.project = project;
     this.zone = zone;
     metadata.describe(project, projectNumber, zone, null, -1, "10.128.0.99");
-    server = new WireMockServer(options()
-        .bindAddress("127.0.0.1")
-        .dynamicPort()
-        .disableRequestJournal()
-        .stubRequestLoggingDisabled(true)
-        .containerThreads(16)
-        .asynchronousResponseEnabled(true)
-        .extensions(new Transformer()));
+    server = new WireMockServer(SimulationServer.loopback(new Transformer(), 16));
     server.start();
     server.stubFor(get(urlPathMatching(NODE_PATH)).atPriority(1).willReturn(aResponse().withTransformers(TRANSFORMER)));
     server.stubFor(get(urlPathMatching(LIST_PATH)).atPriority(1).willReturn(aResponse().withTransformers(TRANSFORMER)));
