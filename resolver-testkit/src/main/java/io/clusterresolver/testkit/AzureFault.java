@@ -16,7 +16,7 @@ import java.util.Objects;
  * <p>A fault without an operation hits every Resource Manager call, never IMDS; IMDS faults name
  * {@link #IMDS} (connection reset, slow, malformed JSON).
  */
-public final class AzureFault {
+public final class AzureFault extends FaultSpec<AzureFault.Kind, AzureFault> {
 
   /** What goes wrong. */
   public enum Kind {
@@ -39,19 +39,10 @@ public final class AzureFault {
   /** The operation name of every Instance Metadata Service request. */
   public static final String IMDS = "IMDS";
 
-  private final Kind kind;
-  private final String operation;
-  private final int page;
-  private final int times;
-  private final Duration delay;
   private final int retryAfterSeconds;
 
   private AzureFault(Kind kind, String operation, int page, int times, Duration delay, int retryAfterSeconds) {
-    this.kind = kind;
-    this.operation = operation;
-    this.page = page;
-    this.times = times;
-    this.delay = delay;
+    super(kind, operation, page, times, delay);
     this.retryAfterSeconds = retryAfterSeconds;
   }
 
@@ -91,28 +82,22 @@ public final class AzureFault {
 
   /** Only for this operation ({@code ListVirtualMachines}, {@code ListNetworkInterfaces}, …); any by default. */
   public AzureFault onOperation(String operation) {
-    return new AzureFault(kind, Objects.requireNonNull(operation), page, times, delay, retryAfterSeconds);
+    return withOperation(operation);
   }
 
   /** Only for page {@code k} (1 = the first) of a listing ({@code ListVirtualMachines} unless an operation is set). */
   public AzureFault onPage(int k) {
-    if (k < 1) {
-      throw new IllegalArgumentException("Pages count from 1, not " + k);
-    }
-    return new AzureFault(kind, operation == null ? "ListVirtualMachines" : operation, k, times, delay, retryAfterSeconds);
+    return withPage(k, "ListVirtualMachines");
   }
 
   /** For the next {@code n} matching calls (1 by default). */
   public AzureFault times(int n) {
-    if (n < 1) {
-      throw new IllegalArgumentException("A fault must apply at least once, not " + n + " times");
-    }
-    return new AzureFault(kind, operation, page, n, delay, retryAfterSeconds);
+    return withTimes(n);
   }
 
   /** For every matching call until {@link SimulatedAzure#clearFaults()}. */
   public AzureFault always() {
-    return new AzureFault(kind, operation, page, Integer.MAX_VALUE, delay, retryAfterSeconds);
+    return withAlways();
   }
 
   public Kind kind() {
@@ -124,34 +109,18 @@ public final class AzureFault {
     return operation;
   }
 
-  /** The page it applies to, or 0 for any. */
-  public int page() {
-    return page;
-  }
-
-  public int times() {
-    return times;
-  }
-
-  public Duration delay() {
-    return delay;
-  }
-
   /** The {@code Retry-After} of a {@link Kind#THROTTLED} answer, in seconds. */
   public int retryAfterSeconds() {
     return retryAfterSeconds;
   }
 
-  boolean matches(String operation, int page) {
-    if (IMDS.equals(operation) != IMDS.equals(this.operation)) {
-      return false;
-    }
-    return (this.operation == null || this.operation.equals(operation)) && (this.page == 0 || this.page == page);
+  @Override
+  AzureFault copy(String operation, int page, int times) {
+    return new AzureFault(kind, operation, page, times, delay, retryAfterSeconds);
   }
 
   @Override
-  public String toString() {
-    return kind + (operation == null ? "" : " on " + operation) + (page == 0 ? "" : " page " + page)
-        + (times == Integer.MAX_VALUE ? " always" : " x" + times);
+  String metadataOperation() {
+    return IMDS;
   }
 }

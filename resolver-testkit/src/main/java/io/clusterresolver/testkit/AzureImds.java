@@ -20,10 +20,10 @@ final class AzureImds {
   private final Supplier<String> self;
   private final Function<SimulatedVm, String> resourceId;
   private final String subscription;
-  private final FaultQueue<AzureFault> faults;
+  private final FaultRules<AzureFault> faults;
 
   AzureImds(Supplier<List<SimulatedVm>> vms, Supplier<String> self, Function<SimulatedVm, String> resourceId,
-      String subscription, FaultQueue<AzureFault> faults) {
+      String subscription, FaultRules<AzureFault> faults) {
     this.vms = vms;
     this.self = self;
     this.resourceId = resourceId;
@@ -39,7 +39,7 @@ final class AzureImds {
       return ArmWire.plainJson(400, "{\"error\":\"Bad request. api-version was not specified in the request. For more information"
           + " refer to aka.ms/azureimds\",\"newest-versions\":[\"2023-07-01\",\"2021-12-13\",\"2021-02-01\"]}");
     }
-    AzureFault fault = faults.take(AzureFault.IMDS, 1);
+    AzureFault fault = faults.take(f -> f.matches(AzureFault.IMDS, 1));
     if (fault != null) {
       switch (fault.kind()) {
         case CONNECTION_RESET:

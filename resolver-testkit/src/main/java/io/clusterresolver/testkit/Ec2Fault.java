@@ -14,7 +14,7 @@ import java.util.Objects;
  * ec2.inject(Ec2Fault.malformedXml().onAction(Ec2Fault.IMDS).always());   // the metadata service talks garbage
  * }</pre>
  */
-public final class Ec2Fault {
+public final class Ec2Fault extends FaultSpec<Ec2Fault.Kind, Ec2Fault> {
 
   /**
    * The pseudo-action of the instance metadata service: a fault {@linkplain #onAction on} it hits
@@ -40,18 +40,8 @@ public final class Ec2Fault {
     AUTH_FAILURE
   }
 
-  private final Kind kind;
-  private final String action;
-  private final int page;
-  private final int times;
-  private final Duration delay;
-
   private Ec2Fault(Kind kind, String action, int page, int times, Duration delay) {
-    this.kind = kind;
-    this.action = action;
-    this.page = page;
-    this.times = times;
-    this.delay = delay;
+    super(kind, action, page, times, delay);
   }
 
   public static Ec2Fault requestLimitExceeded() {
@@ -85,28 +75,22 @@ public final class Ec2Fault {
 
   /** Only for calls of this action ({@code DescribeInstances}, …); any action by default. */
   public Ec2Fault onAction(String action) {
-    return new Ec2Fault(kind, Objects.requireNonNull(action), page, times, delay);
+    return withOperation(action);
   }
 
   /** Only for page {@code k} (1 = the first) of {@code DescribeInstances}. */
   public Ec2Fault onPage(int k) {
-    if (k < 1) {
-      throw new IllegalArgumentException("Pages count from 1, not " + k);
-    }
-    return new Ec2Fault(kind, action == null ? "DescribeInstances" : action, k, times, delay);
+    return withPage(k, "DescribeInstances");
   }
 
   /** For the next {@code n} matching calls (1 by default). */
   public Ec2Fault times(int n) {
-    if (n < 1) {
-      throw new IllegalArgumentException("A fault must apply at least once, not " + n + " times");
-    }
-    return new Ec2Fault(kind, action, page, n, delay);
+    return withTimes(n);
   }
 
   /** For every matching call until {@link SimulatedEc2#clearFaults()}. */
   public Ec2Fault always() {
-    return new Ec2Fault(kind, action, page, Integer.MAX_VALUE, delay);
+    return withAlways();
   }
 
   public Kind kind() {
@@ -115,32 +99,16 @@ public final class Ec2Fault {
 
   /** The action it applies to, or {@code null} for any. */
   public String action() {
-    return action;
-  }
-
-  /** The page it applies to, or 0 for any. */
-  public int page() {
-    return page;
-  }
-
-  public int times() {
-    return times;
-  }
-
-  public Duration delay() {
-    return delay;
-  }
-
-  boolean matches(String action, int page) {
-    if (IMDS.equals(action) != IMDS.equals(this.action)) {
-      return false;
-    }
-    return (this.action == null || this.action.equals(action)) && (this.page == 0 || this.page == page);
+    return operation;
   }
 
   @Override
-  public String toString() {
-    return kind + (action == null ? "" : " on " + action) + (page == 0 ? "" : " page " + page)
-        + (times == Integer.MAX_VALUE ? " always" : " x" + times);
+  Ec2Fault copy(String action, int page, int times) {
+    return new Ec2Fault(kind, action, page, times, delay);
+  }
+
+  @Override
+  String metadataOperation() {
+    return IMDS;
   }
 }

@@ -3,26 +3,31 @@ package io.clusterresolver.testkit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
-import java.util.function.ToIntFunction;
 
 /**
  * The faults a simulation was asked to inject, in the order added, each with the number of calls it
- * still applies to ({@link Integer#MAX_VALUE}: until cleared). Thread-safe.
+ * still applies to ({@link Integer#MAX_VALUE}: until cleared). Thread-safe. Every simulation keeps
+ * its faults here; what "matches a call" means is the simulation's, given to {@link #take}.
  *
  * @param <F> the simulation's fault type
  */
 final class FaultRules<F> {
 
-  private final ToIntFunction<F> times;
-  private final List<Object[]> rules = new ArrayList<>();
+  private static final class Rule<F> {
+    final F fault;
+    int remaining;
 
-  /** @param times how many calls a new fault applies to */
-  FaultRules(ToIntFunction<F> times) {
-    this.times = times;
+    Rule(F fault, int remaining) {
+      this.fault = fault;
+      this.remaining = remaining;
+    }
   }
 
-  synchronized void add(F fault) {
-    rules.add(new Object[] {fault, times.applyAsInt(fault)});
+  private final List<Rule<F>> rules = new ArrayList<>();
+
+  /** Adds a fault for the next {@code times} matching calls ({@link Integer#MAX_VALUE}: until cleared). */
+  synchronized void add(F fault, int times) {
+    rules.add(new Rule<>(fault, times));
   }
 
   synchronized void clear() {
@@ -30,16 +35,13 @@ final class FaultRules<F> {
   }
 
   /** The first fault that matches and still applies (counting this call against it), or {@code null}. */
-  @SuppressWarnings("unchecked")
   synchronized F take(Predicate<F> matches) {
-    for (Object[] rule : rules) {
-      F fault = (F) rule[0];
-      int remaining = (Integer) rule[1];
-      if (remaining > 0 && matches.test(fault)) {
-        if (remaining != Integer.MAX_VALUE) {
-          rule[1] = remaining - 1;
+    for (Rule<F> rule : rules) {
+      if (rule.remaining > 0 && matches.test(rule.fault)) {
+        if (rule.remaining != Integer.MAX_VALUE) {
+          rule.remaining--;
         }
-        return fault;
+        return rule.fault;
       }
     }
     return null;

@@ -15,7 +15,7 @@ import java.util.Objects;
  * gce.inject(GceFault.malformedJson().onOperation(GceFault.METADATA).always());  // the metadata server talks garbage
  * }</pre>
  */
-public final class GceFault {
+public final class GceFault extends FaultSpec<GceFault.Kind, GceFault> {
 
   /** What goes wrong. */
   public enum Kind {
@@ -45,18 +45,8 @@ public final class GceFault {
    */
   public static final String METADATA = "metadata";
 
-  private final Kind kind;
-  private final String operation;
-  private final int page;
-  private final int times;
-  private final Duration delay;
-
   private GceFault(Kind kind, String operation, int page, int times, Duration delay) {
-    this.kind = kind;
-    this.operation = operation;
-    this.page = page;
-    this.times = times;
-    this.delay = delay;
+    super(kind, operation, page, times, delay);
   }
 
   public static GceFault rateLimitExceeded() {
@@ -93,28 +83,22 @@ public final class GceFault {
    * {@code instances.get}, {@code instanceGroups.listInstances} or {@code machineTypes.get}; any by default.
    */
   public GceFault onOperation(String operation) {
-    return new GceFault(kind, Objects.requireNonNull(operation), page, times, delay);
+    return withOperation(operation);
   }
 
   /** Only for page {@code k} (1 = the first) of a listing ({@code instances.aggregatedList} unless another is named). */
   public GceFault onPage(int k) {
-    if (k < 1) {
-      throw new IllegalArgumentException("Pages count from 1, not " + k);
-    }
-    return new GceFault(kind, operation == null ? LISTING : operation, k, times, delay);
+    return withPage(k, LISTING);
   }
 
   /** For the next {@code n} matching calls (1 by default). */
   public GceFault times(int n) {
-    if (n < 1) {
-      throw new IllegalArgumentException("A fault must apply at least once, not " + n + " times");
-    }
-    return new GceFault(kind, operation, page, n, delay);
+    return withTimes(n);
   }
 
   /** For every matching call until {@link SimulatedGce#clearFaults()}. */
   public GceFault always() {
-    return new GceFault(kind, operation, page, Integer.MAX_VALUE, delay);
+    return withAlways();
   }
 
   public Kind kind() {
@@ -126,29 +110,13 @@ public final class GceFault {
     return operation;
   }
 
-  /** The page it applies to, or 0 for any. */
-  public int page() {
-    return page;
-  }
-
-  public int times() {
-    return times;
-  }
-
-  public Duration delay() {
-    return delay;
-  }
-
-  boolean matches(String operation, int page) {
-    if (METADATA.equals(operation) != METADATA.equals(this.operation)) {
-      return false;
-    }
-    return (this.operation == null || this.operation.equals(operation)) && (this.page == 0 || this.page == page);
+  @Override
+  GceFault copy(String operation, int page, int times) {
+    return new GceFault(kind, operation, page, times, delay);
   }
 
   @Override
-  public String toString() {
-    return kind + (operation == null ? "" : " on " + operation) + (page == 0 ? "" : " page " + page)
-        + (times == Integer.MAX_VALUE ? " always" : " x" + times);
+  String metadataOperation() {
+    return METADATA;
   }
 }

@@ -1,9 +1,6 @@
 package io.clusterresolver.testkit;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-import static com.github.tomakehurst.wiremock.client.WireMock.any;
-import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
@@ -97,7 +94,7 @@ public final class SimulatedAzure implements AutoCloseable {
   private final Map<String, ScaleSet> scaleSets = new LinkedHashMap<>();
   private final Map<String, Integer> skuGpus = new ConcurrentHashMap<>();
   private final CallLog<SimulatedEc2.RecordedRequest> log = new CallLog<>();
-  private final FaultQueue<AzureFault> faults = new FaultQueue<>(AzureFault::matches, AzureFault::times);
+  private final FaultRules<AzureFault> faults = new FaultRules<>();
   private final AtomicInteger remainingReads = new AtomicInteger(11999);
   private volatile Duration latency = Duration.ZERO;
   private volatile int pageSize = 100;
@@ -121,21 +118,12 @@ public final class SimulatedAzure implements AutoCloseable {
       skuGpus.put(sku[0], Integer.parseInt(sku[1]));
     }
     imds = new AzureImds(this::vms, () -> self, this::resourceId, subscription, faults);
-    server = new WireMockServer(options()
-        .bindAddress("127.0.0.1")
-        .dynamicPort()
+    server = SimulationServer.startAnsweringAll(SimulationServer.loopback(new Transformer(), 24)
         .dynamicHttpsPort()
         .keystorePath(keyStore.toString())
         .keystoreType("PKCS12")
         .keystorePassword(STORE_PASSWORD)
-        .keyManagerPassword(STORE_PASSWORD)
-        .disableRequestJournal()
-        .stubRequestLoggingDisabled(true)
-        .containerThreads(24)
-        .asynchronousResponseEnabled(true)
-        .extensions(new Transformer()));
-    server.start();
-    server.stubFor(any(anyUrl()).willReturn(aResponse().withTransformers(TRANSFORMER)));
+        .keyManagerPassword(STORE_PASSWORD), TRANSFORMER);
   }
 
   private static Path copy(String resource, Path dir) throws IOException {
@@ -340,7 +328,7 @@ public final class SimulatedAzure implements AutoCloseable {
 
   /** Adds a fault; faults are checked in the order added. */
   public SimulatedAzure inject(AzureFault fault) {
-    faults.add(fault);
+    faults.add(fault, fault.times());
     return this;
   }
 
@@ -395,6 +383,10 @@ public final class SimulatedAzure implements AutoCloseable {
   }
 
   // ---- internals ----
+
+  private AzureFault takeFault(String operation, int page) {
+    return faults.take(f -> f.matches(operation, page));
+  }
 
   /** Answers every request from the simulation's state. */
   private final class Transformer implements ResponseDefinitionTransformerV2 {
@@ -460,7 +452,7 @@ public final class SimulatedAzure implements AutoCloseable {
           return json(400, ArmJson.error("InvalidSkipToken", "The skip token is not valid."), requestId, 0);
         }
       }
-      AzureFault fault = faults.take(operation, page);
+      AzureFault fault = takeFault(operation, page);
       if (fault != null && fault.kind() != AzureFault.Kind.SLOW) {
         return faulted(fault, requestId);
       }

@@ -1,9 +1,6 @@
 package io.clusterresolver.testkit;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-import static com.github.tomakehurst.wiremock.client.WireMock.any;
-import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
@@ -16,17 +13,14 @@ import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -69,7 +63,6 @@ public final class SimulatedEc2 implements AutoCloseable {
   public static final String NAMESPACE = "http://ec2.amazonaws.com/doc/2016-11-15/";
 
   private static final String TRANSFORMER = "simulated-ec2";
-  private static final int REQUEST_LOG_LIMIT = 10_000;
   private static final Pattern SIGV4 = Pattern.compile("AWS4-HMAC-SHA256 Credential=[^/\\s]+/\\d{8}/[^/]+/ec2/aws4_request.*");
 
   private final WireMockServer server;
@@ -80,9 +73,8 @@ public final class SimulatedEc2 implements AutoCloseable {
   /** Rendered pages of the current fleet version, so a stampede of the same request costs little CPU. */
   private final Map<String, byte[]> pages = new ConcurrentHashMap<>();
   private final Map<String, SimulatedInstanceType> types = new ConcurrentHashMap<>();
-  private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
-  private final List<FaultRule> faults = new ArrayList<>();
-  private final Deque<RecordedRequest> requests = new ArrayDeque<>();
+  private final CallLog<RecordedRequest> calls = new CallLog<>();
+  private final FaultRules<Ec2Fault> faults = new FaultRules<>();
   private volatile Duration latency = Duration.ZERO;
   private volatile int unpaginatedLimit = 1000;
   private volatile String self;
@@ -94,16 +86,7 @@ public final class SimulatedEc2 implements AutoCloseable {
     this.region = region;
     this.imds = new SimulatedImds(this::selfInstance, region);
     defineDefaultTypes();
-    server = new WireMockServer(options()
-        .bindAddress("127.0.0.1")
-        .dynamicPort()
-        .disableRequestJournal()
-        .stubRequestLoggingDisabled(true)
-        .containerThreads(16)
-        .asynchronousResponseEnabled(true)
-        .extensions(new Transformer()));
-    server.start();
-    server.stubFor(any(anyUrl()).willReturn(aResponse().withTransformers(TRANSFORMER)));
+    server = SimulationServer.startAnsweringAll(SimulationServer.loopback(new Transformer(), 16), TRANSFORMER);
   }
 
   /** Starts a simulation of region {@code us-east-1} on a free loopback port. */
@@ -276,17 +259,13 @@ public final class SimulatedEc2 implements AutoCloseable {
 
   /** Adds a fault; faults are checked in the order added. */
   public SimulatedEc2 inject(Ec2Fault fault) {
-    synchronized (faults) {
-      faults.add(new FaultRule(fault));
-    }
+    faults.add(fault, fault.times());
     return this;
   }
 
   /** Removes all faults. */
   public SimulatedEc2 clearFaults() {
-    synchronized (faults) {
-      faults.clear();
-    }
+    faults.clear();
     return this;
   }
 
@@ -294,31 +273,23 @@ public final class SimulatedEc2 implements AutoCloseable {
 
   /** How many requests of an action ({@code DescribeInstances}, …) arrived, faulted and throttled ones included. */
   public int callCount(String action) {
-    AtomicInteger n = calls.get(action);
-    return n == null ? 0 : n.get();
+    return calls.count(action);
   }
 
   /** Request counts by action; IMDS requests are counted as {@code IMDS}. */
   public Map<String, Integer> callCounts() {
-    Map<String, Integer> copy = new TreeMap<>();
-    calls.forEach((k, v) -> copy.put(k, v.get()));
-    return copy;
+    return calls.counts();
   }
 
   /** The requests seen (the last 10 000), oldest first. */
   public List<RecordedRequest> requests() {
-    synchronized (requests) {
-      return List.copyOf(requests);
-    }
+    return calls.requests();
   }
 
   /** Forgets counts and recorded requests (not the fleet or faults). */
   public SimulatedEc2 resetCounts() {
-    calls.clear();
+    calls.reset();
     throttled.clear();
-    synchronized (requests) {
-      requests.clear();
-    }
     return this;
   }
 
@@ -407,38 +378,12 @@ public final class SimulatedEc2 implements AutoCloseable {
     defineInstanceType(SimulatedInstanceType.withInferenceAccelerators("inf1.xlarge", 1));
   }
 
-  private final class FaultRule {
-    final Ec2Fault fault;
-    int remaining;
-
-    FaultRule(Ec2Fault fault) {
-      this.fault = fault;
-      this.remaining = fault.times();
-    }
-  }
-
   private Ec2Fault takeFault(String action, int page) {
-    synchronized (faults) {
-      for (FaultRule rule : faults) {
-        if (rule.remaining > 0 && rule.fault.matches(action, page)) {
-          if (rule.remaining != Integer.MAX_VALUE) {
-            rule.remaining--;
-          }
-          return rule.fault;
-        }
-      }
-    }
-    return null;
+    return faults.take(f -> f.matches(action, page));
   }
 
   private void record(RecordedRequest request) {
-    calls.computeIfAbsent(request.action(), k -> new AtomicInteger()).incrementAndGet();
-    synchronized (requests) {
-      if (requests.size() >= REQUEST_LOG_LIMIT) {
-        requests.removeFirst();
-      }
-      requests.addLast(request);
-    }
+    calls.record(request.action(), request);
   }
 
   /** Answers every request from the simulation's state. */

@@ -1,9 +1,6 @@
 package io.clusterresolver.testkit;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-import static com.github.tomakehurst.wiremock.client.WireMock.any;
-import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
@@ -79,7 +76,7 @@ public final class SimulatedGce implements AutoCloseable {
   private final Set<String> unreachable = ConcurrentHashMap.newKeySet();
   private final Set<String> tokens = ConcurrentHashMap.newKeySet();
   private final CallLog<RecordedRequest> calls = new CallLog<>();
-  private final FaultRules<GceFault> faults = new FaultRules<>(GceFault::times);
+  private final FaultRules<GceFault> faults = new FaultRules<>();
   private final SimulatedGceMetadata metadata;
   private volatile Duration latency = Duration.ZERO;
   private volatile int pageCap = MAX_RESULTS;
@@ -90,11 +87,7 @@ public final class SimulatedGce implements AutoCloseable {
     this.project = project;
     this.metadata = new SimulatedGceMetadata(this::selfInstance, project, 123456789012L);
     defineDefaultMachineTypes();
-    server = new WireMockServer(options().bindAddress("127.0.0.1").dynamicPort().disableRequestJournal()
-        .stubRequestLoggingDisabled(true).containerThreads(16).asynchronousResponseEnabled(true)
-        .extensions(new Transformer()));
-    server.start();
-    server.stubFor(any(anyUrl()).willReturn(aResponse().withTransformers(TRANSFORMER)));
+    server = SimulationServer.startAnsweringAll(SimulationServer.loopback(new Transformer(), 16), TRANSFORMER);
   }
 
   /** Starts a simulation of project {@code sim-project} on a free loopback port. */
@@ -268,7 +261,7 @@ public final class SimulatedGce implements AutoCloseable {
 
   /** Adds a fault; faults are checked in the order added. */
   public SimulatedGce inject(GceFault fault) {
-    faults.add(fault);
+    faults.add(fault, fault.times());
     return this;
   }
 

@@ -1,9 +1,6 @@
 package io.clusterresolver.testkit;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-import static com.github.tomakehurst.wiremock.client.WireMock.any;
-import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
@@ -15,10 +12,8 @@ import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -63,7 +58,6 @@ public final class SimulatedKubernetes implements AutoCloseable {
   public static final String LIST_PODS = "list pods";
 
   private static final String TRANSFORMER = "simulated-kubernetes";
-  private static final int REQUEST_LOG_LIMIT = 10_000;
   private static final Pattern NAMESPACED_PODS = Pattern.compile("/api/v1/namespaces/([^/]+)/pods");
   private static final String EXPIRED = "The provided continue parameter is too old to display a consistent list"
       + " result. You can start a new list without the continue parameter, or use the continue token in this"
@@ -76,25 +70,15 @@ public final class SimulatedKubernetes implements AutoCloseable {
   private final Map<String, String> tokens = new ConcurrentHashMap<>();
   private final Set<String> forbidden = ConcurrentHashMap.newKeySet();
   private final Map<String, Integer> tokenPages = new ConcurrentHashMap<>();
-  private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
-  private final List<FaultRule> faults = new ArrayList<>();
-  private final Deque<RecordedRequest> requests = new ArrayDeque<>();
+  private final CallLog<RecordedRequest> calls = new CallLog<>();
+  private final FaultRules<Fault> faults = new FaultRules<>();
   private volatile Duration latency = Duration.ZERO;
   private long resourceVersion = 1000;
   private volatile long oldestValidVersion;
   private final AtomicInteger expireIssued = new AtomicInteger();
 
   private SimulatedKubernetes() {
-    server = new WireMockServer(options()
-        .bindAddress("127.0.0.1")
-        .dynamicPort()
-        .disableRequestJournal()
-        .stubRequestLoggingDisabled(true)
-        .containerThreads(16)
-        .asynchronousResponseEnabled(true)
-        .extensions(new Transformer()));
-    server.start();
-    server.stubFor(any(anyUrl()).willReturn(aResponse().withTransformers(TRANSFORMER)));
+    server = SimulationServer.startAnsweringAll(SimulationServer.loopback(new Transformer(), 16), TRANSFORMER);
   }
 
   /**
@@ -242,17 +226,13 @@ public final class SimulatedKubernetes implements AutoCloseable {
     if (times < 1) {
       throw new IllegalArgumentException("A fault must apply at least once, not " + times + " times");
     }
-    synchronized (faults) {
-      faults.add(new FaultRule(fault, times));
-    }
+    faults.add(fault, times);
     return true;
   }
 
   /** Removes all faults. */
   public SimulatedKubernetes clearFaults() {
-    synchronized (faults) {
-      faults.clear();
-    }
+    faults.clear();
     return this;
   }
 
@@ -260,8 +240,7 @@ public final class SimulatedKubernetes implements AutoCloseable {
 
   /** How many requests of an operation ({@link #LIST_PODS}, {@code get pods}, {@code other}) arrived, faulted ones included. */
   public int callCount(String operation) {
-    AtomicInteger n = calls.get(operation);
-    return n == null ? 0 : n.get();
+    return calls.count(operation);
   }
 
   /** Pod list requests so far. */
@@ -271,17 +250,12 @@ public final class SimulatedKubernetes implements AutoCloseable {
 
   /** The requests seen (the last 10 000), oldest first. */
   public List<RecordedRequest> requests() {
-    synchronized (requests) {
-      return List.copyOf(requests);
-    }
+    return calls.requests();
   }
 
   /** Forgets counts and recorded requests (not the pods, tokens or faults). */
   public SimulatedKubernetes resetCounts() {
-    calls.clear();
-    synchronized (requests) {
-      requests.clear();
-    }
+    calls.reset();
     return this;
   }
 
@@ -309,38 +283,12 @@ public final class SimulatedKubernetes implements AutoCloseable {
 
   // ---- internals ----
 
-  private static final class FaultRule {
-    final Fault fault;
-    int remaining;
-
-    FaultRule(Fault fault, int remaining) {
-      this.fault = fault;
-      this.remaining = remaining;
-    }
-  }
-
   private Fault takeFault(int page) {
-    synchronized (faults) {
-      for (FaultRule rule : faults) {
-        if (rule.remaining > 0 && (rule.fault.page() == 0 || rule.fault.page() == page)) {
-          if (rule.remaining != Integer.MAX_VALUE) {
-            rule.remaining--;
-          }
-          return rule.fault;
-        }
-      }
-    }
-    return null;
+    return faults.take(f -> f.page() == 0 || f.page() == page);
   }
 
   private void record(RecordedRequest r) {
-    calls.computeIfAbsent(r.operation(), k -> new AtomicInteger()).incrementAndGet();
-    synchronized (requests) {
-      if (requests.size() >= REQUEST_LOG_LIMIT) {
-        requests.removeFirst();
-      }
-      requests.addLast(r);
-    }
+    calls.record(r.operation(), r);
   }
 
   private final class Transformer implements ResponseDefinitionTransformerV2 {

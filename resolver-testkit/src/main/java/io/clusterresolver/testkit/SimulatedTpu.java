@@ -7,7 +7,6 @@ import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
@@ -80,7 +79,7 @@ public final class SimulatedTpu implements AutoCloseable {
   /** Nodes by full resource name, in insertion order. */
   private final Map<String, SimulatedTpuNode> nodes = new LinkedHashMap<>();
   private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
-  private final FaultRules<TpuFault> faults = new FaultRules<>(TpuFault::times);
+  private final FaultRules<TpuFault> faults = new FaultRules<>();
   private final Set<String> tokens = ConcurrentHashMap.newKeySet();
   private final TpuVmMetadata metadata = new TpuVmMetadata();
   private final AtomicInteger withToken = new AtomicInteger();
@@ -92,14 +91,7 @@ public final class SimulatedTpu implements AutoCloseable {
     this.project = project;
     this.zone = zone;
     metadata.describe(project, projectNumber, zone, null, -1, "10.128.0.99");
-    server = new WireMockServer(options()
-        .bindAddress("127.0.0.1")
-        .dynamicPort()
-        .disableRequestJournal()
-        .stubRequestLoggingDisabled(true)
-        .containerThreads(16)
-        .asynchronousResponseEnabled(true)
-        .extensions(new Transformer()));
+    server = new WireMockServer(SimulationServer.loopback(new Transformer(), 16));
     server.start();
     server.stubFor(get(urlPathMatching(NODE_PATH)).atPriority(1).willReturn(aResponse().withTransformers(TRANSFORMER)));
     server.stubFor(get(urlPathMatching(LIST_PATH)).atPriority(1).willReturn(aResponse().withTransformers(TRANSFORMER)));
@@ -280,7 +272,7 @@ public final class SimulatedTpu implements AutoCloseable {
 
   /** Adds a fault; faults are checked in the order added. */
   public SimulatedTpu inject(TpuFault fault) {
-    faults.add(fault);
+    faults.add(fault, fault.times());
     return this;
   }
 

@@ -14,7 +14,7 @@ import java.util.Objects;
  * tpu.inject(TpuFault.connectionReset().onOperation(SimulatedTpu.NODES_LIST).onPage(2));
  * }</pre>
  */
-public final class TpuFault {
+public final class TpuFault extends FaultSpec<TpuFault.Kind, TpuFault> {
 
   /** What goes wrong. */
   public enum Kind {
@@ -36,18 +36,8 @@ public final class TpuFault {
     SLOW
   }
 
-  private final Kind kind;
-  private final String operation;
-  private final int page;
-  private final int times;
-  private final Duration delay;
-
   private TpuFault(Kind kind, String operation, int page, int times, Duration delay) {
-    this.kind = kind;
-    this.operation = operation;
-    this.page = page;
-    this.times = times;
-    this.delay = delay;
+    super(kind, operation, page, times, delay);
   }
 
   public static TpuFault resourceExhausted() {
@@ -89,28 +79,22 @@ public final class TpuFault {
    * {@link #malformedJson()} as a 200 answer that is not a metadata value); any API call by default.
    */
   public TpuFault onOperation(String operation) {
-    return new TpuFault(kind, Objects.requireNonNull(operation), page, times, delay);
+    return withOperation(operation);
   }
 
   /** Only for page {@code k} (1 = the first) of {@code nodes.list}. */
   public TpuFault onPage(int k) {
-    if (k < 1) {
-      throw new IllegalArgumentException("Pages count from 1, not " + k);
-    }
-    return new TpuFault(kind, operation == null ? SimulatedTpu.NODES_LIST : operation, k, times, delay);
+    return withPage(k, SimulatedTpu.NODES_LIST);
   }
 
   /** For the next {@code n} matching calls (1 by default). */
   public TpuFault times(int n) {
-    if (n < 1) {
-      throw new IllegalArgumentException("A fault must apply at least once, not " + n + " times");
-    }
-    return new TpuFault(kind, operation, page, n, delay);
+    return withTimes(n);
   }
 
   /** For every matching call until {@link SimulatedTpu#clearFaults()}. */
   public TpuFault always() {
-    return new TpuFault(kind, operation, page, Integer.MAX_VALUE, delay);
+    return withAlways();
   }
 
   public Kind kind() {
@@ -122,27 +106,13 @@ public final class TpuFault {
     return operation;
   }
 
-  /** The page it applies to, or 0 for any. */
-  public int page() {
-    return page;
-  }
-
-  public int times() {
-    return times;
-  }
-
-  public Duration delay() {
-    return delay;
-  }
-
-  boolean matches(String operation, int page) {
-    boolean api = !SimulatedTpu.METADATA.equals(operation);
-    return (this.operation == null ? api : this.operation.equals(operation)) && (this.page == 0 || this.page == page);
+  @Override
+  TpuFault copy(String operation, int page, int times) {
+    return new TpuFault(kind, operation, page, times, delay);
   }
 
   @Override
-  public String toString() {
-    return kind + (operation == null ? "" : " on " + operation) + (page == 0 ? "" : " page " + page)
-        + (times == Integer.MAX_VALUE ? " always" : " x" + times);
+  String metadataOperation() {
+    return SimulatedTpu.METADATA;
   }
 }
