@@ -18,6 +18,9 @@ final class SimulationServer {
    * Loopback only, on a free port, answered by {@code transformer}. No request journal or stub
    * logging: the simulations keep their own bounded log, and a scale test must not grow the heap.
    * Asynchronous responses, so a delayed (slow or latency) answer does not hold a container thread.
+   * HTTP/1.1 on plain http (no h2c upgrade): the JDK's {@code HttpClient} would otherwise move to
+   * HTTP/2 on one shared connection, where an injected reset or garbage answer can break the next,
+   * healthy call; real cloud APIs speak HTTP/2 only over TLS.
    */
   static WireMockConfiguration loopback(ResponseDefinitionTransformerV2 transformer, int containerThreads) {
     return options()
@@ -27,6 +30,7 @@ final class SimulationServer {
         .stubRequestLoggingDisabled(true)
         .containerThreads(containerThreads)
         .asynchronousResponseEnabled(true)
+        .http2PlainDisabled(true)
         .extensions(transformer);
   }
 
