@@ -93,6 +93,7 @@ public final class SimulatedAzure implements AutoCloseable {
   private final Map<String, SimulatedVm> vms = new LinkedHashMap<>();
   private final Map<String, ScaleSet> scaleSets = new LinkedHashMap<>();
   private final Map<String, Integer> skuGpus = new ConcurrentHashMap<>();
+  private volatile TokenBucket rateLimit;
   private final CallLog<SimulatedEc2.RecordedRequest> log = new CallLog<>();
   private final FaultRules<AzureFault> faults = new FaultRules<>();
   private final AtomicInteger remainingReads = new AtomicInteger(11999);
@@ -303,6 +304,17 @@ public final class SimulatedAzure implements AutoCloseable {
   // ---- behaviour ----
 
   /** A delay added to every Resource Manager call (not to IMDS). */
+  /**
+   * Meters every Resource Manager call with a token bucket, as ARM meters a subscription's reads: a
+   * call that finds no token is answered 429 {@code TooManyRequests} with {@code Retry-After: 1}. The
+   * bucket counts what it served and throttled; {@code null} turns metering off (the default). IMDS
+   * calls are not metered.
+   */
+  public SimulatedAzure rateLimit(TokenBucket bucket) {
+    this.rateLimit = bucket;
+    return this;
+  }
+
   public SimulatedAzure latency(Duration latency) {
     this.latency = latency == null ? Duration.ZERO : latency;
     return this;
@@ -451,6 +463,10 @@ public final class SimulatedAzure implements AutoCloseable {
         } catch (RuntimeException e) {
           return json(400, ArmJson.error("InvalidSkipToken", "The skip token is not valid."), requestId, 0);
         }
+      }
+      TokenBucket bucket = rateLimit;
+      if (bucket != null && !bucket.tryTake()) {
+        return faulted(AzureFault.throttled(1), requestId);
       }
       AzureFault fault = takeFault(operation, page);
       if (fault != null && fault.kind() != AzureFault.Kind.SLOW) {

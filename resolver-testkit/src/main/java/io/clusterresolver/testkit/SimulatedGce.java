@@ -75,6 +75,7 @@ public final class SimulatedGce implements AutoCloseable {
   private final Set<String> zones = ConcurrentHashMap.newKeySet();
   private final Set<String> unreachable = ConcurrentHashMap.newKeySet();
   private final Set<String> tokens = ConcurrentHashMap.newKeySet();
+  private volatile TokenBucket rateLimit;
   private final CallLog<RecordedRequest> calls = new CallLog<>();
   private final FaultRules<GceFault> faults = new FaultRules<>();
   private final SimulatedGceMetadata metadata;
@@ -236,6 +237,17 @@ public final class SimulatedGce implements AutoCloseable {
   // ---- behaviour ----
 
   /** A delay added to every API call (not to the metadata server or the token endpoint). */
+  /**
+   * Meters every Compute Engine API call with a token bucket, as Google meters a project's read
+   * requests: a call that finds no token is answered 429 {@code rateLimitExceeded}
+   * ({@code RESOURCE_EXHAUSTED}). The bucket counts what it served and throttled; {@code null} turns
+   * metering off (the default). Metadata-server and token-endpoint calls are not metered.
+   */
+  public SimulatedGce rateLimit(TokenBucket bucket) {
+    this.rateLimit = bucket;
+    return this;
+  }
+
   public SimulatedGce latency(Duration latency) {
     this.latency = latency == null ? Duration.ZERO : latency;
     return this;
@@ -426,6 +438,10 @@ public final class SimulatedGce implements AutoCloseable {
       record(new RecordedRequest(method, path, operation, headers, params, body));
       try {
         authorize(headers.get("authorization"));
+        TokenBucket bucket = rateLimit;
+        if (bucket != null && !bucket.tryTake()) {
+          return faulted(GceFault.rateLimitExceeded());
+        }
         return GceApi.answer(SimulatedGce.this, operation, path, params, body);
       } catch (GceJson.ApiError e) {
         return GceJson.error(e, latency.toMillis());

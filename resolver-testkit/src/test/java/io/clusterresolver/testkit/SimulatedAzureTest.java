@@ -100,4 +100,21 @@ class SimulatedAzureTest {
     assertThat(ok.statusCode()).isEqualTo(200);
     assertThat(ok.body()).contains("\"resourceId\":\"" + azure.resourceId(azure.vms().get(0)) + "\"");
   }
+
+  @Test
+  void aRateLimitAnswersCallsPastTheBucket429WithRetryAfter() throws Exception {
+    azure.clear().addTypical(0, 1, b -> b);
+    TokenBucket bucket = TokenBucket.of(1, 1, () -> 0L); // a clock that never moves: no refill
+    azure.rateLimit(bucket);
+    try {
+      assertThat(get(vms() + "?api-version=2024-07-01", true).statusCode()).isEqualTo(200);
+      HttpResponse<String> throttled = get(vms() + "?api-version=2024-07-01", true);
+      assertThat(throttled.statusCode()).isEqualTo(429);
+      assertThat(throttled.headers().firstValue("Retry-After")).contains("1");
+      assertThat(throttled.body()).contains("TooManyRequests");
+      assertThat(bucket.throttled()).isEqualTo(1);
+    } finally {
+      azure.rateLimit(null);
+    }
+  }
 }

@@ -103,4 +103,20 @@ class SimulatedGceTest {
         .contains("\"guestAcceleratorType\":\"nvidia-tesla-a100\",\"guestAcceleratorCount\":8");
     assertThat(get("/compute/v1/projects/p-1/zones/us-east1-b/machineTypes/no-such-type").statusCode()).isEqualTo(404);
   }
+
+  @Test
+  void aRateLimitAnswersCallsPastTheBucket429RateLimitExceeded() throws Exception {
+    TokenBucket bucket = TokenBucket.of(2, 1, () -> 0L); // a clock that never moves: no refill
+    gce.rateLimit(bucket);
+    String list = "/compute/v1/projects/p-1/aggregated/instances";
+    assertThat(get(list).statusCode()).isEqualTo(200);
+    assertThat(get(list).statusCode()).isEqualTo(200);
+    HttpResponse<String> third = get(list);
+    assertThat(third.statusCode()).isEqualTo(429);
+    assertThat(third.body()).contains("\"reason\": \"rateLimitExceeded\"");
+    assertThat(bucket.served()).isEqualTo(2);
+    assertThat(bucket.throttled()).isEqualTo(1);
+    gce.rateLimit(null);
+    assertThat(get(list).statusCode()).isEqualTo(200);
+  }
 }
