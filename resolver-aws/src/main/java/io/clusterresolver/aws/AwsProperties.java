@@ -2,6 +2,7 @@ package io.clusterresolver.aws;
 
 import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.CloudProperties;
+import io.clusterresolver.cloud.internal.ListingSharing;
 import io.clusterresolver.spi.ConfigProperty;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -67,21 +68,6 @@ final class AwsProperties {
       .description("MaxResults of each DescribeInstances page")
       .build();
 
-  static final ConfigProperty<Boolean> SHARED_LISTING = ConfigProperty.bool("shared-listing")
-      .defaultValue("true")
-      .description("Processes of one host share listings: a resolve that starts while another process of this host"
-          + " lists the same query (same filters, same credentials) waits for that listing and uses it; false: every"
-          + " resolve lists for itself")
-      .build();
-  static final ConfigProperty<Duration> SHARED_LISTING_MAX_AGE = ConfigProperty.duration("shared-listing-max-age")
-      .defaultValue("0s")
-      .description("With shared-listing, also use a finished listing of another process of this host that began at"
-          + " most this long before the resolve; 0: only listings in progress when the resolve starts")
-      .build();
-  static final ConfigProperty<String> SHARED_LISTING_DIR = ConfigProperty.string("shared-listing-dir")
-      .description("Directory of the shared listing's lock and listing files (created readable by this user only);"
-          + " default: cluster-resolver-USER under java.io.tmpdir")
-      .build();
   static final ConfigProperty<String> RETRY_MODE = ConfigProperty.string("retry-mode")
       .defaultValue("standard")
       .description("The SDK's retry strategy: standard (exponential backoff with jitter) or adaptive (the same, plus"
@@ -93,8 +79,8 @@ final class AwsProperties {
   static {
     List<ConfigProperty<?>> all = new ArrayList<>(List.of(REGION, ENDPOINT, IMDS_ENDPOINT, PROFILE, ACCESS_KEY_ID,
         SECRET_ACCESS_KEY, SESSION_TOKEN, TAGS, ASG, STATES, ZONES, VPC_ID, ADDRESS, ACCELERATORS,
-        MAX_ATTEMPTS, RETRY_MODE, PAGE_SIZE, SHARED_LISTING, SHARED_LISTING_MAX_AGE,
-        SHARED_LISTING_DIR));
+        MAX_ATTEMPTS, RETRY_MODE, PAGE_SIZE));
+    all.addAll(ListingSharing.ALL);
     all.addAll(CloudProperties.layout(TASKS_PER_INSTANCE));
     ALL = List.copyOf(all);
   }

@@ -8,9 +8,11 @@ import io.clusterresolver.cloud.MemberClusterResolver;
 import io.clusterresolver.cloud.MemberSource;
 import io.clusterresolver.cloud.SelfIdentity;
 import io.clusterresolver.cloud.internal.HeaderLogGuard;
+import io.clusterresolver.cloud.internal.ListingSharing;
+import io.clusterresolver.cloud.internal.SharedListing;
 import io.clusterresolver.spi.ResolverConfig;
+import java.net.InetSocketAddress;
 import java.net.URI;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -84,6 +86,7 @@ final class AwsResolverFactory {
       problems.add(config.key(AwsProperties.REGION) + ": '" + region + "' is not a region name: use lower-case words"
           + " and digits joined by dashes, like us-east-1 or eu-central-2");
     }
+    InetSocketAddress relay = ListingSharing.relayAddress(config, problems);
     if (!problems.isEmpty()) {
       throw ResolverConfig.problems(NAME, problems);
     }
@@ -106,14 +109,7 @@ final class AwsResolverFactory {
         AddressType.parse(config.get(AwsProperties.ADDRESS)), config.get(CloudProperties.TIMEOUT),
         config.get(AwsProperties.PAGE_SIZE), config.get(AwsProperties.ACCELERATORS),
         endpoint != null ? endpoint.toString() : region, identity == null ? () -> { } : identity::start);
-    MemberSource members = source;
-    if (config.get(AwsProperties.SHARED_LISTING)) {
-      Path directory = config.find(AwsProperties.SHARED_LISTING_DIR).map(Path::of).orElseGet(() ->
-          Path.of(System.getProperty("java.io.tmpdir"), "cluster-resolver-" + System.getProperty("user.name", "user")));
-      members = new SharedListing(source, directory, query(config, endpoint, region),
-          config.get(AwsProperties.SHARED_LISTING_MAX_AGE),
-          config.get(CloudProperties.TIMEOUT), System::currentTimeMillis);
-    }
+    MemberSource members = ListingSharing.around(config, source, query(config, endpoint, region), relay);
     return resolver.source(members)
         .selfIdentity(identity == null ? SelfIdentity.none() : SelfIdentity.cached(identity))
         .environment(NAME)

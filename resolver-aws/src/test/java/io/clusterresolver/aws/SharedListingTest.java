@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.ClusterResolvers;
 import io.clusterresolver.ClusterSpec;
+import io.clusterresolver.cloud.internal.SharedListing;
 import io.clusterresolver.testkit.Ec2Fault;
 import io.clusterresolver.testkit.SimulatedEc2;
 import java.nio.file.Files;
@@ -207,7 +208,7 @@ class SharedListingTest {
       return List.of();
     };
     // A clock that never moves: every listing finishes in the millisecond the next resolve is asked.
-    SharedListing shared = new SharedListing(cloud, dir, "query", Duration.ZERO, Duration.ofSeconds(5), () -> 1_000L);
+    SharedListing shared = new SharedListing("aws", cloud, dir, "query", Duration.ZERO, Duration.ofSeconds(5), () -> 1_000L);
     shared.members();
     shared.members();
     assertThat(listings).hasValue(2);

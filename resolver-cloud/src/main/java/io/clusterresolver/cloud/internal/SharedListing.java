@@ -1,4 +1,4 @@
-package io.clusterresolver.aws;
+package io.clusterresolver.cloud.internal;
 
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.cloud.Member;
@@ -37,13 +37,14 @@ import java.util.function.LongSupplier;
  * listing the cloud. The wait for another process's listing is bounded by {@code timeout}. Files
  * of queries nobody asked for in a day are removed (at most once an hour per JVM).
  */
-final class SharedListing implements MemberSource {
+public final class SharedListing implements MemberSource {
 
   private static final System.Logger LOG = System.getLogger(SharedListing.class.getName());
 
   /** Threads of one JVM never hold one file's lock at once (the OS lock is per process). */
   private static final ConcurrentHashMap<Path, ReentrantLock> IN_PROCESS = new ConcurrentHashMap<>();
 
+  private final String provider;
   private final MemberSource cloud;
   private final Path lockFile;
   private final ListingFile listing;
@@ -52,6 +53,9 @@ final class SharedListing implements MemberSource {
   private final LongSupplier clock;
 
   /**
+   * A host's single-flight over {@code cloud}.
+   *
+   * @param provider the provider name: the files' prefix, and the start of log lines and messages
    * @param cloud lists the cloud
    * @param directory where lock and listing files live
    * @param query everything that decides what a listing returns (endpoint, filters, credentials' identity, …)
@@ -59,11 +63,13 @@ final class SharedListing implements MemberSource {
    * @param timeout the longest wait for another process's listing
    * @param clock milliseconds since the epoch (shared by processes: the system's wall clock)
    */
-  SharedListing(MemberSource cloud, Path directory, String query, Duration maxAge, Duration timeout, LongSupplier clock) {
+  public SharedListing(String provider, MemberSource cloud, Path directory, String query, Duration maxAge,
+      Duration timeout, LongSupplier clock) {
+    this.provider = provider;
     this.cloud = cloud;
     String key = digest(query).substring(0, 32);
-    this.lockFile = directory.resolve("aws-" + key + ".lock");
-    this.listing = new ListingFile(directory.resolve("aws-" + key + ".listing"), query);
+    this.lockFile = directory.resolve(provider + "-" + key + ".lock");
+    this.listing = new ListingFile(directory.resolve(provider + "-" + key + ".listing"), query);
     this.maxAge = maxAge;
     this.timeout = timeout;
     this.clock = clock;
@@ -80,7 +86,7 @@ final class SharedListing implements MemberSource {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new ClusterResolverException("aws: interrupted while waiting for this host's shared listing", e);
+      throw interrupted(e);
     }
     try {
       FileChannel channel;
@@ -88,27 +94,24 @@ final class SharedListing implements MemberSource {
         ListingFile.createDirectory(lockFile.getParent());
         channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
       } catch (IOException | UnsupportedOperationException e) {
-        LOG.log(Level.DEBUG, () -> "aws: no shared listing (" + lockFile + ": " + e + "); listing the cloud");
+        LOG.log(Level.DEBUG, () -> provider + ": no shared listing (" + lockFile + ": " + e + "); listing the cloud");
         return cloud.members();
       }
       try (channel; FileLock lock = lockWithin(channel, deadline)) {
-        ListingFile.Snapshot shared = listing.read();
-        // Only a listing that finished after this resolve was asked (it was in progress then) — in the same
-        // millisecond is no proof: a resolve right after another of this thread must list again.
-        if (shared != null && (shared.finishedAt() > asked
-            || !maxAge.isZero() && asked - shared.listedAt() <= maxAge.toMillis())) {
-          LOG.log(Level.DEBUG, () -> "aws: " + shared.members().size() + " member(s) from this host's shared listing, "
+        Listing shared = listing.read();
+        if (shared != null && shared.answers(asked, maxAge)) {
+          LOG.log(Level.DEBUG, () -> provider + ": " + shared.members().size() + " member(s) from this host's shared listing, "
               + (clock.getAsLong() - shared.listedAt()) + " ms old, begun " + (asked - shared.listedAt())
               + " ms before this resolve (" + listing + ")");
           return shared.members();
         }
         long begun = clock.getAsLong();
         List<Member> members = cloud.members();
-        listing.write(begun, clock.getAsLong(), members);
-        sweep(lockFile.getParent());
+        listing.write(new Listing(begun, clock.getAsLong(), members));
+        sweep(lockFile.getParent(), provider);
         return members;
       } catch (IOException e) {
-        LOG.log(Level.DEBUG, () -> "aws: shared listing " + lockFile + " unusable (" + e + ")");
+        LOG.log(Level.DEBUG, () -> provider + ": shared listing " + lockFile + " unusable (" + e + ")");
         return cloud.members();
       }
     } finally {
@@ -121,21 +124,21 @@ final class SharedListing implements MemberSource {
   private static final long DAY_MS = TimeUnit.DAYS.toMillis(1);
 
   /** Removes this provider's files untouched for a day (at most once an hour per JVM; best effort). */
-  private static void sweep(Path directory) {
+  private static void sweep(Path directory, String provider) {
     long now = System.nanoTime();
     long last = LAST_SWEEP.get();
     if (last != 0 && now - last < TimeUnit.HOURS.toNanos(1) || !LAST_SWEEP.compareAndSet(last, now)) {
       return;
     }
     long cutoff = System.currentTimeMillis() - DAY_MS;
-    try (java.nio.file.DirectoryStream<Path> files = java.nio.file.Files.newDirectoryStream(directory, "aws-*")) {
+    try (java.nio.file.DirectoryStream<Path> files = java.nio.file.Files.newDirectoryStream(directory, provider + "-*")) {
       for (Path f : files) {
         if (java.nio.file.Files.getLastModifiedTime(f).toMillis() < cutoff) {
           java.nio.file.Files.deleteIfExists(f);
         }
       }
     } catch (IOException | RuntimeException e) {
-      LOG.log(Level.DEBUG, () -> "aws: could not tidy " + directory + " (" + e + ")");
+      LOG.log(Level.DEBUG, () -> provider + ": could not tidy " + directory + " (" + e + ")");
     }
   }
 
@@ -157,19 +160,23 @@ final class SharedListing implements MemberSource {
         Thread.sleep(20);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new ClusterResolverException("aws: interrupted while waiting for this host's shared listing", e);
+        throw interrupted(e);
       }
     }
   }
 
   private ClusterResolverException waitedTooLong() {
-    return new ClusterResolverException("aws: waited " + timeout.toMillis() + " ms for another process of this host"
-        + " to finish listing (lock file " + lockFile + "); raise clusterresolver.aws.timeout, or set"
-        + " clusterresolver.aws.shared-listing-max-age=0 to list without sharing");
+    return new ClusterResolverException(provider + ": waited " + timeout.toMillis() + " ms for another process of this"
+        + " host to finish listing (lock file " + lockFile + "); raise clusterresolver." + provider + ".timeout, or set"
+        + " clusterresolver." + provider + ".shared-listing=false to list without sharing");
   }
 
-  /** SHA-256 of a text, in hex. */
-  static String digest(String s) {
+  private ClusterResolverException interrupted(InterruptedException e) {
+    return new ClusterResolverException(provider + ": interrupted while waiting for this host's shared listing", e);
+  }
+
+  /** SHA-256 of a text, in hex: how queries and credentials are named in files and requests. */
+  public static String digest(String s) {
     try {
       return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {

@@ -1,0 +1,111 @@
+package io.clusterresolver.cloud.internal;
+
+import io.clusterresolver.cloud.Member;
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One finished listing of a cloud's members as processes share it (through a file on one host, or
+ * from a relay to the other hosts): when it began and finished, on the clock of whoever listed, and
+ * every member with all its fields. Its binary form names the query it answers, so a listing of
+ * other filters or other credentials is never taken for this one.
+ *
+ * @param listedAt when the listing began (epoch milliseconds)
+ * @param finishedAt when it finished (epoch milliseconds)
+ * @param members every member, in the cloud's order
+ */
+public record Listing(long listedAt, long finishedAt, List<Member> members) {
+
+  private static final int MAGIC = 0x434c5231; // "CLR1"
+
+  /** Copies the members. */
+  public Listing {
+    members = List.copyOf(members);
+  }
+
+  /**
+   * Whether this listing may answer a resolve asked at {@code asked}: it finished after that (it was
+   * in progress then, so the resolve waited for it), or it began at most {@code maxAge} before.
+   * Finishing in the very millisecond of the ask is no proof: a resolve right after another must
+   * list again. Both times are on the same clock (whoever answers).
+   */
+  public boolean answers(long asked, Duration maxAge) {
+    return finishedAt > asked || !maxAge.isZero() && asked - listedAt <= maxAge.toMillis();
+  }
+
+  /** Writes the listing for {@code query}. */
+  public void writeTo(DataOutput out, String query) throws IOException {
+    out.writeInt(MAGIC);
+    out.writeUTF(query);
+    out.writeLong(listedAt);
+    out.writeLong(finishedAt);
+    out.writeInt(members.size());
+    for (Member m : members) {
+      out.writeUTF(m.id());
+      out.writeUTF(m.address());
+      Instant created = m.creationTime().orElse(null);
+      out.writeBoolean(created != null);
+      if (created != null) {
+        out.writeLong(created.getEpochSecond());
+        out.writeInt(created.getNano());
+      }
+      String name = m.name().orElse(null);
+      out.writeBoolean(name != null);
+      if (name != null) {
+        out.writeUTF(name);
+      }
+      out.writeInt(m.labels().size());
+      for (Map.Entry<String, String> e : m.labels().entrySet()) {
+        out.writeUTF(e.getKey());
+        out.writeUTF(e.getValue());
+      }
+      out.writeInt(m.accelerators().size());
+      for (Map.Entry<String, Integer> e : m.accelerators().entrySet()) {
+        out.writeUTF(e.getKey());
+        out.writeInt(e.getValue());
+      }
+    }
+  }
+
+  /**
+   * Reads a listing written by {@link #writeTo}; {@code null} when it answers another query or is not
+   * a listing at all. The caller checks that nothing follows it.
+   *
+   * @throws IOException when it ends early
+   */
+  public static Listing readFrom(DataInput in, String query) throws IOException {
+    if (in.readInt() != MAGIC || !in.readUTF().equals(query)) {
+      return null;
+    }
+    long listedAt = in.readLong();
+    long finishedAt = in.readLong();
+    int n = in.readInt();
+    if (n < 0) {
+      throw new IOException("negative member count " + n);
+    }
+    List<Member> members = new ArrayList<>(Math.min(n, 100_000));
+    for (int i = 0; i < n; i++) {
+      Member.Builder m = Member.builder(in.readUTF(), in.readUTF());
+      if (in.readBoolean()) {
+        m.creationTime(Instant.ofEpochSecond(in.readLong(), in.readInt()));
+      }
+      if (in.readBoolean()) {
+        m.name(in.readUTF());
+      }
+      for (int labels = in.readInt(); labels > 0; labels--) {
+        m.label(in.readUTF(), in.readUTF());
+      }
+      for (int devices = in.readInt(); devices > 0; devices--) {
+        m.accelerators(in.readUTF(), in.readInt());
+      }
+      members.add(m.build());
+    }
+    return new Listing(listedAt, finishedAt, members);
+  }
+}

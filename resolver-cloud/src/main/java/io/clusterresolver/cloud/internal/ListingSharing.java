@@ -1,0 +1,141 @@
+package io.clusterresolver.cloud.internal;
+
+import io.clusterresolver.cloud.CloudProperties;
+import io.clusterresolver.cloud.MemberSource;
+import io.clusterresolver.spi.ConfigProperty;
+import io.clusterresolver.spi.ResolverConfig;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * How a cloud provider's processes share listings: the properties (in a provider's own namespace)
+ * and the chain they build around the provider's {@link MemberSource}: this host's
+ * {@link SharedListing} (one listing per host), around a {@link ListingRelay} (one listing for every
+ * host) when {@code relay} is set, around the cloud.
+ */
+public final class ListingSharing {
+
+  /** Per-host single-flight, on by default. */
+  public static final ConfigProperty<Boolean> SHARED_LISTING = ConfigProperty.bool("shared-listing")
+      .defaultValue("true")
+      .description("Processes of one host share listings: a resolve that starts while another process of this host"
+          + " lists the same query (same filters, same credentials) waits for that listing and uses it; false: every"
+          + " resolve lists for itself")
+      .build();
+
+  /** How old a finished listing of this host may be. */
+  public static final ConfigProperty<Duration> SHARED_LISTING_MAX_AGE = ConfigProperty.duration("shared-listing-max-age")
+      .defaultValue("0s")
+      .description("With shared-listing, also use a finished listing of another process of this host that began at"
+          + " most this long before the resolve; 0: only listings in progress when the resolve starts")
+      .build();
+
+  /** Where this host's listings are kept. */
+  public static final ConfigProperty<String> SHARED_LISTING_DIR = ConfigProperty.string("shared-listing-dir")
+      .description("Directory of the shared listing's lock and listing files (created readable by this user only);"
+          + " default: cluster-resolver-USER under java.io.tmpdir")
+      .build();
+
+  /** The relay every host asks. */
+  public static final ConfigProperty<String> RELAY = ConfigProperty.string("relay")
+      .description("HOST:PORT of a relay that lists for every host (one listing for the whole job instead of one per"
+          + " host): the process that can bind it serves it (say the chief's host), the others ask it and list the"
+          + " cloud themselves if it cannot answer; unset: no relay")
+      .build();
+
+  /** Whether this process may be the relay. */
+  public static final ConfigProperty<Boolean> RELAY_SERVE = ConfigProperty.bool("relay-serve")
+      .defaultValue("true")
+      .description("With relay, serve it when this process can bind its HOST:PORT; false: only ask it")
+      .build();
+
+  /** How old the relay's listing may be. */
+  public static final ConfigProperty<Duration> RELAY_MAX_AGE = ConfigProperty.duration("relay-max-age")
+      .defaultValue("0s")
+      .description("With relay, accept a listing the relay began at most this long before it was asked (its own"
+          + " clock); 0: only a listing that finishes after the question")
+      .build();
+
+  /** How long to wait for the relay. */
+  public static final ConfigProperty<Duration> RELAY_WAIT = ConfigProperty.duration("relay-wait")
+      .defaultValue("10s")
+      .description("With relay, how long to wait for it to listen and answer before listing the cloud directly"
+          + " (within timeout)")
+      .build();
+
+  /** Every declaration above, in the order a README lists them. */
+  public static final List<ConfigProperty<?>> ALL = List.of(SHARED_LISTING, SHARED_LISTING_MAX_AGE,
+      SHARED_LISTING_DIR, RELAY, RELAY_SERVE, RELAY_MAX_AGE, RELAY_WAIT);
+
+  private ListingSharing() {}
+
+  /**
+   * The relay's address, or {@code null} when none is set or it is malformed (then a problem names
+   * the key). The host name is resolved when the resolver is built.
+   */
+  public static InetSocketAddress relayAddress(ResolverConfig config, List<String> problems) {
+    String value = config.find(RELAY).map(String::strip).orElse("");
+    if (value.isEmpty()) {
+      return null;
+    }
+    String key = config.key(RELAY);
+    URI uri;
+    try {
+      uri = new URI("http://" + value);
+    } catch (URISyntaxException e) {
+      uri = null;
+    }
+    if (uri == null || uri.getHost() == null || uri.getPort() < 1 || uri.getPort() > 65535
+        || !uri.getRawPath().isEmpty() || uri.getRawQuery() != null || uri.getRawUserInfo() != null) {
+      problems.add(key + ": '" + value + "' is not HOST:PORT: write the relay's host and port, like 10.0.0.5:7777"
+          + " or [fd00::5]:7777");
+      return null;
+    }
+    InetSocketAddress address = new InetSocketAddress(uri.getHost().replaceAll("^\\[|\\]$", ""), uri.getPort());
+    if (address.isUnresolved()) {
+      problems.add(key + ": the host of '" + value + "' does not resolve: use an address or a name this host's"
+          + " DNS knows");
+      return null;
+    }
+    if (config.get(RELAY_WAIT).compareTo(config.get(CloudProperties.TIMEOUT)) >= 0) {
+      problems.add(config.key(RELAY_WAIT) + " (" + config.get(RELAY_WAIT) + ") must be shorter than "
+          + config.key(CloudProperties.TIMEOUT) + " (" + config.get(CloudProperties.TIMEOUT)
+          + "), to leave time to list the cloud when the relay does not answer");
+    }
+    return address;
+  }
+
+  /**
+   * The provider's source with the sharing the configuration asks for.
+   *
+   * @param config the provider's configuration (declaring {@link #ALL} and {@link CloudProperties#TIMEOUT})
+   * @param cloud lists the cloud
+   * @param query everything that decides what a listing returns (endpoint, filters, address type, the
+   *     credentials' identity hashed): listings of other queries are never shared
+   * @param relay the relay's address from {@link #relayAddress}, or {@code null}
+   */
+  public static MemberSource around(ResolverConfig config, MemberSource cloud, String query, InetSocketAddress relay) {
+    if (relay == null) {
+      return onThisHost(config, cloud, query);
+    }
+    ListingRelay relayed = new ListingRelay(config.provider(), relay, query, config.get(RELAY_MAX_AGE),
+        config.get(RELAY_WAIT), System::currentTimeMillis);
+    MemberSource asking = onThisHost(config, relayed.asking(cloud), query);
+    return config.get(RELAY_SERVE) ? relayed.serving(cloud, asking) : asking;
+  }
+
+  /** {@code source} shared by this host's processes when {@code shared-listing} is on. */
+  private static MemberSource onThisHost(ResolverConfig config, MemberSource source, String query) {
+    if (!config.get(SHARED_LISTING)) {
+      return source;
+    }
+    Path directory = config.find(SHARED_LISTING_DIR).map(Path::of).orElseGet(() ->
+        Path.of(System.getProperty("java.io.tmpdir"), "cluster-resolver-" + System.getProperty("user.name", "user")));
+    return new SharedListing(config.provider(), source, directory, query, config.get(SHARED_LISTING_MAX_AGE),
+        config.get(CloudProperties.TIMEOUT), System::currentTimeMillis);
+  }
+}
