@@ -35,7 +35,7 @@ import java.util.stream.Stream;
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.clusterresolver.benchmarks.Stampede \
- *     --hosts 1250 --tasks-per-host 8 [--strategy none|jitter|host] [--bucket 100,20] [--latency-ms 20] \
+ *     --hosts 1250 --tasks-per-host 8 [--strategy none|jitter|host|relay] [--bucket 100,20] [--latency-ms 20] \
  *     [--retry-mode adaptive|standard] [--accelerators true|false]
  * </pre>
  *
@@ -45,9 +45,14 @@ import java.util.stream.Stream;
  *       standard retries, 5 attempts, 30 s timeout);
  *   <li>{@code jitter}: every process lists for itself, patiently: the SDK's adaptive retry (full
  *       jitter, client-side rate limit after throttling), 20 attempts, a 10 min timeout;
- *   <li>{@code host} (default): processes of a host share one listing ({@code shared-listing}, the
+ *   <li>{@code host}: processes of a host share one listing ({@code shared-listing}, the
  *       default) and accept one begun up to 30 s before they started ({@code shared-listing-max-age},
- *       {@code --max-age}), with the patient retries of {@code jitter}.
+ *       {@code --max-age}), with the patient retries of {@code jitter};
+ *   <li>{@code relay} (default): {@code host}, and every host asks one relay ({@code relay}, on a
+ *       loopback port) that task 0 of host 0 serves, as the process of the chief's host that binds it
+ *       would ({@code relay-serve=false} for every other task: in separate processes their bind would
+ *       fail); they accept a relay listing begun up to {@code --max-age} before they asked
+ *       ({@code relay-max-age}) and wait for the relay up to 5 minutes ({@code relay-wait}).
  * </ul>
  * It ends with {@code stampede: <k> of <K> resolved, last at <s> s, <c> listing calls, <t> throttled,
  * <f> failed} (listing calls: DescribeInstances answered; throttled: calls of any action refused).
@@ -56,6 +61,15 @@ public final class Stampede {
 
   private Stampede() {}
 
+  /** The {@code host} strategy's properties. */
+  private static void patientHostSharing(Map<String, String> common, Map<String, String> options, String retryMode) {
+    // A process that starts after its host's listing finished (start-up skew) may still use it.
+    common.put("clusterresolver.aws.shared-listing-max-age", options.getOrDefault("max-age", "30s"));
+    common.put("clusterresolver.aws.retry-mode", retryMode);
+    common.put("clusterresolver.aws.max-attempts", "20");
+    common.put("clusterresolver.aws.timeout", "10m");
+  }
+
   public static void main(String[] args) throws Exception {
     Map<String, String> options = new HashMap<>();
     for (int i = 0; i + 1 < args.length; i += 2) {
@@ -63,7 +77,7 @@ public final class Stampede {
     }
     int hosts = Integer.parseInt(options.getOrDefault("hosts", "1250"));
     int perHost = Integer.parseInt(options.getOrDefault("tasks-per-host", "8"));
-    String strategy = options.getOrDefault("strategy", "host");
+    String strategy = options.getOrDefault("strategy", "relay");
     String[] bucket = options.getOrDefault("bucket", "100,20").split(",");
     int latencyMs = Integer.parseInt(options.getOrDefault("latency-ms", "20"));
     String retryMode = options.getOrDefault("retry-mode", "adaptive");
@@ -85,15 +99,19 @@ public final class Stampede {
         common.put("clusterresolver.aws.max-attempts", "20");
         common.put("clusterresolver.aws.timeout", "10m");
         break;
+      case "relay":
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+          common.put("clusterresolver.aws.relay", "127.0.0.1:" + free.getLocalPort());
+        }
+        common.put("clusterresolver.aws.relay-max-age", options.getOrDefault("max-age", "30s"));
+        common.put("clusterresolver.aws.relay-wait", "5m");
+        patientHostSharing(common, options, retryMode); // every host also shares its listing among its processes
+        break;
       case "host":
-        // A process that starts after its host's listing finished (start-up skew) may still use it.
-        common.put("clusterresolver.aws.shared-listing-max-age", options.getOrDefault("max-age", "30s"));
-        common.put("clusterresolver.aws.retry-mode", retryMode);
-        common.put("clusterresolver.aws.max-attempts", "20");
-        common.put("clusterresolver.aws.timeout", "10m");
+        patientHostSharing(common, options, retryMode);
         break;
       default:
-        throw new IllegalArgumentException("--strategy: none, jitter or host, not " + strategy);
+        throw new IllegalArgumentException("--strategy: none, jitter, host or relay, not " + strategy);
     }
     System.out.printf(Locale.ROOT, "machine: %d cores, Java %s, load average %.1f; %d hosts x %d tasks = %d resolvers;"
         + " bucket %s tokens + %s/s; latency %d ms; strategy %s %s%n", Runtime.getRuntime().availableProcessors(),
@@ -121,7 +139,12 @@ public final class Stampede {
           p.put("clusterresolver.aws.region", "us-east-1");
           // Its own endpoint path per process (per host when they share listings), so no process
           // gets instance types from another one's JVM-wide cache, as separate processes would not.
-          p.put("clusterresolver.aws.endpoint", ec2.endpoint() + "/h" + h + (strategy.equals("host") ? "" : "/t" + t));
+          // With the relay, one endpoint: the relay answers only hosts that ask its own query.
+          p.put("clusterresolver.aws.endpoint", strategy.equals("relay") ? ec2.endpoint().toString()
+              : ec2.endpoint() + "/h" + h + (strategy.equals("host") ? "" : "/t" + t));
+          if (strategy.equals("relay")) {
+            p.put("clusterresolver.aws.relay-serve", Boolean.toString(h == 0 && t == 0));
+          }
           p.put("clusterresolver.aws.access-key-id", "AKIASTAMPEDE00000000");
           p.put("clusterresolver.aws.secret-access-key", "stampede-secret-key");
           p.put("clusterresolver.aws.tags", "cluster=stampede");
