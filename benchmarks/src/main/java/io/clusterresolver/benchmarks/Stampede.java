@@ -36,7 +36,7 @@ import java.util.stream.Stream;
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.clusterresolver.benchmarks.Stampede \
  *     --hosts 1250 --tasks-per-host 8 [--strategy none|jitter|host|relay] [--bucket 100,20] [--latency-ms 20] \
- *     [--retry-mode adaptive|standard] [--accelerators true|false]
+ *     [--retry-mode adaptive|standard] [--accelerators true|false] [--log OFF|WARNING]
  * </pre>
  *
  * <p>Strategies (each is only properties a user sets):
@@ -83,7 +83,8 @@ public final class Stampede {
     String retryMode = options.getOrDefault("retry-mode", "adaptive");
     String accelerators = options.getOrDefault("accelerators", "true");
     int k = hosts * perHost;
-    java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.OFF);
+    // --log WARNING shows why hosts listed for themselves (the relay's fallbacks); off by default.
+    java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.parse(options.getOrDefault("log", "OFF")));
 
     Map<String, String> common = new LinkedHashMap<>();
     if (!accelerators.equals("true")) {

@@ -12,6 +12,7 @@ import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
@@ -123,8 +124,8 @@ public final class ListingRelay {
         try (InputStream body = response.body()) {
           return read(response, body);
         }
-      } catch (ConnectException e) {
-        // Not listening yet: the relay's process may start after this one.
+      } catch (ConnectException | HttpConnectTimeoutException e) {
+        // Not listening yet (the relay's process may start after this one), or too busy to accept now.
         long sleepMs = Math.min(backoffMs, Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
         sleep(ThreadLocalRandom.current().nextLong(sleepMs / 2, sleepMs + 1));
         backoffMs = Math.min(backoffMs * 2, 1000);
