@@ -8,6 +8,7 @@ import io.clusterresolver.ClusterResolvers;
 import io.clusterresolver.ClusterSpec;
 import io.clusterresolver.ConfigurationException;
 import io.clusterresolver.testkit.SimulatedEc2;
+import io.clusterresolver.testkit.Together;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -15,11 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.Callable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -74,25 +71,7 @@ class RelayTest {
   }
 
   private static List<ClusterSpec> atOnce(List<ClusterResolver> resolvers) throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(resolvers.size());
-    try {
-      CountDownLatch go = new CountDownLatch(1);
-      List<Future<ClusterSpec>> specs = new ArrayList<>();
-      for (ClusterResolver r : resolvers) {
-        specs.add(pool.submit(() -> {
-          go.await();
-          return r.clusterSpec();
-        }));
-      }
-      go.countDown();
-      List<ClusterSpec> result = new ArrayList<>();
-      for (Future<ClusterSpec> f : specs) {
-        result.add(f.get(60, TimeUnit.SECONDS));
-      }
-      return result;
-    } finally {
-      pool.shutdownNow();
-    }
+    return Together.call(resolvers.stream().map(r -> (Callable<ClusterSpec>) r::clusterSpec).toList(), Duration.ofSeconds(60));
   }
 
   @Test

@@ -8,13 +8,14 @@ import io.clusterresolver.ClusterSpec;
 import io.clusterresolver.cloud.internal.SharedListing;
 import io.clusterresolver.testkit.Ec2Fault;
 import io.clusterresolver.testkit.SimulatedEc2;
+import io.clusterresolver.testkit.Together;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -59,25 +60,7 @@ class SharedListingTest {
   }
 
   private List<ClusterSpec> atOnce(List<ClusterResolver> resolvers) throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(resolvers.size());
-    try {
-      CountDownLatch go = new CountDownLatch(1);
-      List<Future<ClusterSpec>> specs = new ArrayList<>();
-      for (ClusterResolver r : resolvers) {
-        specs.add(pool.submit(() -> {
-          go.await();
-          return r.clusterSpec();
-        }));
-      }
-      go.countDown();
-      List<ClusterSpec> result = new ArrayList<>();
-      for (Future<ClusterSpec> f : specs) {
-        result.add(f.get(60, TimeUnit.SECONDS));
-      }
-      return result;
-    } finally {
-      pool.shutdownNow();
-    }
+    return Together.call(resolvers.stream().map(r -> (Callable<ClusterSpec>) r::clusterSpec).toList(), Duration.ofSeconds(60));
   }
 
   @Test

@@ -2,6 +2,7 @@ package io.clusterresolver.azure;
 
 import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.CloudProperties;
+import io.clusterresolver.cloud.internal.ListingSharing;
 import io.clusterresolver.spi.ConfigProperty;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,6 +50,7 @@ final class AzureProperties {
     List<ConfigProperty<?>> all = new ArrayList<>(List.of(SUBSCRIPTION, RESOURCE_GROUP, SCALE_SET, TAGS,
         TAG_NAMES_CASE_INSENSITIVE, ADDRESS, ENDPOINT, IMDS_ENDPOINT, CLIENT_ID, ACCESS_TOKEN));
     all.addAll(CloudProperties.layout(TASKS_PER_VM));
+    all.addAll(ListingSharing.ALL);
     ALL = List.copyOf(all);
   }
 

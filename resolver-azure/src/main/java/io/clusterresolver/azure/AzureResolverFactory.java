@@ -10,7 +10,9 @@ import io.clusterresolver.cloud.Endpoints;
 import io.clusterresolver.cloud.MemberClusterResolver;
 import io.clusterresolver.cloud.MemberOrder;
 import io.clusterresolver.cloud.SelfIdentity;
+import io.clusterresolver.cloud.internal.ListingSharing;
 import io.clusterresolver.spi.ResolverConfig;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -71,6 +73,7 @@ final class AzureResolverFactory {
       problems.add(config.key(AzureProperties.SUBSCRIPTION) + ": '" + subscription + "' is not a subscription id"
           + " (a GUID like 00000000-0000-0000-0000-000000000000)");
     }
+    InetSocketAddress relay = ListingSharing.relayAddress(config, problems);
     if (!problems.isEmpty()) {
       throw ResolverConfig.problems(NAME, problems);
     }
@@ -83,7 +86,9 @@ final class AzureResolverFactory {
         new AzureMemberSource.Scope(armScope, rg, scaleSet, rankScaleSet),
         tagMatcher(config), AddressType.parse(config.get(AzureProperties.ADDRESS)), config.get(CloudProperties.TIMEOUT),
         new SkuAccelerators(clients, armScope));
-    return resolver.source(source)
+    String query = ListingSharing.query(config, AzureProperties.ALL, armScope, config.getenv("AZURE_CLIENT_ID"),
+        config.getenv("AZURE_TENANT_ID"), config.getenv("AZURE_FEDERATED_TOKEN_FILE"));
+    return resolver.source(ListingSharing.around(config, source, query, relay))
         .selfIdentity(SelfIdentity.cached(imds::resourceId))
         .environment(NAME)
         .build();

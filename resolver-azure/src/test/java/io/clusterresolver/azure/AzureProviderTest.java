@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.ClusterResolverException;
+import io.clusterresolver.ClusterSpec;
 import io.clusterresolver.ConfigurationException;
 import io.clusterresolver.Resolution;
 import io.clusterresolver.spi.PropertySources;
@@ -13,15 +14,22 @@ import io.clusterresolver.testkit.AzureFault;
 import io.clusterresolver.testkit.AzureScenarios;
 import io.clusterresolver.testkit.SimulatedAzure;
 import io.clusterresolver.testkit.SimulatedVm;
+import io.clusterresolver.testkit.Together;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The azure provider against SimulatedAzure with the real SDK over HTTPS; expectations from the world's own fields. */
 class AzureProviderTest {
@@ -334,5 +342,28 @@ class AzureProviderTest {
           assertThat(q.header("Metadata")).isEqualTo("true");
           assertThat(q.parameters()).containsEntry("api-version", Imds.API_VERSION);
         });
+  }
+
+  @Test
+  void hostsShareOneListingThroughTheRelay(@TempDir Path dir) throws Exception {
+    AzureScenarios.mixedResourceGroup(azure, 330);
+    Map<String, List<String>> expected = Expected.cluster(Expected.members(azure, AzureProviderTest::llm),
+        vm -> "worker", Expected::privateIp);
+    String relay;
+    try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      relay = "127.0.0.1:" + free.getLocalPort();
+    }
+    azure.latency(Duration.ofMillis(100));
+    azure.resetCounts();
+    List<Callable<ClusterSpec>> hosts = new ArrayList<>();
+    for (int h = 0; h < 6; h++) {
+      hosts.add(AzureTestSupport.resolver(azure, "tags", "cluster=llm", "timeout", "30s", "relay", relay,
+          "relay-wait", "20s", "relay-serve", Boolean.toString(h == 0),
+          "shared-listing-dir", dir.resolve("host-" + h).toString())::clusterSpec);
+    }
+    assertThat(Together.call(hosts, Duration.ofSeconds(60)))
+        .allSatisfy(spec -> assertThat(Expected.asMap(spec)).isEqualTo(expected));
+    assertThat(azure.callCount("ListVirtualMachines")).as("one VM listing for six hosts")
+        .isEqualTo(Expected.pages(azure.vms().size()));
   }
 }

@@ -1,10 +1,13 @@
 package io.clusterresolver.gce;
 
 import io.clusterresolver.cloud.CloudProperties;
+import io.clusterresolver.cloud.internal.ListingSharing;
 import io.clusterresolver.spi.ConfigProperty;
 import io.clusterresolver.spi.TaskProperties;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /** Every property the {@code gce} provider reads: {@code clusterresolver.gce.<name>}. */
 final class GceProperties {
@@ -54,10 +57,10 @@ final class GceProperties {
           + " default: Application Default Credentials")
       .build();
 
-  static final List<ConfigProperty<?>> ALL = List.of(PROJECT, ZONES, LABELS, INSTANCE_GROUP, STATES, ADDRESS,
-      JOB_LABEL, CloudProperties.JOBS, CloudProperties.ORDER, TASKS_PER_INSTANCE, CloudProperties.PORT,
+  static final List<ConfigProperty<?>> ALL = Stream.concat(Stream.of(PROJECT, ZONES, LABELS, INSTANCE_GROUP,
+      STATES, ADDRESS, JOB_LABEL, CloudProperties.JOBS, CloudProperties.ORDER, TASKS_PER_INSTANCE, CloudProperties.PORT,
       TaskProperties.RPC_LAYER, TaskProperties.TASK_TYPE, TaskProperties.TASK_ID, ENDPOINT, METADATA_ENDPOINT,
-      CREDENTIALS, CloudProperties.TIMEOUT);
+      CREDENTIALS, CloudProperties.TIMEOUT), ListingSharing.ALL.stream()).collect(Collectors.toUnmodifiableList());
 
   private GceProperties() {}
 }

@@ -9,8 +9,10 @@ import io.clusterresolver.cloud.Endpoints;
 import io.clusterresolver.cloud.MemberClusterResolver;
 import io.clusterresolver.cloud.SelfIdentity;
 import io.clusterresolver.cloud.internal.HeaderLogGuard;
+import io.clusterresolver.cloud.internal.ListingSharing;
 import io.clusterresolver.spi.ResolverConfig;
 import io.clusterresolver.spi.TaskProperties;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -84,6 +86,7 @@ final class GceResolverFactory {
             + config.key(GceProperties.ZONES) + ", like us-east1-b");
       }
     }
+    InetSocketAddress relay = ListingSharing.relayAddress(config, problems);
     if (!problems.isEmpty()) {
       throw ResolverConfig.problems(NAME, problems);
     }
@@ -98,7 +101,8 @@ final class GceResolverFactory {
         .taskType(config.get(TaskProperties.TASK_TYPE))
         .taskId(config.get(TaskProperties.TASK_ID))
         .rpcLayer(config.get(TaskProperties.RPC_LAYER))
-        .source(source)
+        .source(ListingSharing.around(config, source, ListingSharing.query(config, GceProperties.ALL, project,
+            groupZone, config.getenv("GOOGLE_APPLICATION_CREDENTIALS")), relay))
         .selfIdentity(SelfIdentity.cached(() -> metadata.instanceId().map(InstanceFacts::memberId)))
         .environment("")
         .build();

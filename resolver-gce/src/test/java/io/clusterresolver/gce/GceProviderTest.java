@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.ClusterResolverException;
+import io.clusterresolver.ClusterSpec;
 import io.clusterresolver.ConfigurationException;
 import io.clusterresolver.Resolution;
 import io.clusterresolver.testkit.GceFault;
@@ -13,7 +14,10 @@ import io.clusterresolver.testkit.GceScenarios;
 import io.clusterresolver.testkit.LogCapture;
 import io.clusterresolver.testkit.SimulatedGce;
 import io.clusterresolver.testkit.SimulatedGceInstance;
+import io.clusterresolver.testkit.Together;
 import java.math.BigInteger;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.OffsetDateTime;
@@ -22,6 +26,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -354,5 +359,33 @@ class GceProviderTest {
     assertThatThrownBy(() -> io.clusterresolver.ClusterResolvers.create("gce", p, Map.of()).clusterSpec())
         .isInstanceOf(ConfigurationException.class).hasMessageContaining("clusterresolver.gce.credentials");
     assertThat(gce.callCount("instances.aggregatedList")).isZero();
+  }
+
+  @Test
+  void hostsShareOneListingThroughTheRelayAndAnotherQueryListsForItself(@TempDir Path dir) throws Exception {
+    GceScenarios.largeProject(gce, 1200);
+    List<SimulatedGceInstance> members = expectedMembers(gce.instances());
+    String relay;
+    try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      relay = "127.0.0.1:" + free.getLocalPort();
+    }
+    gce.latency(Duration.ofMillis(150));
+    gce.resetCounts();
+    List<Callable<ClusterSpec>> hosts = new ArrayList<>();
+    for (int h = 0; h < 8; h++) {
+      hosts.add(resolver(gce, "labels", "cluster=train", "timeout", "30s", "relay", relay, "relay-wait", "20s",
+          "relay-serve", Boolean.toString(h == 0), "shared-listing-dir", dir.resolve("host-" + h).toString())::clusterSpec);
+    }
+    assertThat(Together.call(hosts, Duration.ofSeconds(60))).allSatisfy(spec -> assertThat(spec.jobTasks("worker"))
+        .containsExactlyElementsOf(members.stream().map(i -> i.networkIp().get() + ":8888").collect(Collectors.toList())));
+    assertThat(gce.callCount("instances.aggregatedList")).as("one listing of two pages for eight hosts").isEqualTo(2);
+
+    // Another order is another query: the relay does not answer it, the host lists for itself.
+    ClusterSpec byId = resolver(gce, "labels", "cluster=train", "order", "id", "relay", relay, "relay-serve", "false",
+        "shared-listing-dir", dir.resolve("host-9").toString()).clusterSpec();
+    assertThat(byId.jobTasks("worker")).containsExactlyElementsOf(members.stream()
+        .sorted(Comparator.comparing(i -> new BigInteger(i.idText()))).map(i -> i.networkIp().get() + ":8888")
+        .collect(Collectors.toList()));
+    assertThat(gce.callCount("instances.aggregatedList")).isEqualTo(4);
   }
 }

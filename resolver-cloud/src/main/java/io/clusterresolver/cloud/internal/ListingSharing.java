@@ -4,6 +4,7 @@ import io.clusterresolver.cloud.CloudProperties;
 import io.clusterresolver.cloud.MemberSource;
 import io.clusterresolver.spi.ConfigProperty;
 import io.clusterresolver.spi.ResolverConfig;
+import io.clusterresolver.spi.TaskProperties;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -62,9 +63,8 @@ public final class ListingSharing {
 
   /** How long to wait for the relay. */
   public static final ConfigProperty<Duration> RELAY_WAIT = ConfigProperty.duration("relay-wait")
-      .defaultValue("10s")
-      .description("With relay, how long to wait for it to listen and answer before listing the cloud directly"
-          + " (within timeout)")
+      .description("With relay, how long to wait for it to listen and answer before listing the cloud directly;"
+          + " shorter than timeout; default: a third of timeout")
       .build();
 
   /** Every declaration above, in the order a README lists them. */
@@ -72,6 +72,29 @@ public final class ListingSharing {
       SHARED_LISTING_DIR, RELAY, RELAY_SERVE, RELAY_MAX_AGE, RELAY_WAIT);
 
   private ListingSharing() {}
+
+  /**
+   * A query naming everything a provider's listing depends on, for providers that do not spell it
+   * out: every declared property as this process resolved it (secret values hashed, never in clear),
+   * except those that only place this process ({@code task-type}, {@code task-id}, {@code rpc-layer})
+   * or tune sharing and the deadline; then {@code resolved}: what the provider found elsewhere (a
+   * project or subscription from the metadata server, the credentials' environment).
+   */
+  public static String query(ResolverConfig config, List<ConfigProperty<?>> declared, String... resolved) {
+    StringBuilder query = new StringBuilder(config.provider()).append(" 1");
+    for (ConfigProperty<?> property : declared) {
+      if (TaskProperties.ALL.contains(property) || ALL.contains(property) || property.equals(CloudProperties.TIMEOUT)) {
+        continue;
+      }
+      String value = config.find(property).map(String::valueOf).orElse("");
+      query.append('|').append(property.name()).append('=')
+          .append(property.secret() && !value.isEmpty() ? "sha256:" + SharedListing.digest(value) : value);
+    }
+    for (String value : resolved) {
+      query.append("|").append(value == null ? "" : "sha256:" + SharedListing.digest(value));
+    }
+    return query.toString();
+  }
 
   /**
    * The relay's address, or {@code null} when none is set or it is malformed (then a problem names
@@ -101,7 +124,7 @@ public final class ListingSharing {
           + " DNS knows");
       return null;
     }
-    if (config.get(RELAY_WAIT).compareTo(config.get(CloudProperties.TIMEOUT)) >= 0) {
+    if (config.isSet(RELAY_WAIT) && config.get(RELAY_WAIT).compareTo(config.get(CloudProperties.TIMEOUT)) >= 0) {
       problems.add(config.key(RELAY_WAIT) + " (" + config.get(RELAY_WAIT) + ") must be shorter than "
           + config.key(CloudProperties.TIMEOUT) + " (" + config.get(CloudProperties.TIMEOUT)
           + "), to leave time to list the cloud when the relay does not answer");
@@ -123,9 +146,14 @@ public final class ListingSharing {
       return onThisHost(config, cloud, query);
     }
     ListingRelay relayed = new ListingRelay(config.provider(), relay, query, config.get(RELAY_MAX_AGE),
-        config.get(RELAY_WAIT), System::currentTimeMillis);
+        relayWait(config), System::currentTimeMillis);
     MemberSource asking = onThisHost(config, relayed.asking(cloud), query);
     return config.get(RELAY_SERVE) ? relayed.serving(cloud, asking) : asking;
+  }
+
+  /** {@code relay-wait}, or a third of {@code timeout}: time left to list the cloud when the relay does not answer. */
+  static Duration relayWait(ResolverConfig config) {
+    return config.find(RELAY_WAIT).orElseGet(() -> config.get(CloudProperties.TIMEOUT).dividedBy(3));
   }
 
   /** {@code source} shared by this host's processes when {@code shared-listing} is on. */
