@@ -176,7 +176,8 @@ public final class ClusterResolvers {
    * Waits until the resolver's cluster has at least {@code minTasks} tasks, polling with backoff
    * (see {@link ClusterWait} for the intervals and a progress listener).
    *
-   * @throws ClusterResolverException past the timeout, saying what the last poll saw
+   * @throws ClusterResolverException past the timeout, saying what the last poll saw; at once when a poll
+   *     fails in a way that is not {@linkplain ClusterResolverException#isRetryable() retryable}
    */
   public static Resolution await(ClusterResolver resolver, int minTasks, java.time.Duration timeout) {
     return ClusterWait.forTasks(minTasks).timeout(timeout).await(resolver);

@@ -20,7 +20,9 @@ import java.util.function.Consumer;
  *
  * <p>A resolve that fails with {@link ClusterResolverException} (a fleet too small for the
  * configured job counts, a throttled page) counts as "not yet" and is retried; a
- * {@link ConfigurationException} is thrown at once, since waiting cannot fix it.
+ * {@link ConfigurationException} is thrown at once, since waiting cannot fix it, and so is a
+ * {@link ClusterResolverException} that is not {@linkplain ClusterResolverException#isRetryable()
+ * retryable} (a terminal state of the source of truth, like a preempted TPU node).
  */
 public final class ClusterWait {
 
@@ -89,7 +91,9 @@ public final class ClusterWait {
    * Polls until the cluster is big enough.
    *
    * @return the first resolution with at least {@code minTasks} tasks
-   * @throws ClusterResolverException past the timeout, saying what the last poll saw
+   * @throws ClusterResolverException past the timeout, saying what the last poll saw; or at once, not
+   *     {@linkplain ClusterResolverException#isRetryable() retryable}, with the provider's message, when a
+   *     poll failed in a way that waiting cannot fix
    * @throws ConfigurationException at once, when the configuration is wrong
    */
   public Resolution await(ClusterResolver resolver) {
@@ -100,18 +104,25 @@ public final class ClusterWait {
     for (int number = 1; ; number++) {
       Resolution resolution = null;
       String failure = null;
+      ClusterResolverException terminal = null;
       try {
         resolution = resolver.resolve();
       } catch (ConfigurationException e) {
         throw e;
       } catch (ClusterResolverException e) {
         failure = e.getMessage();
+        terminal = e.isRetryable() ? null : e;
       }
       int tasks = resolution == null ? 0 : resolution.clusterSpec().totalTasks();
       last = new Poll(number, tasks, minTasks, Duration.ofNanos(System.nanoTime() - start), failure);
       onPoll.accept(last);
       if (resolution != null && tasks >= minTasks) {
         return resolution;
+      }
+      if (terminal != null) {
+        throw new ClusterResolverException("Stopped waiting for the cluster at poll " + number + " after "
+            + String.format("%.1f s", last.elapsed().toMillis() / 1000.0) + ": the failure is terminal, waiting"
+            + " will not fix it: " + terminal.getMessage(), terminal, false);
       }
       long left = end - System.nanoTime();
       if (left <= 0) {

@@ -132,6 +132,24 @@ class TpuResolveCommandTest {
   }
 
   @Test
+  void waitOnAPreemptedNodeStopsAtOnceWithExit3SayingTheStateIsTerminal() {
+    tpu.add(SimulatedTpuNode.builder("gone").acceleratorType("v5p-16").preemptible(true)
+        .state(SimulatedTpuNode.State.PREEMPTED).workers("10.150.0.3", "10.150.0.2").build());
+    tpu.resetCounts();
+    long start = System.nanoTime();
+
+    CliRun run = CliRun.run(Map.of(), args("gone", "--wait", "10m"));
+
+    // Polling for ten minutes would take at least 10 polls (backoff up to 15 s): one asks.
+    assertThat(java.time.Duration.ofNanos(System.nanoTime() - start)).isLessThan(java.time.Duration.ofSeconds(60));
+    assertThat(tpu.callCount(SimulatedTpu.NODES_GET)).as("polls of nodes.get").isEqualTo(1);
+    assertThat(run.code).as("%s", run).isEqualTo(ExitCodes.RESOLUTION_FAILURE);
+    assertThat(run.out).isEmpty();
+    assertThat(run.err).contains("Stopped waiting").contains("terminal").contains("PREEMPTED")
+        .contains("must be recreated").doesNotContain("10.150.0.3:8470");
+  }
+
+  @Test
   void anUnknownNodeIsExit2NamingIt() {
     CliRun run = CliRun.run(Map.of(), args("no-such-tpu"));
     assertThat(run.code).as("%s", run).isEqualTo(ExitCodes.USAGE);

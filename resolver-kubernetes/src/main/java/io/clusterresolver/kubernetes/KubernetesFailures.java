@@ -25,7 +25,7 @@ final class KubernetesFailures {
   /**
    * The failure an exception reports.
    *
-   * @param attempts how many attempts the client makes for a retryable failure (5xx, no response)
+   * @param attempts how many attempts the client makes for a retryable failure (429, 5xx, no response)
    */
   static ApiFailure read(RuntimeException failure, int attempts) {
     String auditId = failure instanceof Audited a ? a.auditId : null;
@@ -43,7 +43,9 @@ final class KubernetesFailures {
       Status status = k.getStatus();
       String reason = status == null ? null : status.getReason();
       String message = status == null || status.getMessage() == null ? k.getMessage() : status.getMessage();
-      return ApiFailure.http(k.getCode(), reason, message, auditId, k.getCode() >= 500 ? attempts : 1);
+      // The client retries 429 (after the Retry-After the API server sends) and 5xx; not other errors.
+      boolean retried = k.getCode() >= 500 || k.getCode() == 429;
+      return ApiFailure.http(k.getCode(), reason, message, auditId, retried ? attempts : 1);
     }
     if (e instanceof KubernetesClientException k && k.getCode() >= 200 && k.getCode() < 300) {
       return ApiFailure.of(ApiFailure.Kind.MALFORMED_RESPONSE, k.getMessage(), 1);

@@ -303,7 +303,6 @@ public final class SimulatedAzure implements AutoCloseable {
 
   // ---- behaviour ----
 
-  /** A delay added to every Resource Manager call (not to IMDS). */
   /**
    * Meters every Resource Manager call with a token bucket, as ARM meters a subscription's reads: a
    * call that finds no token is answered 429 {@code TooManyRequests} with {@code Retry-After: 1}. The
@@ -315,6 +314,7 @@ public final class SimulatedAzure implements AutoCloseable {
     return this;
   }
 
+  /** A delay added to every Resource Manager call (not to IMDS). */
   public SimulatedAzure latency(Duration latency) {
     this.latency = latency == null ? Duration.ZERO : latency;
     return this;
@@ -464,8 +464,7 @@ public final class SimulatedAzure implements AutoCloseable {
           return json(400, ArmJson.error("InvalidSkipToken", "The skip token is not valid."), requestId, 0);
         }
       }
-      TokenBucket bucket = rateLimit;
-      if (bucket != null && !bucket.tryTake()) {
+      if (TokenBucket.throttles(rateLimit)) {
         return faulted(AzureFault.throttled(1), requestId);
       }
       AzureFault fault = takeFault(operation, page);

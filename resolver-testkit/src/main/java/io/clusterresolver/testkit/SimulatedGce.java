@@ -236,7 +236,6 @@ public final class SimulatedGce implements AutoCloseable {
 
   // ---- behaviour ----
 
-  /** A delay added to every API call (not to the metadata server or the token endpoint). */
   /**
    * Meters every Compute Engine API call with a token bucket, as Google meters a project's read
    * requests: a call that finds no token is answered 429 {@code rateLimitExceeded}
@@ -248,6 +247,7 @@ public final class SimulatedGce implements AutoCloseable {
     return this;
   }
 
+  /** A delay added to every API call (not to the metadata server or the token endpoint). */
   public SimulatedGce latency(Duration latency) {
     this.latency = latency == null ? Duration.ZERO : latency;
     return this;
@@ -438,8 +438,7 @@ public final class SimulatedGce implements AutoCloseable {
       record(new RecordedRequest(method, path, operation, headers, params, body));
       try {
         authorize(headers.get("authorization"));
-        TokenBucket bucket = rateLimit;
-        if (bucket != null && !bucket.tryTake()) {
+        if (TokenBucket.throttles(rateLimit)) {
           return faulted(GceFault.rateLimitExceeded());
         }
         return GceApi.answer(SimulatedGce.this, operation, path, params, body);

@@ -46,7 +46,8 @@ import java.util.regex.Pattern;
  *   <li>Errors are {@code Status} objects; every answer carries an {@code Audit-Id}.
  *   <li>Call counts, the requests seen, a latency added to every list, and {@link Fault}s by page
  *       and count (throttling as 429 {@code TooManyRequests} with {@code Retry-After}, 500
- *       {@code InternalError}, connection resets, truncated and malformed bodies, slow answers, 401).
+ *       {@code InternalError}, connection resets, truncated and malformed bodies, slow answers, 401);
+ *       a rate limit ({@link #rateLimit(TokenBucket)}, off by default) answered the same 429.
  * </ul>
  *
  * <p>Pages after the first are read from the current pods (not a snapshot of the first page's
@@ -73,6 +74,7 @@ public final class SimulatedKubernetes implements AutoCloseable {
   private final CallLog<RecordedRequest> calls = new CallLog<>();
   private final FaultRules<Fault> faults = new FaultRules<>();
   private volatile Duration latency = Duration.ZERO;
+  private volatile TokenBucket rateLimit;
   private long resourceVersion = 1000;
   private volatile long oldestValidVersion;
   private final AtomicInteger expireIssued = new AtomicInteger();
@@ -188,6 +190,20 @@ public final class SimulatedKubernetes implements AutoCloseable {
   /** A delay added to every list call. */
   public SimulatedKubernetes latency(Duration latency) {
     this.latency = latency == null ? Duration.ZERO : latency;
+    return this;
+  }
+
+  /**
+   * Meters every authenticated request with a token bucket and rejects the excess as API Priority and
+   * Fairness does: 429 {@code TooManyRequests}, a {@code Status} body and {@code Retry-After: 1} (the same
+   * answer as a {@link Fault.Kind#THROTTLED} fault). Rejected requests are counted in {@link #callCount}
+   * like the others. The bucket counts what it served and throttled; {@code null} turns metering off (the
+   * default). As the API server does, authentication comes first (a 401 takes no token).
+   *
+   * @param bucket for instance {@link TokenBucket#kubernetesClientDefault()} (client-go's 5 a second after 10)
+   */
+  public SimulatedKubernetes rateLimit(TokenBucket bucket) {
+    this.rateLimit = bucket;
     return this;
   }
 
@@ -319,6 +335,9 @@ public final class SimulatedKubernetes implements AutoCloseable {
       String user = token == null ? null : tokens.get(token);
       if (user == null) {
         return KubernetesWire.error(401, "Unauthorized", "Unauthorized", null, auditId, 0);
+      }
+      if (TokenBucket.throttles(rateLimit)) {
+        return faulted(new Fault(Fault.Kind.THROTTLED, 0, false, Duration.ZERO), auditId);
       }
       if (!list) {
         return KubernetesWire.error(404, "NotFound", "the server could not find the requested resource", null,

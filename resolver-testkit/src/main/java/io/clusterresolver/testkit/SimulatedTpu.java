@@ -50,7 +50,8 @@ import java.util.regex.Pattern;
  *   <li>{@code POST /token}: an OAuth token for a service-account JWT (a key file whose {@code token_uri}
  *       is {@link #tokenUri()}); API calls carrying a bearer token it did not issue are 401
  *       {@code UNAUTHENTICATED}; calls without a token are accepted unless {@link #requireToken(boolean)}.
- *   <li>Call counts per operation, a latency added to every API call, faults ({@link TpuFault}).
+ *   <li>Call counts per operation, a latency added to every API call, faults ({@link TpuFault}), and a
+ *       request quota ({@link #rateLimit(TokenBucket)}, off by default).
  * </ul>
  *
  * <p>The server listens on 127.0.0.1 only. Thread-safe; close it when done.
@@ -86,6 +87,7 @@ public final class SimulatedTpu implements AutoCloseable {
   private final AtomicInteger withoutToken = new AtomicInteger();
   private volatile Duration latency = Duration.ZERO;
   private volatile boolean requireToken;
+  private volatile TokenBucket rateLimit;
 
   private SimulatedTpu(String project, String zone) {
     this.project = project;
@@ -264,6 +266,21 @@ public final class SimulatedTpu implements AutoCloseable {
     return this;
   }
 
+  /**
+   * Meters every Cloud TPU API call ({@code nodes.get}, {@code nodes.list}) with a token bucket, as Google
+   * meters a project's requests per minute: a call that finds no token is answered 429
+   * {@code RESOURCE_EXHAUSTED} in Google's JSON error shape (the same answer as
+   * {@link TpuFault#resourceExhausted()}), and is counted in {@link #callCount}. The bucket counts what it
+   * served and throttled; {@code null} turns metering off (the default). Metadata-server and token-endpoint
+   * calls are not metered.
+   *
+   * @param bucket for instance {@link TokenBucket#googlePerMinute(double)} with the project's quota
+   */
+  public SimulatedTpu rateLimit(TokenBucket bucket) {
+    this.rateLimit = bucket;
+    return this;
+  }
+
   /** Whether API calls without a bearer token are refused (401), as the real API does. Off by default. */
   public SimulatedTpu requireToken(boolean require) {
     this.requireToken = require;
@@ -397,6 +414,9 @@ public final class SimulatedTpu implements AutoCloseable {
             + " OAuth 2 access token, login cookie or other valid authentication credential.", requestId, 0);
       } else {
         withToken.incrementAndGet();
+      }
+      if (TokenBucket.throttles(rateLimit)) {
+        return faulted(TpuFault.resourceExhausted(), requestId);
       }
       boolean intEnums = query(request, "$alt").contains("enum-encoding=int");
       if (get.matches()) {

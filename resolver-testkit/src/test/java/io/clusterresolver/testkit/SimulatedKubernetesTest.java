@@ -134,4 +134,23 @@ class SimulatedKubernetesTest {
         .isEqualTo(200);
     assertThat(k8s.inject(new Fault(Fault.Kind.METADATA_ABSENT, 0, true, Duration.ZERO))).isFalse();
   }
+
+  @Test
+  void aRateLimitRejectsAuthenticatedRequestsPastTheBucketAsPriorityAndFairnessDoes() throws Exception {
+    k8s.add(SimulatedPod.builder("ml", "w-0").label("app", "t").podIps("10.0.0.1").build());
+    TokenBucket bucket = TokenBucket.of(1, 1, () -> 0L); // a clock that never moves: no refill
+    k8s.rateLimit(bucket);
+    assertThat(get("/api/v1/namespaces/ml/pods", "simulated-token").statusCode()).isEqualTo(200);
+    assertThat(get("/api/v1/namespaces/ml/pods", "not-a-token").statusCode()).as("authentication first").isEqualTo(401);
+    HttpResponse<String> rejected = get("/api/v1/namespaces/ml/pods", "simulated-token");
+    assertThat(rejected.statusCode()).isEqualTo(429);
+    assertThat(rejected.headers().firstValue("Retry-After")).contains("1");
+    assertThat(rejected.body()).startsWith("{\"kind\":\"Status\",\"apiVersion\":\"v1\"")
+        .contains("\"status\":\"Failure\"").contains("\"reason\":\"TooManyRequests\"").contains("\"code\":429");
+    assertThat(bucket.served()).isEqualTo(1);
+    assertThat(bucket.throttled()).isEqualTo(1);
+    assertThat(k8s.listCalls()).isEqualTo(3);
+    k8s.rateLimit(null);
+    assertThat(get("/api/v1/namespaces/ml/pods", "simulated-token").statusCode()).isEqualTo(200);
+  }
 }

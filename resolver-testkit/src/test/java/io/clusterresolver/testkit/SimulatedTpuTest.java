@@ -106,4 +106,24 @@ class SimulatedTpuTest {
     tpu.requireToken(true);
     assertThat(get("/v2/projects/p1/locations/us-central2-b/nodes/n1").body()).contains("UNAUTHENTICATED");
   }
+
+  @Test
+  void aRateLimitAnswersApiCallsPastTheBucket429ResourceExhaustedAndLeavesTheMetadataServerAlone() throws Exception {
+    tpu.add(SimulatedTpuNode.builder("n1").workers("10.0.0.9").build());
+    TokenBucket bucket = TokenBucket.of(2, 1, () -> 0L); // a clock that never moves: no refill
+    tpu.rateLimit(bucket);
+    String node = "/v2/projects/p1/locations/us-central2-b/nodes/n1";
+    assertThat(get(node).statusCode()).isEqualTo(200);
+    assertThat(get("/v2/projects/p1/locations/us-central2-b/nodes").statusCode()).isEqualTo(200);
+    HttpResponse<String> third = get(node);
+    assertThat(third.statusCode()).isEqualTo(429);
+    assertThat(third.body()).contains("\"code\": 429").contains("\"status\": \"RESOURCE_EXHAUSTED\"")
+        .contains("tpu.googleapis.com").contains("type.googleapis.com/google.rpc.RequestInfo");
+    assertThat(get("/computeMetadata/v1/project/project-id", "Metadata-Flavor", "Google").statusCode()).isEqualTo(200);
+    assertThat(bucket.served()).isEqualTo(2);
+    assertThat(bucket.throttled()).isEqualTo(1);
+    assertThat(tpu.callCount(SimulatedTpu.NODES_GET) + tpu.callCount(SimulatedTpu.NODES_LIST)).isEqualTo(3);
+    tpu.rateLimit(null);
+    assertThat(get(node).statusCode()).isEqualTo(200);
+  }
 }

@@ -48,4 +48,18 @@ class TokenBucketTest {
     assertThatThrownBy(() -> TokenBucket.of(0, 1)).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> TokenBucket.of(10, 0)).isInstanceOf(IllegalArgumentException.class);
   }
+
+  @Test
+  void googlesPerMinuteQuotaIsTheMinutesRequestsAtOnceThenASixtiethASecond() {
+    TokenBucket bucket = TokenBucket.googlePerMinute(600);
+    assertThat(bucket.capacity()).isEqualTo(600);
+    assertThat(bucket.refillPerSecond()).isEqualTo(10);
+  }
+
+  @Test
+  void clientGosDefaultIsABurstOfTenThenFiveASecond() {
+    TokenBucket bucket = TokenBucket.kubernetesClientDefault();
+    assertThat(bucket.capacity()).isEqualTo(10);
+    assertThat(bucket.refillPerSecond()).isEqualTo(5);
+  }
 }

@@ -12,13 +12,11 @@ final class NodeStates {
 
   private NodeStates() {}
 
-  /** Whether the node will not come back to {@code READY} by itself. */
+  /** Whether the node will never come back to {@code READY}: it must be recreated. */
   static boolean terminal(Node.State state) {
     switch (state) {
       case PREEMPTED:
       case TERMINATED:
-      case STOPPED:
-      case STOPPING:
       case DELETING:
       case HIDING:
       case HIDDEN:
@@ -28,17 +26,30 @@ final class NodeStates {
     }
   }
 
-  /** Throws unless the node is {@code READY}: retryable while it is getting there, terminal otherwise. */
+  /** Whether the node is stopped or stopping: no workers, but someone may start it again. */
+  static boolean stopped(Node.State state) {
+    return state == Node.State.STOPPED || state == Node.State.STOPPING;
+  }
+
+  /**
+   * Throws unless the node is {@code READY}: retryable while it is getting there, or while it is stopped (a
+   * user or launcher may start it again meanwhile); otherwise terminal, as an exception that is not
+   * {@linkplain ClusterResolverException#isRetryable() retryable}, so that a wait ({@code resolve --wait})
+   * stops at once instead of polling a node that will not come back.
+   */
   static void requireReady(String node, Node.State state) {
     if (state == Node.State.READY) {
       return;
     }
     String name = state == Node.State.UNRECOGNIZED ? "an unknown state" : state.name();
+    if (stopped(state)) {
+      throw new ClusterResolverException("tpu: node " + node + " is " + name + ": it has no workers (the endpoints"
+          + " it still lists are stale) until it is started again (gcloud compute tpus tpu-vm start) or recreated;"
+          + " a wait keeps asking");
+    }
     if (terminal(state)) {
       throw new ClusterResolverException("tpu: node " + node + " is " + name + ": its workers are gone (the endpoints"
-          + " it still lists are stale) and the node must be recreated"
-          + (state == Node.State.STOPPED || state == Node.State.STOPPING ? " (or started again)" : "")
-          + "; this is not retryable");
+          + " it still lists are stale) and the node must be recreated; this is not retryable", null, false);
     }
     throw new ClusterResolverException("tpu: node " + node + " is not ready yet (state " + name + "); this is"
         + " retryable: resolve again once the node is READY");

@@ -155,17 +155,28 @@ class TpuProviderTest {
     assertThat(t).isExactlyInstanceOf(ClusterResolverException.class)
         .hasMessageContaining(state.name()).hasMessageContaining("retryable")
         .hasMessageContaining(tpu.resourceName("n")).hasMessageNotContaining("recreated");
+    assertThat(((ClusterResolverException) t).isRetryable()).isTrue();
   }
 
   @ParameterizedTest
-  @EnumSource(value = State.class, names = {"PREEMPTED", "TERMINATED", "STOPPED", "STOPPING", "DELETING", "HIDING",
-      "HIDDEN"})
-  void aTerminalNodeIsAnErrorSayingItMustBeRecreatedEvenWithItsOldEndpoints(State state) {
+  @EnumSource(value = State.class, names = {"PREEMPTED", "TERMINATED", "DELETING", "HIDING", "HIDDEN"})
+  void aTerminalNodeIsANonRetryableErrorSayingItMustBeRecreatedEvenWithItsOldEndpoints(State state) {
     tpu.add(SimulatedTpuNode.builder("n").acceleratorType("v5p-16").state(state).workers("10.0.0.1", "10.0.0.2").build());
     Throwable t = catchThrowable(() -> TpuTestSupport.resolver(tpu, "n").resolve());
     assertThat(t).isExactlyInstanceOf(ClusterResolverException.class)
         .hasMessageContaining(state.name()).hasMessageContaining("must be recreated")
         .hasMessageNotContaining("this is retryable");
+    assertThat(((ClusterResolverException) t).isRetryable()).as("waiting cannot bring it back").isFalse();
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = State.class, names = {"STOPPED", "STOPPING"})
+  void aStoppedNodeHasNoWorkersButStaysRetryableSinceItMayBeStartedAgain(State state) {
+    tpu.add(SimulatedTpuNode.builder("n").acceleratorType("v5p-16").state(state).workers("10.0.0.1", "10.0.0.2").build());
+    Throwable t = catchThrowable(() -> TpuTestSupport.resolver(tpu, "n").resolve());
+    assertThat(t).isExactlyInstanceOf(ClusterResolverException.class)
+        .hasMessageContaining(state.name()).hasMessageContaining("started again").hasMessageNotContaining("10.0.0.1");
+    assertThat(((ClusterResolverException) t).isRetryable()).isTrue();
   }
 
   @Test
