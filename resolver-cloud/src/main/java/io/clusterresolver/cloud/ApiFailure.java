@@ -46,9 +46,13 @@ public record ApiFailure(Kind kind, int httpStatus, String errorCode, String mes
     return new ApiFailure(kind, 0, null, message, null, attempts);
   }
 
-  /** Whether the cloud refused the caller's credentials or permissions. */
+  /**
+   * Whether the cloud refused the caller's credentials or permissions. A 403 that says it is
+   * throttling (Compute Engine answers a project over its rate quota with 403
+   * {@code rateLimitExceeded}) is {@linkplain #isThrottling() throttling}, not this.
+   */
   public boolean isAuthorization() {
-    return kind == Kind.CREDENTIALS || httpStatus == 401 || httpStatus == 403;
+    return kind == Kind.CREDENTIALS || httpStatus == 401 || httpStatus == 403 && !isThrottling();
   }
 
   /** Whether the cloud is throttling the caller. */

@@ -69,6 +69,20 @@ class CloudApiTest {
   }
 
   @Test
+  void aForbiddenThatSaysItThrottlesIsThrottlingNotAPermission() {
+    ApiFailure quota = ApiFailure.http(403, "rateLimitExceeded", "Quota exceeded for quota metric 'Read requests'",
+        "r-1", 4);
+    assertThat(quota.isThrottling()).isTrue();
+    assertThat(quota.isAuthorization()).isFalse();
+    assertThat(ApiFailure.http(403, "PERMISSION_DENIED", "denied", null, 1).isAuthorization()).isTrue();
+    assertThat(ApiFailure.http(403, "forbidden", "denied", null, 1).isAuthorization()).isTrue();
+    assertThatThrownBy(() -> API.session(Duration.ofSeconds(5)).call("List",
+        remaining -> { throw new FakeSdkException(quota); }))
+        .hasMessageContaining("HTTP 403 rateLimitExceeded").hasMessageContaining("throttling")
+        .hasMessageNotContaining("check the credentials");
+  }
+
+  @Test
   void authorizationFailuresNameThePermissions() {
     assertThatThrownBy(() -> API.session(Duration.ofSeconds(5)).call("Get",
         remaining -> { throw new FakeSdkException(ApiFailure.http(403, "PERMISSION_DENIED", "denied", null, 1)); }))

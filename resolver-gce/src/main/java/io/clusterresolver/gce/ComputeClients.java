@@ -25,12 +25,15 @@ import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
 
 /**
  * The four Compute Engine calls the provider makes, with the real {@code google-cloud-compute}
  * clients over REST, created on first use (so creating a resolver touches neither the network nor
  * the credentials). Each call runs with what is left of the resolve's deadline; the SDK retries
- * throttling (429) and server errors (500, 503) within it.
+ * throttling (429) and server errors (500, 503) within it, and this class retries Compute Engine's
+ * rate-quota answer (403 {@code rateLimitExceeded}), which the SDK takes for a permission error.
  */
 final class ComputeClients {
 
@@ -63,7 +66,7 @@ final class ComputeClients {
     if (token != null) {
       r.setPageToken(token);
     }
-    return instances().aggregatedListCallable().call(r.build(), context(remaining));
+    return withRateQuotaRetries(remaining, left -> instances().aggregatedListCallable().call(r.build(), context(left)));
   }
 
   InstanceList list(String project, String zone, String filter, String token, Duration remaining) {
@@ -75,7 +78,7 @@ final class ComputeClients {
     if (token != null) {
       r.setPageToken(token);
     }
-    return instances().listCallable().call(r.build(), context(remaining));
+    return withRateQuotaRetries(remaining, left -> instances().listCallable().call(r.build(), context(left)));
   }
 
   InstanceGroupsListInstances groupMembers(String project, String zone, String group, String instanceState,
@@ -87,12 +90,55 @@ final class ComputeClients {
     if (token != null) {
       r.setPageToken(token);
     }
-    return groups().listInstancesCallable().call(r.build(), context(remaining));
+    return withRateQuotaRetries(remaining, left -> groups().listInstancesCallable().call(r.build(), context(left)));
   }
 
   MachineType machineType(String project, String zone, String type, Duration remaining) {
-    return machineTypes().getCallable().call(GetMachineTypeRequest.newBuilder().setProject(project).setZone(zone)
-        .setMachineType(type).build(), context(remaining));
+    GetMachineTypeRequest request = GetMachineTypeRequest.newBuilder().setProject(project).setZone(zone)
+        .setMachineType(type).build();
+    return withRateQuotaRetries(remaining, left -> machineTypes().getCallable().call(request, context(left)));
+  }
+
+  /**
+   * Runs a call, retrying Compute Engine's answer to a project over its rate quota (403
+   * {@code rateLimitExceeded}, which the SDK does not retry: see {@link GceFailures#isRateQuota})
+   * with jittered exponential backoff from 1 s (the quotas refill each minute) while the deadline
+   * leaves time for the wait. Every other failure is the SDK's to retry or to report.
+   */
+  private static <T> T withRateQuotaRetries(Duration remaining, Function<Duration, T> call) {
+    long deadline = System.nanoTime() + remaining.toNanos();
+    long backoffMs = 1000;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return call.apply(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+      } catch (RuntimeException e) {
+        long waitMs = ThreadLocalRandom.current().nextLong(backoffMs / 2, backoffMs + 1);
+        if (!GceFailures.isRateQuota(e) || System.nanoTime() + waitMs * 1_000_000 >= deadline) {
+          if (attempt > 1) {
+            e.addSuppressed(new Attempts(attempt));
+          }
+          throw e;
+        }
+        try {
+          Thread.sleep(waitMs);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
+        backoffMs = Math.min(backoffMs * 2, 16_000);
+      }
+    }
+  }
+
+  /** How many attempts {@link #withRateQuotaRetries} made, carried as a suppressed exception. */
+  static final class Attempts extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    final int count;
+
+    Attempts(int count) {
+      super(count + " attempts", null, false, false);
+      this.count = count;
+    }
   }
 
   private static HttpJsonCallContext context(Duration remaining) {

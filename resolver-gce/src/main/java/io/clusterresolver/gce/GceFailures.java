@@ -34,19 +34,14 @@ final class GceFailures {
     }
     HttpResponseException http = cause(e, HttpResponseException.class);
     if (http != null) {
-      String reason = null;
-      String message = http.getStatusMessage();
-      try {
-        JsonObject error = JsonParser.parseString(http.getContent()).getAsJsonObject().getAsJsonObject("error");
-        message = text(error.get("message"), message);
-        reason = error.has("errors") && error.getAsJsonArray("errors").size() > 0
-            ? text(error.getAsJsonArray("errors").get(0).getAsJsonObject().get("reason"), null) : null;
-        reason = reason != null ? reason : text(error.get("status"), null);
-      } catch (RuntimeException notGoogleJson) {
-        // keep the status line
+      JsonObject error = errorOf(http);
+      String message = error == null ? http.getStatusMessage() : text(error.get("message"), http.getStatusMessage());
+      String reason = reason(http);
+      if (reason == null && error != null) {
+        reason = text(error.get("status"), null);
       }
       String requestId = http.getHeaders() == null ? null : http.getHeaders().getFirstHeaderStringValue("x-request-id");
-      return ApiFailure.http(http.getStatusCode(), reason, message, requestId, 1);
+      return ApiFailure.http(http.getStatusCode(), reason, message, requestId, attempts(e));
     }
     if (e instanceof ApiException && ((ApiException) e).getStatusCode().getCode() == StatusCode.Code.DEADLINE_EXCEEDED) {
       return ApiFailure.of(ApiFailure.Kind.TIMEOUT, e.getMessage(), 1);
@@ -63,6 +58,50 @@ final class GceFailures {
       root = root.getCause();
     }
     return ApiFailure.of(ApiFailure.Kind.NO_RESPONSE, root.getClass().getSimpleName() + ": " + root.getMessage(), 1);
+  }
+
+  /**
+   * Whether Compute Engine refused a call because the project is over a per-minute rate quota: HTTP
+   * 403 (or 429) with reason {@code rateLimitExceeded} or {@code userRateLimitExceeded}
+   * (cloud.google.com/compute/api-quota). gax files the 403 under {@code PERMISSION_DENIED} and
+   * never retries it.
+   */
+  static boolean isRateQuota(RuntimeException e) {
+    HttpResponseException http = cause(e, HttpResponseException.class);
+    String reason = http == null ? null : reason(http);
+    return "rateLimitExceeded".equals(reason) || "userRateLimitExceeded".equals(reason);
+  }
+
+  /** The first of {@code error.errors[].reason} in Google's JSON error body, or {@code null}. */
+  private static String reason(HttpResponseException http) {
+    JsonObject error = errorOf(http);
+    try {
+      return error != null && error.has("errors") && error.getAsJsonArray("errors").size() > 0
+          ? text(error.getAsJsonArray("errors").get(0).getAsJsonObject().get("reason"), null) : null;
+    } catch (RuntimeException notGoogleJson) {
+      return null;
+    }
+  }
+
+  /** The {@code error} object of Google's JSON error body, or {@code null} when the body is something else. */
+  private static JsonObject errorOf(HttpResponseException http) {
+    try {
+      return JsonParser.parseString(http.getContent()).getAsJsonObject().getAsJsonObject("error");
+    } catch (RuntimeException notGoogleJson) {
+      return null;
+    }
+  }
+
+  /** Attempts the provider made for a call it retried itself (rate quotas); 1 otherwise. */
+  private static int attempts(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      for (Throwable s : t.getSuppressed()) {
+        if (s instanceof ComputeClients.Attempts) {
+          return ((ComputeClients.Attempts) s).count;
+        }
+      }
+    }
+    return 1;
   }
 
   private static String text(JsonElement element, String fallback) {

@@ -80,7 +80,7 @@ class GceContractTest extends ProviderContractTest {
   @Override
   protected boolean inject(Fault fault) {
     GceFault gceFault = switch (fault.kind()) {
-      case THROTTLED -> GceFault.rateLimitExceeded();
+      case THROTTLED -> GceFault.rateQuotaExceeded(); // Compute Engine's documented answer to a rate quota
       case SERVER_ERROR -> GceFault.backendError();
       case CONNECTION_RESET -> GceFault.connectionReset();
       case TRUNCATED_BODY -> GceFault.truncatedJson();

@@ -279,6 +279,31 @@ class GceProviderTest {
   }
 
   @Test
+  void computeEnginesRateQuotaAnswerIsThrottlingRetriedNotAPermissionError() {
+    gce.addTypical(0, 3, b -> b);
+    // Compute Engine answers a project over its per-minute quota with 403 rateLimitExceeded (usageLimits).
+    gce.inject(GceFault.rateQuotaExceeded().times(2));
+    assertThat(resolver(gce, "timeout", "20s").clusterSpec().numTasks("worker")).isEqualTo(3);
+    assertThat(gce.callCount("instances.aggregatedList")).isEqualTo(3);
+
+    gce.resetCounts();
+    gce.inject(GceFault.rateQuotaExceeded().always());
+    assertThatThrownBy(() -> resolver(gce, "timeout", "4s").clusterSpec()).isInstanceOf(ClusterResolverException.class)
+        .hasMessageContaining("instances.aggregatedList (page 1)").hasMessageContaining("HTTP 403 rateLimitExceeded")
+        .hasMessageContaining("throttling").hasMessageNotContaining("check the credentials")
+        .hasMessageContaining("after " + gce.callCount("instances.aggregatedList") + " attempts");
+    assertThat(gce.callCount("instances.aggregatedList")).as("1 s, 2 s of backoff (jittered) within 4 s")
+        .isBetween(2, 3);
+
+    // A real permission error is still one: not retried, and it names the permissions.
+    gce.clearFaults();
+    gce.resetCounts();
+    gce.inject(GceFault.authFailure());
+    assertThatThrownBy(() -> resolver(gce).clusterSpec()).hasMessageContaining("check the credentials");
+    assertThat(gce.callCount("instances.aggregatedList")).isEqualTo(1);
+  }
+
+  @Test
   void aFailedPageFailsTheResolveNeverAPartialCluster() {
     gce.pageCap(5);
     gce.addTypical(0, 12, b -> b);

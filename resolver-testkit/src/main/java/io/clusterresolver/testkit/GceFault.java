@@ -10,6 +10,7 @@ import java.util.Objects;
  *
  * <pre>{@code
  * gce.inject(GceFault.rateLimitExceeded().times(2));                 // the next two calls get 429
+ * gce.inject(GceFault.rateQuotaExceeded());                          // 403 rateLimitExceeded, Compute Engine's quota answer
  * gce.inject(GceFault.backendError().onPage(3).always());            // page 3 of the listing always fails
  * gce.inject(GceFault.connectionReset().onOperation("machineTypes.get"));
  * gce.inject(GceFault.malformedJson().onOperation(GceFault.METADATA).always());  // the metadata server talks garbage
@@ -21,6 +22,12 @@ public final class GceFault extends FaultSpec<GceFault.Kind, GceFault> {
   public enum Kind {
     /** HTTP 429 with reason {@code rateLimitExceeded} (status {@code RESOURCE_EXHAUSTED}): throttling. */
     RATE_LIMIT_EXCEEDED,
+    /**
+     * HTTP 403 with reason {@code rateLimitExceeded} (domain {@code usageLimits}, status
+     * {@code PERMISSION_DENIED}): how Compute Engine answers a project over a per-minute rate quota
+     * ("Compute Engine rate quotas", cloud.google.com/compute/api-quota). Throttling, not a permission.
+     */
+    RATE_QUOTA_EXCEEDED,
     /** HTTP 500 with reason {@code backendError} (status {@code INTERNAL}). */
     BACKEND_ERROR,
     /** The connection is reset before any response. */
@@ -51,6 +58,11 @@ public final class GceFault extends FaultSpec<GceFault.Kind, GceFault> {
 
   public static GceFault rateLimitExceeded() {
     return new GceFault(Kind.RATE_LIMIT_EXCEEDED, null, 0, 1, Duration.ZERO);
+  }
+
+  /** Compute Engine's answer to a project over its rate quota: 403 {@code rateLimitExceeded} (see {@link Kind}). */
+  public static GceFault rateQuotaExceeded() {
+    return new GceFault(Kind.RATE_QUOTA_EXCEEDED, null, 0, 1, Duration.ZERO);
   }
 
   public static GceFault backendError() {

@@ -238,8 +238,8 @@ public final class SimulatedGce implements AutoCloseable {
 
   /**
    * Meters every Compute Engine API call with a token bucket, as Google meters a project's read
-   * requests: a call that finds no token is answered 429 {@code rateLimitExceeded}
-   * ({@code RESOURCE_EXHAUSTED}). The bucket counts what it served and throttled; {@code null} turns
+   * requests: a call that finds no token is answered as Compute Engine documents it, 403 with reason
+   * {@code rateLimitExceeded} (domain {@code usageLimits}; cloud.google.com/compute/api-quota). The bucket counts what it served and throttled; {@code null} turns
    * metering off (the default). Metadata-server and token-endpoint calls are not metered.
    */
   public SimulatedGce rateLimit(TokenBucket bucket) {
@@ -439,7 +439,7 @@ public final class SimulatedGce implements AutoCloseable {
       try {
         authorize(headers.get("authorization"));
         if (TokenBucket.throttles(rateLimit)) {
-          return faulted(GceFault.rateLimitExceeded());
+          return faulted(GceFault.rateQuotaExceeded());
         }
         return GceApi.answer(SimulatedGce.this, operation, path, params, body);
       } catch (GceJson.ApiError e) {
@@ -558,14 +558,17 @@ public final class SimulatedGce implements AutoCloseable {
     return takeFault(operation, page);
   }
 
+  private static final String QUOTA_MESSAGE = "Quota exceeded for quota metric 'Read requests' and limit 'Read"
+      + " requests per minute' of service 'compute.googleapis.com' for consumer 'project_number:123456789012'.";
+
   /** The answer of a faulted call. */
   ResponseDefinition faulted(GceFault fault) {
     long delay = latency.toMillis();
     switch (fault.kind()) {
       case RATE_LIMIT_EXCEEDED:
-        return GceJson.error(new GceJson.ApiError(429, "rateLimitExceeded", "RESOURCE_EXHAUSTED",
-            "Quota exceeded for quota metric 'Read requests' and limit 'Read requests per minute' of service"
-                + " 'compute.googleapis.com' for consumer 'project_number:123456789012'."), delay);
+        return GceJson.error(new GceJson.ApiError(429, "rateLimitExceeded", "RESOURCE_EXHAUSTED", QUOTA_MESSAGE), delay);
+      case RATE_QUOTA_EXCEEDED:
+        return GceJson.error(new GceJson.ApiError(403, "rateLimitExceeded", "PERMISSION_DENIED", QUOTA_MESSAGE), delay);
       case BACKEND_ERROR:
         return GceJson.error(new GceJson.ApiError(500, "backendError", "INTERNAL", "Internal error. Please try again"
             + " or contact Google Support. (Code: '5F2A1B3C4D5E6')"), delay);
