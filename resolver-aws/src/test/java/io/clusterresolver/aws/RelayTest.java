@@ -114,6 +114,9 @@ class RelayTest {
           .isInstanceOf(ConfigurationException.class)
           .hasMessageContaining("clusterresolver.aws.relay: '" + bad + "' is not HOST:PORT");
     }
+    p.put("clusterresolver.aws.relay", "0.0.0.0:7777");
+    assertThatThrownBy(() -> ClusterResolvers.create("aws", p, Map.of()))
+        .hasMessageContaining("clusterresolver.aws.relay: '0.0.0.0:7777' is a wildcard address");
     p.put("clusterresolver.aws.relay", "[::1]:7777");
     p.put("clusterresolver.aws.relay-wait", "30s");
     assertThatThrownBy(() -> ClusterResolvers.create("aws", p, Map.of()))

@@ -55,7 +55,8 @@ public final class ClusterResolverCommand implements Runnable {
       DetectCommand.class,
       ResolveCommand.class,
       ServeCommand.class,
-      ConnectCommand.class);
+      ConnectCommand.class,
+      RelayCommand.class);
 
   private final Map<String, String> environment;
 

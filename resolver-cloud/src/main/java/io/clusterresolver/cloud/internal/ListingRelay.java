@@ -19,6 +19,7 @@ import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongSupplier;
 
@@ -101,6 +102,11 @@ public final class ListingRelay {
       Listing listing = ask();
       return listing != null ? listing.members() : fallback.members();
     };
+  }
+
+  /** The addresses this JVM serves a relay on (for a command that must say whether it serves). */
+  public static Set<InetSocketAddress> servedHere() {
+    return RelayServer.servedHere();
   }
 
   /** The relay's listing, or {@code null} (logged) when the resolve should list for itself. */

@@ -119,6 +119,11 @@ public final class ListingSharing {
       return null;
     }
     InetSocketAddress address = new InetSocketAddress(uri.getHost().replaceAll("^\\[|\\]$", ""), uri.getPort());
+    if (!address.isUnresolved() && address.getAddress().isAnyLocalAddress()) {
+      problems.add(key + ": '" + value + "' is a wildcard address: name the address the other hosts reach the relay"
+          + " on, like 10.0.0.5:7777 (the relay listens on that address only)");
+      return null;
+    }
     if (address.isUnresolved()) {
       problems.add(key + ": the host of '" + value + "' does not resolve: use an address or a name this host's"
           + " DNS knows");

@@ -18,6 +18,7 @@ import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -135,6 +136,11 @@ final class RelayServer {
    */
   Served listing(String queryDigest, long asked, Duration maxAge) {
     return flights.get(queryDigest).get(asked, maxAge);
+  }
+
+  /** The addresses this JVM serves. */
+  static Set<InetSocketAddress> servedHere() {
+    return Set.copyOf(SERVING.keySet());
   }
 
   /** Stops every relay this JVM serves (tests). */
