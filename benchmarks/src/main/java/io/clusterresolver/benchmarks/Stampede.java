@@ -4,10 +4,13 @@ import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.ClusterResolvers;
 import io.clusterresolver.ClusterSpec;
 import io.clusterresolver.testkit.SimulatedEc2;
+import io.clusterresolver.testkit.SimulatedGce;
+import io.clusterresolver.testkit.SimulatedGceInstance;
 import io.clusterresolver.testkit.SimulatedInstance;
 import io.clusterresolver.testkit.TokenBucket;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,28 +29,33 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * Many processes resolving at once against EC2's request rate limit: {@code hosts × tasks-per-host}
+ * Many processes resolving at once against a cloud's request rate limit: {@code hosts × tasks-per-host}
  * resolvers (threads of this JVM, each with its own resolver and SDK client; the tasks of one host
  * share a host directory, as processes of one machine share its {@code /tmp}) start together
- * against a {@link SimulatedEc2} of {@code hosts} instances metered by a {@link TokenBucket}
- * (default: EC2's published bucket for non-mutating actions, 100 tokens refilled at 20 a second,
- * in real time). Each checks its cluster against the fleet's own list.
+ * against a simulated cloud of {@code hosts} instances metered by a {@link TokenBucket}, in real
+ * time. Each checks its cluster against the fleet's own list.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.clusterresolver.benchmarks.Stampede \
- *     --hosts 1250 --tasks-per-host 8 [--strategy none|jitter|host|relay] [--bucket 100,20] [--latency-ms 20] \
- *     [--retry-mode adaptive|standard] [--accelerators true|false] [--log OFF|WARNING]
+ *     --hosts 1250 --tasks-per-host 8 [--cloud aws|gce] [--strategy none|jitter|host|relay] \
+ *     [--bucket CAPACITY,PER_SECOND] [--latency-ms 20] [--retry-mode adaptive|standard] \
+ *     [--accelerators true|false] [--log OFF|WARNING]
  * </pre>
+ *
+ * <p>Clouds and their default buckets: {@code aws} (EC2's published bucket for non-mutating
+ * actions, 100 tokens refilled at 20 a second; a throttled call gets {@code RequestLimitExceeded}
+ * 503) and {@code gce} (Compute Engine's list-requests quota, 1,500 a minute per project, as a bucket
+ * of 1,500 refilled at 25 a second; a throttled call gets 403 {@code rateLimitExceeded}).
  *
  * <p>Strategies (each is only properties a user sets):
  * <ul>
  *   <li>{@code none}: today's defaults, every process lists for itself ({@code shared-listing=false};
- *       standard retries, 5 attempts, 30 s timeout);
- *   <li>{@code jitter}: every process lists for itself, patiently: the SDK's adaptive retry (full
- *       jitter, client-side rate limit after throttling), 20 attempts, a 10 min timeout;
- *   <li>{@code host}: processes of a host share one listing ({@code shared-listing}, the
- *       default) and accept one begun up to 30 s before they started ({@code shared-listing-max-age},
- *       {@code --max-age}), with the patient retries of {@code jitter};
+ *       on aws standard retries, 5 attempts, 30 s timeout);
+ *   <li>{@code jitter}: every process lists for itself, patiently: a 10 min timeout (on aws the SDK's
+ *       adaptive retry, full jitter and a client-side rate limit after throttling, 20 attempts);
+ *   <li>{@code host}: processes of a host share one listing ({@code shared-listing}, the default)
+ *       and accept one begun up to 30 s before they started ({@code shared-listing-max-age},
+ *       {@code --max-age}), with the patience of {@code jitter};
  *   <li>{@code relay} (default): {@code host}, and every host asks one relay ({@code relay}, on a
  *       loopback port) that task 0 of host 0 serves, as the process of the chief's host that binds it
  *       would ({@code relay-serve=false} for every other task: in separate processes their bind would
@@ -55,19 +63,220 @@ import java.util.stream.Stream;
  *       ({@code relay-max-age}) and wait for the relay up to 5 minutes ({@code relay-wait}).
  * </ul>
  * It ends with {@code stampede: <k> of <K> resolved, last at <s> s, <c> listing calls, <t> throttled,
- * <f> failed} (listing calls: DescribeInstances answered; throttled: calls of any action refused).
+ * <f> failed} (listing calls: on aws the {@code DescribeInstances} calls answered, on gce every
+ * {@code instances.aggregatedList} call, throttled or not; throttled: calls of any action refused).
  */
 public final class Stampede {
 
   private Stampede() {}
 
-  /** The {@code host} strategy's properties. */
-  private static void patientHostSharing(Map<String, String> common, Map<String, String> options, String retryMode) {
-    // A process that starts after its host's listing finished (start-up skew) may still use it.
-    common.put("clusterresolver.aws.shared-listing-max-age", options.getOrDefault("max-age", "30s"));
-    common.put("clusterresolver.aws.retry-mode", retryMode);
-    common.put("clusterresolver.aws.max-attempts", "20");
-    common.put("clusterresolver.aws.timeout", "10m");
+  /** A simulated cloud for the stampede: its fleet, its meter and what each process sets. */
+  private interface Fleet extends AutoCloseable {
+    /** The provider name, which is also the property prefix. */
+    String provider();
+
+    /** The cluster the fleet itself says (every member's address and the first port, in order). */
+    List<String> expected();
+
+    /** What process {@code task} of host {@code host} sets besides the strategy. */
+    Map<String, String> properties(int host, int task, String strategy);
+
+    /** The environment every process has. */
+    Map<String, String> environment();
+
+    void meter(TokenBucket bucket);
+
+    int listingCalls();
+
+    long throttled();
+
+    String calls();
+
+    @Override
+    void close();
+  }
+
+  /** EC2: {@code hosts} running {@code m5.large} instances of the job, plus 3 of another cluster. */
+  private static final class Ec2Fleet implements Fleet {
+    private final SimulatedEc2 ec2 = SimulatedEc2.start();
+
+    Ec2Fleet(int hosts, int latencyMs) {
+      ec2.addTypical(0, hosts, b -> b.tag("cluster", "stampede").instanceType("m5.large"));
+      ec2.addTypical(hosts, 3, b -> b.tag("cluster", "other"));
+      ec2.latency(Duration.ofMillis(latencyMs));
+    }
+
+    @Override
+    public String provider() {
+      return "aws";
+    }
+
+    @Override
+    public List<String> expected() {
+      List<String> expected = new ArrayList<>();
+      for (SimulatedInstance i : ec2.instances()) {
+        if ("stampede".equals(i.tags().get("cluster"))) {
+          expected.add(i.privateIpv4().orElseThrow() + ":8888");
+        }
+      }
+      return expected;
+    }
+
+    @Override
+    public Map<String, String> properties(int host, int task, String strategy) {
+      Map<String, String> p = new LinkedHashMap<>();
+      p.put("clusterresolver.aws.region", "us-east-1");
+      // Its own endpoint path per process (per host when they share listings), so no process
+      // gets instance types from another one's JVM-wide cache, as separate processes would not.
+      // With the relay, one endpoint: the relay answers only hosts that ask its own query.
+      p.put("clusterresolver.aws.endpoint", strategy.equals("relay") ? ec2.endpoint().toString()
+          : ec2.endpoint() + "/h" + host + (strategy.equals("host") ? "" : "/t" + task));
+      p.put("clusterresolver.aws.access-key-id", "AKIASTAMPEDE00000000");
+      p.put("clusterresolver.aws.secret-access-key", "stampede-secret-key");
+      p.put("clusterresolver.aws.tags", "cluster=stampede");
+      return p;
+    }
+
+    @Override
+    public Map<String, String> environment() {
+      return Map.of("AWS_EC2_METADATA_DISABLED", "true");
+    }
+
+    @Override
+    public void meter(TokenBucket bucket) {
+      ec2.rateLimit(bucket);
+      ec2.resetCounts();
+    }
+
+    @Override
+    public int listingCalls() {
+      return ec2.callCount("DescribeInstances") - ec2.throttledCount("DescribeInstances");
+    }
+
+    @Override
+    public long throttled() {
+      return ec2.throttledCount();
+    }
+
+    @Override
+    public String calls() {
+      return ec2.callCounts() + "; throttled: " + ec2.throttledCount("DescribeInstances") + " DescribeInstances, "
+          + ec2.throttledCount("DescribeInstanceTypes") + " DescribeInstanceTypes";
+    }
+
+    @Override
+    public void close() {
+      ec2.close();
+    }
+  }
+
+  /**
+   * Compute Engine: {@code hosts} instances labelled {@code cluster=stampede} plus 3 of another
+   * cluster, listed by {@code instances.aggregatedList} (500 a page). Machine types are cached per
+   * JVM by the provider, so every process after the first finds them cached: the counts below are
+   * the listing's.
+   */
+  private static final class GceFleet implements Fleet {
+    private final SimulatedGce gce = SimulatedGce.start();
+    private TokenBucket bucket;
+
+    GceFleet(int hosts, int latencyMs) {
+      gce.addTypical(0, hosts, b -> b.label("cluster", "stampede"));
+      gce.addTypical(hosts, 3, b -> b.label("cluster", "other"));
+      gce.latency(Duration.ofMillis(latencyMs));
+    }
+
+    @Override
+    public String provider() {
+      return "gce";
+    }
+
+    @Override
+    public List<String> expected() {
+      return gce.instances().stream().filter(i -> "stampede".equals(i.labels().get("cluster")))
+          .sorted(Comparator.comparing((SimulatedGceInstance i) -> i.creationTimestamp().toInstant())
+              .thenComparing(i -> new BigInteger(i.idText())))
+          .map(i -> i.networkIp().orElseThrow() + ":8888").collect(Collectors.toList());
+    }
+
+    @Override
+    public Map<String, String> properties(int host, int task, String strategy) {
+      Map<String, String> p = new LinkedHashMap<>(gce.providerProperties());
+      p.remove("clusterresolver.gce.metadata-endpoint"); // off Compute Engine: no identity to ask
+      p.put("clusterresolver.gce.labels", "cluster=stampede");
+      return p;
+    }
+
+    @Override
+    public Map<String, String> environment() {
+      return Map.of();
+    }
+
+    @Override
+    public void meter(TokenBucket bucket) {
+      this.bucket = bucket;
+      gce.rateLimit(bucket);
+      gce.resetCounts();
+    }
+
+    @Override
+    public int listingCalls() {
+      return gce.callCount("instances.aggregatedList");
+    }
+
+    @Override
+    public long throttled() {
+      return bucket == null ? 0 : bucket.throttled();
+    }
+
+    @Override
+    public String calls() {
+      return gce.callCounts() + "; throttled: " + throttled();
+    }
+
+    @Override
+    public void close() {
+      gce.close();
+    }
+  }
+
+  /** The properties of a strategy, in {@code provider}'s namespace. */
+  private static Map<String, String> strategy(String provider, String strategy, Map<String, String> options,
+      String retryMode) throws IOException {
+    String k = "clusterresolver." + provider + ".";
+    boolean aws = provider.equals("aws");
+    Map<String, String> p = new LinkedHashMap<>();
+    switch (strategy) {
+      case "none":
+        p.put(k + "shared-listing", "false");
+        break;
+      case "jitter":
+        p.put(k + "shared-listing", "false");
+        p.put(k + "timeout", "10m");
+        break;
+      case "relay":
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+          p.put(k + "relay", "127.0.0.1:" + free.getLocalPort());
+        }
+        p.put(k + "relay-max-age", options.getOrDefault("max-age", "30s"));
+        p.put(k + "relay-wait", "5m");
+        // and every host shares its listing among its processes:
+        p.put(k + "shared-listing-max-age", options.getOrDefault("max-age", "30s"));
+        p.put(k + "timeout", "10m");
+        break;
+      case "host":
+        // A process that starts after its host's listing finished (start-up skew) may still use it.
+        p.put(k + "shared-listing-max-age", options.getOrDefault("max-age", "30s"));
+        p.put(k + "timeout", "10m");
+        break;
+      default:
+        throw new IllegalArgumentException("--strategy: none, jitter, host or relay, not " + strategy);
+    }
+    if (aws && !strategy.equals("none")) {
+      p.put(k + "retry-mode", retryMode);
+      p.put(k + "max-attempts", "20");
+    }
+    return p;
   }
 
   public static void main(String[] args) throws Exception {
@@ -77,8 +286,9 @@ public final class Stampede {
     }
     int hosts = Integer.parseInt(options.getOrDefault("hosts", "1250"));
     int perHost = Integer.parseInt(options.getOrDefault("tasks-per-host", "8"));
+    String cloud = options.getOrDefault("cloud", "aws");
     String strategy = options.getOrDefault("strategy", "relay");
-    String[] bucket = options.getOrDefault("bucket", "100,20").split(",");
+    String[] bucket = options.getOrDefault("bucket", cloud.equals("gce") ? "1500,25" : "100,20").split(",");
     int latencyMs = Integer.parseInt(options.getOrDefault("latency-ms", "20"));
     String retryMode = options.getOrDefault("retry-mode", "adaptive");
     String accelerators = options.getOrDefault("accelerators", "true");
@@ -86,75 +296,36 @@ public final class Stampede {
     // --log WARNING shows why hosts listed for themselves (the relay's fallbacks); off by default.
     java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.parse(options.getOrDefault("log", "OFF")));
 
-    Map<String, String> common = new LinkedHashMap<>();
-    if (!accelerators.equals("true")) {
-      common.put("clusterresolver.aws.accelerators", accelerators); // no DescribeInstanceTypes
-    }
-    switch (strategy) {
-      case "none":
-        common.put("clusterresolver.aws.shared-listing", "false");
-        break;
-      case "jitter":
-        common.put("clusterresolver.aws.shared-listing", "false");
-        common.put("clusterresolver.aws.retry-mode", retryMode);
-        common.put("clusterresolver.aws.max-attempts", "20");
-        common.put("clusterresolver.aws.timeout", "10m");
-        break;
-      case "relay":
-        try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-          common.put("clusterresolver.aws.relay", "127.0.0.1:" + free.getLocalPort());
-        }
-        common.put("clusterresolver.aws.relay-max-age", options.getOrDefault("max-age", "30s"));
-        common.put("clusterresolver.aws.relay-wait", "5m");
-        patientHostSharing(common, options, retryMode); // every host also shares its listing among its processes
-        break;
-      case "host":
-        patientHostSharing(common, options, retryMode);
-        break;
-      default:
-        throw new IllegalArgumentException("--strategy: none, jitter, host or relay, not " + strategy);
-    }
-    System.out.printf(Locale.ROOT, "machine: %d cores, Java %s, load average %.1f; %d hosts x %d tasks = %d resolvers;"
-        + " bucket %s tokens + %s/s; latency %d ms; strategy %s %s%n", Runtime.getRuntime().availableProcessors(),
-        System.getProperty("java.version"), ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
-        hosts, perHost, k, bucket[0], bucket[1], latencyMs, strategy, common);
-
     Path root = Files.createTempDirectory("stampede");
-    try (SimulatedEc2 ec2 = SimulatedEc2.start()) {
-      ec2.addTypical(0, hosts, b -> b.tag("cluster", "stampede").instanceType("m5.large"));
-      ec2.addTypical(hosts, 3, b -> b.tag("cluster", "other"));
-      ec2.latency(Duration.ofMillis(latencyMs));
-      List<String> expected = new ArrayList<>();
-      for (SimulatedInstance i : ec2.instances()) {
-        if ("stampede".equals(i.tags().get("cluster"))) {
-          expected.add(i.privateIpv4().orElseThrow() + ":8888");
-        }
+    try (Fleet fleet = switch (cloud) {
+      case "aws" -> new Ec2Fleet(hosts, latencyMs);
+      case "gce" -> new GceFleet(hosts, latencyMs);
+      default -> throw new IllegalArgumentException("--cloud: aws or gce, not " + cloud);
+    }) {
+      Map<String, String> common = strategy(fleet.provider(), strategy, options, retryMode);
+      if (!accelerators.equals("true") && cloud.equals("aws")) {
+        common.put("clusterresolver.aws.accelerators", accelerators); // no DescribeInstanceTypes
       }
+      System.out.printf(Locale.ROOT, "machine: %d cores, Java %s, load average %.1f; %d hosts x %d tasks = %d resolvers;"
+          + " %s, bucket %s tokens + %s/s; latency %d ms; strategy %s %s%n", Runtime.getRuntime().availableProcessors(),
+          System.getProperty("java.version"), ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+          hosts, perHost, k, cloud, bucket[0], bucket[1], latencyMs, strategy, common);
+      List<String> expected = fleet.expected();
 
       // The processes: created before the start (a process's own start-up is not what is measured).
       List<ClusterResolver> resolvers = new ArrayList<>(k);
       for (int h = 0; h < hosts; h++) {
-        Path hostDir = root.resolve("host-" + h);
         for (int t = 0; t < perHost; t++) {
           Map<String, String> p = new LinkedHashMap<>(common);
-          p.put("clusterresolver.aws.region", "us-east-1");
-          // Its own endpoint path per process (per host when they share listings), so no process
-          // gets instance types from another one's JVM-wide cache, as separate processes would not.
-          // With the relay, one endpoint: the relay answers only hosts that ask its own query.
-          p.put("clusterresolver.aws.endpoint", strategy.equals("relay") ? ec2.endpoint().toString()
-              : ec2.endpoint() + "/h" + h + (strategy.equals("host") ? "" : "/t" + t));
+          p.putAll(fleet.properties(h, t, strategy));
           if (strategy.equals("relay")) {
-            p.put("clusterresolver.aws.relay-serve", Boolean.toString(h == 0 && t == 0));
+            p.put("clusterresolver." + fleet.provider() + ".relay-serve", Boolean.toString(h == 0 && t == 0));
           }
-          p.put("clusterresolver.aws.access-key-id", "AKIASTAMPEDE00000000");
-          p.put("clusterresolver.aws.secret-access-key", "stampede-secret-key");
-          p.put("clusterresolver.aws.tags", "cluster=stampede");
-          p.put("clusterresolver.aws.shared-listing-dir", hostDir.toString());
-          resolvers.add(ClusterResolvers.create("aws", p, Map.of("AWS_EC2_METADATA_DISABLED", "true")));
+          p.put("clusterresolver." + fleet.provider() + ".shared-listing-dir", root.resolve("host-" + h).toString());
+          resolvers.add(ClusterResolvers.create(fleet.provider(), p, fleet.environment()));
         }
       }
-      ec2.rateLimit(TokenBucket.of(Double.parseDouble(bucket[0]), Double.parseDouble(bucket[1])));
-      ec2.resetCounts();
+      fleet.meter(TokenBucket.of(Double.parseDouble(bucket[0]), Double.parseDouble(bucket[1])));
 
       CountDownLatch go = new CountDownLatch(1);
       CountDownLatch done = new CountDownLatch(k);
@@ -163,7 +334,6 @@ public final class Stampede {
       AtomicLong last = new AtomicLong();
       Map<String, AtomicInteger> failures = new java.util.concurrent.ConcurrentHashMap<>();
       long[] start = new long[1];
-      List<Thread> threads = new ArrayList<>(k);
       for (ClusterResolver resolver : resolvers) {
         Thread thread = new Thread(null, () -> {
           try {
@@ -189,7 +359,6 @@ public final class Stampede {
           }
         }, "task", 256 * 1024);
         thread.setDaemon(true);
-        threads.add(thread);
         thread.start();
       }
       start[0] = System.nanoTime();
@@ -197,15 +366,12 @@ public final class Stampede {
       // Bounded: the longest timeout of a strategy (10 min) and a margin.
       boolean all = done.await(15, TimeUnit.MINUTES);
       double lastS = last.get() / 1e9;
-      int listings = ec2.callCount("DescribeInstances") - ec2.throttledCount("DescribeInstances");
       failures.entrySet().stream().sorted(Map.Entry.comparingByValue(Comparator.comparingInt(AtomicInteger::get).reversed()))
           .limit(5).forEach(e -> System.out.println("  " + e.getValue() + " x " + e.getKey()));
-      System.out.printf(Locale.ROOT, "calls by action: %s; throttled: %d DescribeInstances, %d DescribeInstanceTypes;"
-          + " wall %.1f s%s%n", ec2.callCounts(), ec2.throttledCount("DescribeInstances"),
-          ec2.throttledCount("DescribeInstanceTypes"), (System.nanoTime() - start[0]) / 1e9,
-          all ? "" : "; NOT ALL FINISHED within 15 min");
+      System.out.printf(Locale.ROOT, "calls by action: %s; wall %.1f s%s%n", fleet.calls(),
+          (System.nanoTime() - start[0]) / 1e9, all ? "" : "; NOT ALL FINISHED within 15 min");
       System.out.printf(Locale.ROOT, "stampede: %d of %d resolved, last at %.1f s, %d listing calls, %d throttled, %d failed%n",
-          resolved.get(), k, lastS, listings, ec2.throttledCount(), failed.get() + (int) done.getCount());
+          resolved.get(), k, lastS, fleet.listingCalls(), fleet.throttled(), failed.get() + (int) done.getCount());
     } finally {
       try (Stream<Path> files = Files.walk(root)) {
         for (Path f : files.sorted(Comparator.reverseOrder()).collect(Collectors.toList())) {

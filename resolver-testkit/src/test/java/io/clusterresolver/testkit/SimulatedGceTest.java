@@ -105,15 +105,17 @@ class SimulatedGceTest {
   }
 
   @Test
-  void aRateLimitAnswersCallsPastTheBucket429RateLimitExceeded() throws Exception {
+  void aRateLimitAnswersCallsPastTheBucketAsComputeEngineDocuments403RateLimitExceeded() throws Exception {
     TokenBucket bucket = TokenBucket.of(2, 1, () -> 0L); // a clock that never moves: no refill
     gce.rateLimit(bucket);
     String list = "/compute/v1/projects/p-1/aggregated/instances";
     assertThat(get(list).statusCode()).isEqualTo(200);
     assertThat(get(list).statusCode()).isEqualTo(200);
     HttpResponse<String> third = get(list);
-    assertThat(third.statusCode()).isEqualTo(429);
-    assertThat(third.body()).contains("\"reason\": \"rateLimitExceeded\"");
+    // "If your project exceeds a rate quota, you receive a 403 error with the reason rateLimitExceeded"
+    // (cloud.google.com/compute/api-quota).
+    assertThat(third.statusCode()).isEqualTo(403);
+    assertThat(third.body()).contains("\"reason\": \"rateLimitExceeded\"").contains("\"domain\": \"usageLimits\"");
     assertThat(bucket.served()).isEqualTo(2);
     assertThat(bucket.throttled()).isEqualTo(1);
     gce.rateLimit(null);
