@@ -7,6 +7,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.cloud.Member;
 import io.clusterresolver.cloud.MemberSource;
+import io.clusterresolver.testkit.Together;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -17,7 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -97,25 +98,7 @@ class ListingRelayTest {
   }
 
   private static List<List<Member>> atOnce(List<? extends MemberSource> hosts) throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(hosts.size());
-    try {
-      CountDownLatch go = new CountDownLatch(1);
-      List<Future<List<Member>>> answers = new ArrayList<>();
-      for (MemberSource h : hosts) {
-        answers.add(pool.submit(() -> {
-          go.await();
-          return h.members();
-        }));
-      }
-      go.countDown();
-      List<List<Member>> result = new ArrayList<>();
-      for (Future<List<Member>> f : answers) {
-        result.add(f.get(60, TimeUnit.SECONDS));
-      }
-      return result;
-    } finally {
-      pool.shutdownNow();
-    }
+    return Together.call(hosts.stream().map(h -> (Callable<List<Member>>) h::members).toList(), Duration.ofSeconds(60));
   }
 
   @Test
