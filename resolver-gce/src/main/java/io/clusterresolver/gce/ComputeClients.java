@@ -6,6 +6,7 @@ import com.google.api.gax.retrying.RetrySettings;
 import com.google.api.gax.rpc.ClientSettings;
 import com.google.api.gax.rpc.StatusCode;
 import com.google.api.gax.rpc.UnaryCallSettings;
+import com.google.auth.Credentials;
 import com.google.cloud.compute.v1.AggregatedListInstancesRequest;
 import com.google.cloud.compute.v1.GetMachineTypeRequest;
 import com.google.cloud.compute.v1.InstanceAggregatedList;
@@ -51,10 +52,56 @@ final class ComputeClients {
   private InstanceGroupsClient groups;
   private MachineTypesClient machineTypes;
 
+  /** Resolves using the clients now; the last one to end closes them. */
+  private int leases;
+  private Credentials loadedCredentials;
+
   ComputeClients(URI endpoint, CredentialsProvider credentials, Duration timeout) {
     this.endpoint = endpoint;
-    this.credentials = credentials;
+    // Loaded once per resolver: clients come and go with resolves, the credentials (and their token) stay.
+    this.credentials = () -> {
+      synchronized (this) {
+        if (loadedCredentials == null) {
+          loadedCredentials = credentials.getCredentials();
+        }
+        return loadedCredentials;
+      }
+    };
     this.timeout = timeout;
+  }
+
+  /** One resolve's use of the clients, ended by {@link Lease#close()}. */
+  interface Lease extends AutoCloseable {
+    @Override
+    void close();
+  }
+
+  /**
+   * Takes the clients for one resolve. They are created on first use and closed when the last resolve
+   * using them ends: gax's HTTP/JSON channel keeps a non-daemon scheduler thread until it is closed, which
+   * would keep a program that resolved from exiting.
+   */
+  synchronized Lease lease() {
+    leases++;
+    return this::release;
+  }
+
+  private synchronized void release() {
+    if (--leases > 0) {
+      return;
+    }
+    for (AutoCloseable client : new AutoCloseable[] {instances, groups, machineTypes}) {
+      if (client != null) {
+        try {
+          client.close();
+        } catch (Exception e) {
+          // closing only frees threads; nothing is lost
+        }
+      }
+    }
+    instances = null;
+    groups = null;
+    machineTypes = null;
   }
 
   InstanceAggregatedList aggregatedList(String project, String filter, String token, Duration remaining) {

@@ -55,6 +55,12 @@ final class GceMemberSource implements MemberSource {
 
   @Override
   public List<Member> members() {
+    try (ComputeClients.Lease lease = compute.lease()) {
+      return list();
+    }
+  }
+
+  private List<Member> list() {
     CloudApi.Session session = GceFailures.API.session(timeout);
     List<Instance> listed = query.instanceGroup() != null ? groupMembers(session)
         : query.zones().isEmpty() ? aggregated(session) : perZone(session);

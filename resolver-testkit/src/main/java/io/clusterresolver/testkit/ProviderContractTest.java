@@ -47,7 +47,8 @@ import org.junit.jupiter.api.TestFactory;
  *   <li>stable ordering: two resolvers over the same members compute the same spec;
  *   <li>self-identification: a process on member {@code i} is task {@code i} of the default job;
  *   <li>{@code resolve()} gives the cluster and this task from one answer, the same from 16
- *       concurrent callers as from one;
+ *       concurrent callers as from one, and leaves no non-daemon thread behind (a program that
+ *       resolves can exit);
  *   <li>faults end in a {@link ClusterResolverException} within the deadline, never a partial spec;
  *   <li>the fault matrix: every {@link Fault} the simulation can produce (throttling, 5xx, resets,
  *       truncated and malformed bodies, slow answers, page k of n failing, rejected credentials, a
@@ -247,6 +248,36 @@ public abstract class ProviderContractTest {
     assertThat(r.taskType()).contains("worker");
     assertThat(r.taskId()).isEqualTo(OptionalInt.of(1));
     assertThat(r.master()).endsWith(r.clusterSpec().taskAddress("worker", 1));
+  }
+
+  /**
+   * A program that resolves and returns from {@code main} must be able to exit: no resolve leaves a
+   * non-daemon thread running (an SDK's scheduler, a connection pool) once it has answered. Threads
+   * of the simulation's own server (Jetty's {@code qtp…} and {@code Connector-Scheduler…}) are not the
+   * provider's.
+   */
+  @Test
+  void aResolveLeavesNoThreadThatKeepsTheProcessAlive() throws Exception {
+    setMembers(3);
+    identifyAs(1);
+    java.util.Set<Thread> before = Thread.getAllStackTraces().keySet();
+    ClusterResolver resolver = resolver(Map.of());
+    resolver.resolve();
+    resolver.clusterSpec();
+    List<String> left = List.of();
+    for (int i = 0; i < 20; i++) { // a pool may need a moment to let its threads go
+      left = Thread.getAllStackTraces().keySet().stream()
+          .filter(t -> t.isAlive() && !t.isDaemon() && !before.contains(t) && !t.getName().startsWith("qtp")
+              && !t.getName().startsWith("Connector-Scheduler"))
+          .map(t -> t.getName() + " " + java.util.Arrays.stream(t.getStackTrace()).limit(12)
+              .map(StackTraceElement::toString).collect(java.util.stream.Collectors.joining(" < ")))
+          .collect(java.util.stream.Collectors.toList());
+      if (left.isEmpty()) {
+        break;
+      }
+      Thread.sleep(100);
+    }
+    assertThat(left).as("non-daemon threads started by a resolve and still running").isEmpty();
   }
 
   @Test

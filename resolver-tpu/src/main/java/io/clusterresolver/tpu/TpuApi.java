@@ -1,9 +1,11 @@
 package io.clusterresolver.tpu;
 
+import com.google.api.gax.core.CredentialsProvider;
 import com.google.api.gax.httpjson.HttpJsonCallContext;
 import com.google.api.gax.retrying.RetrySettings;
 import com.google.api.gax.rpc.ApiException;
 import com.google.api.gax.rpc.StatusCode;
+import com.google.auth.Credentials;
 import com.google.cloud.tpu.v2.GetNodeRequest;
 import com.google.cloud.tpu.v2.Node;
 import com.google.cloud.tpu.v2.TpuClient;
@@ -13,9 +15,7 @@ import io.clusterresolver.cloud.ApiFailure;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The Cloud TPU API v2 through {@code google-cloud-tpu} over HttpJson (REST): one {@code nodes.get}
@@ -32,11 +32,10 @@ final class TpuApi {
 
   /** The longest any one call may take, whatever a resolver's timeout: each call's context sets its own. */
   private static final Duration CLIENT_CEILING = Duration.ofMinutes(10);
-  /** Clients by endpoint and credentials setting. */
-  private static final Map<String, TpuClient> CLIENTS = new ConcurrentHashMap<>();
-
   private final URI endpoint;
   private final String credentials;
+  private final CredentialsProvider loaded;
+  private Credentials loadedCredentials;
 
   /**
    * @param endpoint the API endpoint, or {@code null} for Google's
@@ -45,47 +44,44 @@ final class TpuApi {
   TpuApi(URI endpoint, String credentials) {
     this.endpoint = endpoint;
     this.credentials = credentials;
+    CredentialsProvider source = GoogleCredentialsSource.of(credentials);
+    // Loaded once per resolver: a client lives for one call, the credentials (and their token) stay.
+    this.loaded = () -> {
+      synchronized (this) {
+        if (loadedCredentials == null) {
+          loadedCredentials = source.getCredentials();
+        }
+        return loadedCredentials;
+      }
+    };
   }
 
   /** Gets one node by its full resource name; retries retryable failures within {@code remaining}. */
   Node getNode(String name, Duration remaining) {
     long deadline = System.nanoTime() + remaining.toNanos();
     GetNodeRequest request = GetNodeRequest.newBuilder().setName(name).build();
-    for (int attempt = 1; ; attempt++) {
-      try {
-        Duration left = Duration.ofNanos(Math.max(1_000_000, deadline - System.nanoTime()));
-        return client().getNodeCallable().call(request, HttpJsonCallContext.createDefault().withTimeoutDuration(left));
-      } catch (GoogleCredentialsSource.Unavailable e) {
-        throw e;
-      } catch (RuntimeException e) {
-        long backoff = FIRST_BACKOFF.toNanos() << (attempt - 1);
-        if (attempt >= MAX_ATTEMPTS || !retryable(e) || System.nanoTime() + backoff >= deadline) {
-          throw new Attempted(e, attempt);
-        }
-        sleep(backoff);
-      }
-    }
-  }
-
-  private TpuClient client() {
-    String key = endpoint + "|" + (credentials == null ? "adc" : "file:" + credentials);
-    TpuClient c = CLIENTS.get(key);
-    if (c == null) {
-      synchronized (CLIENTS) {
-        c = CLIENTS.get(key);
-        if (c == null) {
-          c = build();
-          CLIENTS.put(key, c);
+    // A client per call, closed after it: gax's HTTP/JSON channel keeps a non-daemon scheduler thread until
+    // it is closed, which would keep a program that resolved from exiting.
+    try (TpuClient client = build()) {
+      for (int attempt = 1; ; attempt++) {
+        try {
+          Duration left = Duration.ofNanos(Math.max(1_000_000, deadline - System.nanoTime()));
+          return client.getNodeCallable().call(request, HttpJsonCallContext.createDefault().withTimeoutDuration(left));
+        } catch (RuntimeException e) {
+          long backoff = FIRST_BACKOFF.toNanos() << (attempt - 1);
+          if (attempt >= MAX_ATTEMPTS || !retryable(e) || System.nanoTime() + backoff >= deadline) {
+            throw new Attempted(e, attempt);
+          }
+          sleep(backoff);
         }
       }
     }
-    return c;
   }
 
   private TpuClient build() {
     try {
       TpuSettings.Builder settings = TpuSettings.newHttpJsonBuilder()
-          .setCredentialsProvider(GoogleCredentialsSource.of(credentials));
+          .setCredentialsProvider(loaded);
       if (endpoint != null) {
         settings.setEndpoint(endpoint.toString());
       }
