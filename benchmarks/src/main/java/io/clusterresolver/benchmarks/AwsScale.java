@@ -27,8 +27,8 @@ import java.util.concurrent.TimeUnit;
  * The aws provider at scale against {@link SimulatedEc2} with an injected per-call latency, side by
  * side with Hazelcast's EC2 discovery ({@code hazelcast-aws}, in the Hazelcast jar) on the same
  * simulated fleet, in the same run: each is measured in its own child JVM started with the same
- * options ({@code --jvm-options}, default {@code -Xmx64m}: Hazelcast's discovery runs out of memory
- * in 32 MiB at N = 1,000), so neither pays for the simulation's memory or CPU and neither is warmed
+ * options ({@code --jvm-options}, default {@code -Xmx128m}: Hazelcast's discovery runs out of memory
+ * in 32 MiB at N = 1,000, and now and then in 64 MiB), so neither pays for the simulation's memory or CPU and neither is warmed
  * by the other. Ours then runs once more in a JVM capped at {@code --heap-cap} (default
  * {@code -Xmx32m}), which shows the heap it needs. Per size: API calls per resolve, warm wall time,
  * resolving-thread CPU, peak heap, members found; then the cold {@code resolve --simulate} of the
@@ -37,7 +37,7 @@ import java.util.concurrent.TimeUnit;
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.clusterresolver.benchmarks.AwsScale \
  *     [--sizes 10,1000,10000] [--latency-ms 20] [--reps 10] [--warmups 10] [--peer hazelcast|none] \
- *     [--jvm-options "-Xmx64m"] [--heap-cap -Xmx32m] [--cli-jar resolver-cli/target/cluster-resolver.jar]
+ *     [--jvm-options "-Xmx128m"] [--heap-cap -Xmx32m] [--cli-jar resolver-cli/target/cluster-resolver.jar]
  * </pre>
  *
  * <p>It ends with one line per size: {@code N=<n> ours <ms> ms, hazelcast <ms> ms (<found>/<n>
@@ -59,7 +59,7 @@ public final class AwsScale {
     int reps = Integer.parseInt(options.getOrDefault("reps", "10"));
     int warmups = Integer.parseInt(options.getOrDefault("warmups", "10"));
     boolean hazelcast = options.getOrDefault("peer", "hazelcast").equals("hazelcast");
-    List<String> jvmOptions = List.of(options.getOrDefault("jvm-options", "-Xmx64m").trim().split("\\s+"));
+    List<String> jvmOptions = List.of(options.getOrDefault("jvm-options", "-Xmx128m").trim().split("\\s+"));
     String heapCap = options.getOrDefault("heap-cap", "-Xmx32m");
     String cliJar = options.get("cli-jar");
     java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);

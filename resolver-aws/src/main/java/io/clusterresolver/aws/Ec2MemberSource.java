@@ -98,6 +98,7 @@ final class Ec2MemberSource implements MemberSource {
         },
         InstancePage::nextToken,
         page -> {
+          int from = listed.size();
           for (InstancePage.Instance i : page.instances()) {
             String chosen = i.address(address).orElse(null);
             if (chosen == null) {
@@ -107,7 +108,7 @@ final class Ec2MemberSource implements MemberSource {
             }
           }
           if (accelerators && page.nextToken() != null) {
-            catalog.prefetch(listed); // asked while the next page is in flight
+            catalog.prefetch(listed.subList(from, listed.size())); // asked while the next page is in flight
           }
         });
 
@@ -182,22 +183,31 @@ final class Ec2MemberSource implements MemberSource {
       }
       ask(missing(instances));
       Map<String, Map<String, Integer>> result = new LinkedHashMap<>();
-      for (Listed i : instances) {
-        if (i.type != null) {
-          result.put(i.type, TYPE_CACHE.getOrDefault(cacheScope + "|" + i.type, Map.of()));
-        }
+      for (String type : types(instances)) {
+        result.put(type, TYPE_CACHE.getOrDefault(cacheScope + "|" + type, Map.of()));
       }
       return result;
     }
 
     private List<String> missing(List<Listed> instances) {
       Set<String> missing = new TreeSet<>();
-      for (Listed i : instances) {
-        if (i.type != null && !asked.contains(i.type) && !TYPE_CACHE.containsKey(cacheScope + "|" + i.type)) {
-          missing.add(i.type);
+      for (String type : types(instances)) {
+        if (!asked.contains(type) && !TYPE_CACHE.containsKey(cacheScope + "|" + type)) {
+          missing.add(type);
         }
       }
       return new ArrayList<>(missing);
+    }
+
+    /** The distinct instance types of {@code instances}, in order of first appearance. */
+    private Set<String> types(List<Listed> instances) {
+      Set<String> types = new java.util.LinkedHashSet<>();
+      for (Listed i : instances) {
+        if (i.type != null) {
+          types.add(i.type);
+        }
+      }
+      return types;
     }
 
     /** One {@code DescribeInstanceTypes} per 100 types (the session only reads its deadline: safe to share). */

@@ -497,15 +497,20 @@ public final class SimulatedEc2 implements AutoCloseable {
         ids.add(v);
       }
     });
-    List<SimulatedInstance> all;
     long version;
     synchronized (fleet) {
-      all = List.copyOf(fleet.values());
       version = fleetVersion;
     }
-    String key = version + "|" + page + "|" + offset + "|" + pageSize + "|" + filters + "|" + ids;
-    byte[] rest = pages.get(key);
+    String query = "|" + page + "|" + offset + "|" + pageSize + "|" + filters + "|" + ids;
+    byte[] rest = pages.get(version + query);
     if (rest == null) {
+      // Rendered once per fleet version: a warm listing costs the simulation a lookup, not a copy of the fleet.
+      List<SimulatedInstance> all;
+      synchronized (fleet) {
+        all = List.copyOf(fleet.values());
+        version = fleetVersion;
+      }
+      String key = version + query;
       List<SimulatedInstance> matching = new ArrayList<>();
       for (SimulatedInstance i : all) {
         if ((ids.isEmpty() || ids.contains(i.instanceId())) && Ec2Filters.matches(i, filters)) {
@@ -591,8 +596,10 @@ public final class SimulatedEc2 implements AutoCloseable {
 
   private ResponseDefinition ok(byte[] xml, String requestId, Ec2Fault slow) {
     long delay = latency.toMillis() + (slow != null ? slow.delay().toMillis() : 0);
+    // With its length: a body already whole needs no chunked framing (less work for both ends).
     ResponseDefinitionBuilder b = aResponse().withStatus(200).withHeader("Content-Type", "text/xml;charset=UTF-8")
-        .withHeader("x-amzn-RequestId", requestId).withBody(xml);
+        .withHeader("Content-Length", Integer.toString(xml.length)).withHeader("x-amzn-RequestId", requestId)
+        .withBody(xml);
     if (delay > 0) {
       b.withFixedDelay((int) delay);
     }

@@ -36,6 +36,10 @@ public record Listing(long listedAt, long finishedAt, List<Member> members) {
    * list again. Both times are on the same clock (whoever answers).
    */
   public boolean answers(long asked, Duration maxAge) {
+    return answers(listedAt, finishedAt, asked, maxAge);
+  }
+
+  private static boolean answers(long listedAt, long finishedAt, long asked, Duration maxAge) {
     return finishedAt > asked || !maxAge.isZero() && asked - listedAt <= maxAge.toMillis();
   }
 
@@ -83,8 +87,24 @@ public record Listing(long listedAt, long finishedAt, List<Member> members) {
     if (in.readInt() != MAGIC || !in.readUTF().equals(query)) {
       return null;
     }
+    return readMembers(in, in.readLong(), in.readLong());
+  }
+
+  /**
+   * Like {@link #readFrom}, but {@code null} also when the listing does not {@linkplain #answers answer}
+   * a resolve asked at {@code asked}, decided before its members are read: a listing of 10,000
+   * members that would be thrown away costs a few bytes, not a decoding.
+   */
+  public static Listing readIfAnswers(DataInput in, String query, long asked, Duration maxAge) throws IOException {
+    if (in.readInt() != MAGIC || !in.readUTF().equals(query)) {
+      return null;
+    }
     long listedAt = in.readLong();
     long finishedAt = in.readLong();
+    return answers(listedAt, finishedAt, asked, maxAge) ? readMembers(in, listedAt, finishedAt) : null;
+  }
+
+  private static Listing readMembers(DataInput in, long listedAt, long finishedAt) throws IOException {
     int n = in.readInt();
     if (n < 0) {
       throw new IOException("negative member count " + n);

@@ -15,6 +15,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 
 /**
  * The file one {@link Listing} is shared through on a host. Written to a temporary file and moved
@@ -45,11 +46,15 @@ final class ListingFile {
     }
   }
 
-  /** The listing in the file, or {@code null} when there is none, it answers another query, or it is damaged. */
-  Listing read() {
+  /**
+   * The listing in the file if it {@linkplain Listing#answers answers} a resolve asked at
+   * {@code asked}; {@code null} when it does not (its members are then not read), there is none, it
+   * answers another query, or it is damaged.
+   */
+  Listing read(long asked, Duration maxAge) {
     try (InputStream raw = Files.newInputStream(file);
         DataInputStream in = new DataInputStream(new BufferedInputStream(raw, 65536))) {
-      Listing listing = Listing.readFrom(in, query);
+      Listing listing = Listing.readIfAnswers(in, query, asked, maxAge);
       return listing != null && in.read() == -1 ? listing : null;
     } catch (NoSuchFileException e) {
       return null;

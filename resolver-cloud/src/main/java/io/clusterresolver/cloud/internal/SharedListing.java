@@ -98,8 +98,8 @@ public final class SharedListing implements MemberSource {
         return cloud.members();
       }
       try (channel; FileLock lock = lockWithin(channel, deadline)) {
-        Listing shared = listing.read();
-        if (shared != null && shared.answers(asked, maxAge)) {
+        Listing shared = listing.read(asked, maxAge);
+        if (shared != null) {
           LOG.log(Level.DEBUG, () -> provider + ": " + shared.members().size() + " member(s) from this host's shared listing, "
               + (clock.getAsLong() - shared.listedAt()) + " ms old, begun " + (asked - shared.listedAt())
               + " ms before this resolve (" + listing + ")");
