@@ -79,8 +79,9 @@ class RelayTest {
     ec2.latency(Duration.ofMillis(300));
     List<ClusterResolver> hosts = new ArrayList<>();
     for (int h = 0; h < 12; h++) {
-      hosts.add(host(h, h == 0));
-      hosts.add(host(h, false)); // a second process of the same host
+      // A minute of relay-max-age: a host that asks after the relay's listing ended (a slow machine) still takes it.
+      hosts.add(host(h, h == 0, "relay-max-age", "1m", "shared-listing-max-age", "1m"));
+      hosts.add(host(h, false, "relay-max-age", "1m", "shared-listing-max-age", "1m")); // a second process of the host
     }
     assertThat(atOnce(hosts)).hasSize(24)
         .allSatisfy(spec -> assertThat(spec.jobTasks("worker")).containsExactlyElementsOf(fleet()));

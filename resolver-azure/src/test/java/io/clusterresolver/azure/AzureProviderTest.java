@@ -358,7 +358,7 @@ class AzureProviderTest {
     List<Callable<ClusterSpec>> hosts = new ArrayList<>();
     for (int h = 0; h < 6; h++) {
       hosts.add(AzureTestSupport.resolver(azure, "tags", "cluster=llm", "timeout", "30s", "relay", relay,
-          "relay-wait", "20s", "relay-serve", Boolean.toString(h == 0),
+          "relay-wait", "20s", "relay-max-age", "1m", "shared-listing-max-age", "1m", "relay-serve", Boolean.toString(h == 0),
           "shared-listing-dir", dir.resolve("host-" + h).toString())::clusterSpec);
     }
     assertThat(Together.call(hosts, Duration.ofSeconds(60)))

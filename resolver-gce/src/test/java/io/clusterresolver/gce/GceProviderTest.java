@@ -399,6 +399,7 @@ class GceProviderTest {
     List<Callable<ClusterSpec>> hosts = new ArrayList<>();
     for (int h = 0; h < 8; h++) {
       hosts.add(resolver(gce, "labels", "cluster=train", "timeout", "30s", "relay", relay, "relay-wait", "20s",
+          "relay-max-age", "1m", "shared-listing-max-age", "1m",
           "relay-serve", Boolean.toString(h == 0), "shared-listing-dir", dir.resolve("host-" + h).toString())::clusterSpec);
     }
     assertThat(Together.call(hosts, Duration.ofSeconds(60))).allSatisfy(spec -> assertThat(spec.jobTasks("worker"))
