@@ -2,6 +2,7 @@ package io.clusterresolver.cloud.internal;
 
 import io.clusterresolver.cloud.Member;
 import java.io.DataInput;
+import java.io.DataInputStream;
 import java.io.DataOutput;
 import java.io.IOException;
 import java.time.Duration;
@@ -78,16 +79,16 @@ public record Listing(long listedAt, long finishedAt, List<Member> members) {
   }
 
   /**
-   * Reads a listing written by {@link #writeTo}; {@code null} when it answers another query or is not
-   * a listing at all. The caller checks that nothing follows it.
+   * Reads a listing written by {@link #writeTo} that is all the stream holds; {@code null} when it
+   * answers another query, is not a listing at all, or something follows it.
    *
    * @throws IOException when it ends early
    */
-  public static Listing readFrom(DataInput in, String query) throws IOException {
+  public static Listing readFrom(DataInputStream in, String query) throws IOException {
     if (in.readInt() != MAGIC || !in.readUTF().equals(query)) {
       return null;
     }
-    return readMembers(in, in.readLong(), in.readLong());
+    return whole(in, readMembers(in, in.readLong(), in.readLong()));
   }
 
   /**
@@ -95,13 +96,19 @@ public record Listing(long listedAt, long finishedAt, List<Member> members) {
    * a resolve asked at {@code asked}, decided before its members are read: a listing of 10,000
    * members that would be thrown away costs a few bytes, not a decoding.
    */
-  public static Listing readIfAnswers(DataInput in, String query, long asked, Duration maxAge) throws IOException {
+  public static Listing readIfAnswers(DataInputStream in, String query, long asked, Duration maxAge)
+      throws IOException {
     if (in.readInt() != MAGIC || !in.readUTF().equals(query)) {
       return null;
     }
     long listedAt = in.readLong();
     long finishedAt = in.readLong();
-    return answers(listedAt, finishedAt, asked, maxAge) ? readMembers(in, listedAt, finishedAt) : null;
+    return answers(listedAt, finishedAt, asked, maxAge) ? whole(in, readMembers(in, listedAt, finishedAt)) : null;
+  }
+
+  /** {@code listing} if nothing follows it in {@code in}: a file or answer with more is not one listing. */
+  private static Listing whole(DataInputStream in, Listing listing) throws IOException {
+    return in.read() == -1 ? listing : null;
   }
 
   private static Listing readMembers(DataInput in, long listedAt, long finishedAt) throws IOException {

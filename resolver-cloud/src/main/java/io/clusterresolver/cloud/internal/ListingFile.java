@@ -54,8 +54,7 @@ final class ListingFile {
   Listing read(long asked, Duration maxAge) {
     try (InputStream raw = Files.newInputStream(file);
         DataInputStream in = new DataInputStream(new BufferedInputStream(raw, 65536))) {
-      Listing listing = Listing.readIfAnswers(in, query, asked, maxAge);
-      return listing != null && in.read() == -1 ? listing : null;
+      return Listing.readIfAnswers(in, query, asked, maxAge);
     } catch (NoSuchFileException e) {
       return null;
     } catch (IOException | RuntimeException e) {

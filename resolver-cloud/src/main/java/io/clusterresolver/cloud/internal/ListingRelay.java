@@ -164,9 +164,6 @@ public final class ListingRelay {
       DataInputStream in = new DataInputStream(new BufferedInputStream(body, 65536));
       try {
         listing = Listing.readFrom(in, queryDigest);
-        if (in.read() != -1) {
-          listing = null;
-        }
       } catch (IOException | RuntimeException e) {
         listing = null;
       }

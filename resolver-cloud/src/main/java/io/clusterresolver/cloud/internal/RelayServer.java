@@ -47,6 +47,9 @@ final class RelayServer {
   /** Requests answered at once; more are refused (the hosts list the cloud themselves). */
   private static final int MAX_REQUESTS_IN_FLIGHT = 4096;
 
+  /** Whether an address is one of this host's, looked up once (it is asked on every resolve). */
+  private static final Map<InetAddress, Boolean> LOCAL = new ConcurrentHashMap<>();
+
   /** The relays this JVM serves, by address. */
   private static final Map<InetSocketAddress, RelayServer> SERVING = new ConcurrentHashMap<>();
 
@@ -74,7 +77,7 @@ final class RelayServer {
       running.register(queryDigest, cloud);
       return running;
     }
-    if (!isLocal(address.getAddress())) {
+    if (!LOCAL.computeIfAbsent(address.getAddress(), RelayServer::isLocal)) {
       return null;
     }
     HttpServer http;
