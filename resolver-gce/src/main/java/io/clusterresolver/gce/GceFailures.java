@@ -36,7 +36,7 @@ final class GceFailures {
     if (http != null) {
       JsonObject error = errorOf(http);
       String message = error == null ? http.getStatusMessage() : text(error.get("message"), http.getStatusMessage());
-      String reason = reason(http);
+      String reason = reason(error);
       if (reason == null && error != null) {
         reason = text(error.get("status"), null);
       }
@@ -68,13 +68,12 @@ final class GceFailures {
    */
   static boolean isRateQuota(RuntimeException e) {
     HttpResponseException http = cause(e, HttpResponseException.class);
-    String reason = http == null ? null : reason(http);
+    String reason = http == null ? null : reason(errorOf(http));
     return "rateLimitExceeded".equals(reason) || "userRateLimitExceeded".equals(reason);
   }
 
-  /** The first of {@code error.errors[].reason} in Google's JSON error body, or {@code null}. */
-  private static String reason(HttpResponseException http) {
-    JsonObject error = errorOf(http);
+  /** The first of {@code error.errors[].reason} of Google's JSON error object, or {@code null}. */
+  private static String reason(JsonObject error) {
     try {
       return error != null && error.has("errors") && error.getAsJsonArray("errors").size() > 0
           ? text(error.getAsJsonArray("errors").get(0).getAsJsonObject().get("reason"), null) : null;
