@@ -3,6 +3,7 @@ package io.clusterresolver.benchmarks;
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.ClusterResolvers;
 import io.clusterresolver.ClusterSpec;
+import io.clusterresolver.testkit.Loopback;
 import io.clusterresolver.testkit.SimulatedEc2;
 import io.clusterresolver.testkit.SimulatedGce;
 import io.clusterresolver.testkit.SimulatedGceInstance;
@@ -242,7 +243,7 @@ public final class Stampede {
 
   /** The properties of a strategy, in {@code provider}'s namespace. */
   private static Map<String, String> strategy(String provider, String strategy, Map<String, String> options,
-      String retryMode) throws IOException {
+      String retryMode) {
     String k = "clusterresolver." + provider + ".";
     boolean aws = provider.equals("aws");
     Map<String, String> p = new LinkedHashMap<>();
@@ -255,9 +256,7 @@ public final class Stampede {
         p.put(k + "timeout", "10m");
         break;
       case "relay":
-        try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-          p.put(k + "relay", "127.0.0.1:" + free.getLocalPort());
-        }
+        p.put(k + "relay", Loopback.freeAddress());
         p.put(k + "relay-max-age", options.getOrDefault("max-age", "30s"));
         p.put(k + "relay-wait", "5m");
         // and every host shares its listing among its processes:

@@ -7,10 +7,9 @@ import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.ClusterResolvers;
 import io.clusterresolver.ClusterSpec;
 import io.clusterresolver.ConfigurationException;
+import io.clusterresolver.testkit.Loopback;
 import io.clusterresolver.testkit.SimulatedEc2;
 import io.clusterresolver.testkit.Together;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,9 +36,7 @@ class RelayTest {
   void start() throws Exception {
     ec2 = SimulatedEc2.start();
     ec2.addTypical(0, 1200, b -> b.instanceType("p4d.24xlarge").tag("Name", "n & <m>"));
-    try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      relay = "127.0.0.1:" + free.getLocalPort();
-    }
+    relay = Loopback.freeAddress();
   }
 
   @AfterEach

@@ -12,11 +12,10 @@ import io.clusterresolver.spi.PropertySources;
 import io.clusterresolver.spi.ResolverContext;
 import io.clusterresolver.testkit.AzureFault;
 import io.clusterresolver.testkit.AzureScenarios;
+import io.clusterresolver.testkit.Loopback;
 import io.clusterresolver.testkit.SimulatedAzure;
 import io.clusterresolver.testkit.SimulatedVm;
 import io.clusterresolver.testkit.Together;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -349,10 +348,7 @@ class AzureProviderTest {
     AzureScenarios.mixedResourceGroup(azure, 330);
     Map<String, List<String>> expected = Expected.cluster(Expected.members(azure, AzureProviderTest::llm),
         vm -> "worker", Expected::privateIp);
-    String relay;
-    try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      relay = "127.0.0.1:" + free.getLocalPort();
-    }
+    String relay = Loopback.freeAddress();
     azure.latency(Duration.ofMillis(100));
     azure.resetCounts();
     List<Callable<ClusterSpec>> hosts = new ArrayList<>();

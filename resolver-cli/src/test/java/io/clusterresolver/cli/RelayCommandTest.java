@@ -4,9 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.clusterresolver.ClusterResolvers;
 import io.clusterresolver.ClusterSpec;
+import io.clusterresolver.testkit.Loopback;
 import io.clusterresolver.testkit.SimulatedEc2;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -28,9 +27,7 @@ class RelayCommandTest {
   void start() throws Exception {
     ec2 = SimulatedEc2.start();
     ec2.addTypical(0, 1500, b -> b);
-    try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      relay = "127.0.0.1:" + free.getLocalPort();
-    }
+    relay = Loopback.freeAddress();
   }
 
   @AfterEach

@@ -12,12 +12,11 @@ import io.clusterresolver.Resolution;
 import io.clusterresolver.testkit.GceFault;
 import io.clusterresolver.testkit.GceScenarios;
 import io.clusterresolver.testkit.LogCapture;
+import io.clusterresolver.testkit.Loopback;
 import io.clusterresolver.testkit.SimulatedGce;
 import io.clusterresolver.testkit.SimulatedGceInstance;
 import io.clusterresolver.testkit.Together;
 import java.math.BigInteger;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.OffsetDateTime;
@@ -390,10 +389,7 @@ class GceProviderTest {
   void hostsShareOneListingThroughTheRelayAndAnotherQueryListsForItself(@TempDir Path dir) throws Exception {
     GceScenarios.largeProject(gce, 1200);
     List<SimulatedGceInstance> members = expectedMembers(gce.instances());
-    String relay;
-    try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      relay = "127.0.0.1:" + free.getLocalPort();
-    }
+    String relay = Loopback.freeAddress();
     gce.latency(Duration.ofMillis(150));
     gce.resetCounts();
     List<Callable<ClusterSpec>> hosts = new ArrayList<>();

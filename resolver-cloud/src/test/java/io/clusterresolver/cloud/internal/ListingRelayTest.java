@@ -7,12 +7,11 @@ import com.sun.net.httpserver.HttpServer;
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.cloud.Member;
 import io.clusterresolver.cloud.MemberSource;
+import io.clusterresolver.testkit.Loopback;
 import io.clusterresolver.testkit.Together;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -56,9 +55,7 @@ class ListingRelayTest {
   @BeforeEach
   void fleetAndAddress() throws IOException {
     fleet.set(members(40));
-    try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      relay = new InetSocketAddress("127.0.0.1", free.getLocalPort());
-    }
+    relay = new InetSocketAddress("127.0.0.1", Loopback.freePort());
   }
 
   @AfterEach
