@@ -64,7 +64,7 @@ public final class RelayCommand implements Callable<Integer> {
         Map.of(ConfigProperty.PREFIX + named + ".relay-wait", "1ms"));
     String provider = selection.provider().name();
     Set<InetSocketAddress> before = ListingRelay.servedHere();
-    ClusterSpec first = selection.resolver().clusterSpec();
+    ClusterSpec first = selection.resolver().resolve().clusterSpec(); // one snapshot, as every printed answer
     Set<InetSocketAddress> served = ListingRelay.servedHere();
     if (served.equals(before) || served.isEmpty()) {
       throw new ConfigurationException("relay: this process serves no relay: set " + ConfigProperty.PREFIX + provider
