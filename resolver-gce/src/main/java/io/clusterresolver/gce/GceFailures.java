@@ -62,13 +62,13 @@ final class GceFailures {
 
   /**
    * Whether Compute Engine refused a call because the project is over a per-minute rate quota: HTTP
-   * 403 (or 429) with reason {@code rateLimitExceeded} or {@code userRateLimitExceeded}
-   * (cloud.google.com/compute/api-quota). gax files the 403 under {@code PERMISSION_DENIED} and
-   * never retries it.
+   * 403 with reason {@code rateLimitExceeded} or {@code userRateLimitExceeded}
+   * (cloud.google.com/compute/api-quota). gax files it under {@code PERMISSION_DENIED} and never
+   * retries it; a 429 is {@code RESOURCE_EXHAUSTED}, which gax retries itself.
    */
   static boolean isRateQuota(RuntimeException e) {
     HttpResponseException http = cause(e, HttpResponseException.class);
-    String reason = http == null ? null : reason(errorOf(http));
+    String reason = http == null || http.getStatusCode() != 403 ? null : reason(errorOf(http));
     return "rateLimitExceeded".equals(reason) || "userRateLimitExceeded".equals(reason);
   }
 
