@@ -154,18 +154,8 @@ class GceConformanceTest {
       /** The data README's error table (gce.json carries no expect_java_error). */
       @Override
       public String expectJavaError(Vector.Step step) {
-        switch (step.error().path("type").asText()) {
-          case "ValueError":
-          case "TypeError":
-          case "KeyError":
-          case "IndexError":
-          case "AssertionError":
-            return "IllegalArgumentException";
-          case "RuntimeError":
-            return "ClusterResolverException";
-          default:
-            return step.expectJavaError();
-        }
+        String mapped = Rules.javaError(step.error().path("type").asText());
+        return mapped != null ? mapped : step.expectJavaError();
       }
 
       @Override

@@ -139,6 +139,26 @@ class KubernetesConformanceTest {
     return Map.entry("worker", DEFAULT_SELECTOR);
   }
 
+  /**
+   * The mapping's jobs as the {@code jobs} property, or {@code null} when the one job is TF's default
+   * {@code worker}: the job with a selector takes every pod ({@code job:*}); a job whose selector list
+   * is empty is kept, empty, as TF keeps it ({@code job:0}).
+   */
+  private static String jobs(JsonNode setup, String selectedJob) {
+    List<String> jobs = new ArrayList<>();
+    for (Iterator<Map.Entry<String, JsonNode>> it = setup.path("job_to_label_mapping").fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      if (e.getValue().isEmpty()) {
+        jobs.add(e.getKey() + ":0");
+      }
+    }
+    if (jobs.isEmpty() && selectedJob.equals("worker")) {
+      return null;
+    }
+    jobs.add(selectedJob + ":*");
+    return String.join(",", jobs);
+  }
+
   /** One pod of the vector: {@code [name, phase, ip]}. */
   private record TfPod(String name, String phase, String ip) {}
 
@@ -150,12 +170,16 @@ class KubernetesConformanceTest {
     return pods;
   }
 
-  private static List<String> runSteps(Vector vector) {
+  static List<String> runSteps(Vector vector) {
     JsonNode setup = vector.setup();
     Map.Entry<String, String> job = job(setup);
     List<TfPod> pods = pods(setup, job.getValue());
     serve(pods, job.getValue());
     Map<String, String> properties = properties(setup.path("kwargs"), job.getValue());
+    String jobs = jobs(setup, job.getKey());
+    if (jobs != null) {
+      properties.put("clusterresolver.kubernetes.jobs", jobs);
+    }
     List<String> failures = new ArrayList<>();
     List<Object> answers = new ArrayList<>();
     ClusterResolver resolver = null;
@@ -237,7 +261,7 @@ class KubernetesConformanceTest {
       if (thrown != null) {
         return Optional.of("expected " + step.value() + " but got " + thrown);
       }
-      return Values.difference(step.value(), Values.encode(result));
+      return Values.difference(Values.withJobsSorted(step.value()), Values.encode(result));
     }
     String type = step.error().path("type").asText();
     Class<?> expected = type.equals("RuntimeError") ? ClusterResolverException.class : IllegalArgumentException.class;
@@ -262,21 +286,33 @@ class KubernetesConformanceTest {
     }
     switch (step.op()) {
       case "cluster_spec":
-        return thrown != null ? Optional.of("D12: " + thrown)
-            : Values.difference(Values.encode(ClusterSpec.builder().addJob(job, running).build()), Values.encode(result));
-      case "master":
-        String typeKey = "clusterresolver.kubernetes.task-type";
-        Integer index = properties.containsKey("clusterresolver.kubernetes.task-id")
-            ? Integer.valueOf(properties.get("clusterresolver.kubernetes.task-id")) : null;
-        boolean exists = job.equals(properties.get(typeKey)) && index != null && index < running.size();
-        if (!exists) {
-          return thrown instanceof IllegalArgumentException && thrown.getMessage().contains(job)
-              ? Optional.empty() : Optional.of("D12: expected no such task (IllegalArgumentException naming " + job
-              + "), got " + (thrown != null ? thrown : result));
+        ClusterSpec.Builder expected = ClusterSpec.builder().addJob(job, running);
+        for (String entry : properties.getOrDefault("clusterresolver.kubernetes.jobs", "").split(",")) {
+          if (entry.endsWith(":0")) {
+            expected.addEmptyJob(entry.substring(0, entry.length() - 2)); // a job without selectors (TF keeps it)
+          }
         }
-        String layer = step.kwarg("rpc_layer").isMissingNode() ? "grpc" : step.kwarg("rpc_layer").asText();
-        String expected = layer + "://" + running.get(index);
-        return expected.equals(result) ? Optional.empty() : Optional.of("D12: expected " + expected + ", got " + result);
+        return thrown != null ? Optional.of("D12: " + thrown)
+            : Values.difference(Values.encode(expected.build()), Values.encode(result));
+      case "master":
+        // The task asked for: master(job, index)'s arguments, else the task-type/task-id properties (TF's order).
+        String type = step.hasArgs() && !step.arg(0).isNull() ? step.arg(0).asText()
+            : properties.get("clusterresolver.kubernetes.task-type");
+        String id = step.args().size() > 1 && !step.arg(1).isNull() ? step.arg(1).asText()
+            : properties.get("clusterresolver.kubernetes.task-id");
+        Integer index = id == null ? null : Integer.valueOf(id);
+        boolean exists = job.equals(type) && index != null && index >= 0 && index < running.size();
+        if (!exists) {
+          return thrown instanceof IllegalArgumentException && thrown.getMessage().contains(String.valueOf(type))
+              ? Optional.empty() : Optional.of("D12: expected no such task " + type + "/" + index + " among the "
+              + running.size() + " running pods (IllegalArgumentException naming it), got "
+              + (thrown != null ? thrown : result));
+        }
+        JsonNode rpcArgument = step.kwarg("rpc_layer");
+        String layer = rpcArgument.isTextual() && !rpcArgument.asText().isEmpty() ? rpcArgument.asText()
+            : properties.getOrDefault("clusterresolver.kubernetes.rpc-layer", "grpc");
+        String master = (layer.isEmpty() ? "" : layer + "://") + running.get(index);
+        return master.equals(result) ? Optional.empty() : Optional.of("D12: expected " + master + ", got " + result);
       default:
         return Optional.of("D12: no rule for op " + step.op());
     }

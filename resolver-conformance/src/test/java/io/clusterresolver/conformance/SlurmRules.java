@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
@@ -69,9 +70,63 @@ final class SlurmRules {
     }
   }
 
+  /**
+   * A configuration one of our rules rejects where TF runs on (docs/tf-compatibility.md, "Ports" and
+   * "Exit codes of Slurm mistakes"), read from the setup alone: the rule, the exception creating the
+   * resolver throws and the fact its message names. {@code null} when none applies.
+   */
+  static String[] rejection(Map<String, String> env, Map<String, String> properties) {
+    String portBase = properties.get("clusterresolver.slurm.port-base");
+    if (portBase != null && (Long.parseLong(portBase) < 1 || Long.parseLong(portBase) > 65535)) {
+      return new String[] {"Ports", "ConfigurationException", "clusterresolver.slurm.port-base"};
+    }
+    boolean inStep = env.containsKey("SLURM_STEP_NODELIST") || env.containsKey("SLURM_STEP_ID");
+    String nodeVar = inStep ? "SLURM_STEP_NODELIST" : "SLURM_JOB_NODELIST";
+    String tasksVar = inStep ? "SLURM_STEP_TASKS_PER_NODE" : "SLURM_TASKS_PER_NODE";
+    if (properties.containsKey("clusterresolver.slurm.tasks-per-node") || !env.containsKey(nodeVar)
+        || !env.containsKey(tasksVar) || env.containsKey("SLURM_HET_SIZE")) {
+      return null;
+    }
+    if (REPEAT_ZERO.matcher(env.get(tasksVar)).find()) {
+      return new String[] {"Repeat 0", "ConfigurationException", tasksVar};
+    }
+    List<String> hosts;
+    List<Integer> counts;
+    try {
+      hosts = SlurmText.hosts(env.get(nodeVar));
+      counts = SlurmText.counts(env.get(tasksVar));
+    } catch (IllegalArgumentException notSlurmsForm) {
+      return null; // TF's own error vectors (malformed lists): TF's outcome applies
+    }
+    if (hosts.size() != counts.size()) {
+      return new String[] {"Slurm lists", "ClusterResolverException", tasksVar};
+    }
+    int total = counts.stream().mapToInt(Integer::intValue).sum();
+    String numTasks = env.get(inStep ? "SLURM_STEP_NUM_TASKS" : "SLURM_NTASKS");
+    String procId = env.get("SLURM_PROCID");
+    boolean consistent = numTasks == null || numTasks.equals(Integer.toString(total)); // else TF's own error
+    if (consistent && procId != null && procId.matches("-?[0-9]{1,9}") && (Integer.parseInt(procId) < 0
+        || Integer.parseInt(procId) >= total)) {
+      return new String[] {"Slurm rank", "ClusterResolverException", "SLURM_PROCID"};
+    }
+    return null;
+  }
+
+  /** A tasks-per-node item repeated zero times, like {@code 4(x0)}. */
+  static final Pattern REPEAT_ZERO = Pattern.compile("\\(x0+\\)");
+
   /** A session running a vector's steps on the provider, recreated when a setter changes a property. */
   static Area.Session session(Vector vector) {
     JsonNode setup = vector.setup();
+    String[] rejection = rejection(environment(setup), propertiesOrEmpty(setup.path("kwargs")));
+    if (rejection != null) {
+      // Every step needs the resolver, whose creation fails; only the environment's setters do not.
+      for (Vector.Step step : vector.steps()) {
+        if (!step.op().equals("set_env") && !step.op().equals("unset_env")) {
+          Rules.expectError(step, rejection[0], rejection[1], rejection[2]);
+        }
+      }
+    }
     return new ProviderSession(PROVIDER, setup, SlurmRules::set) {
       @Override
       public String unsupported() {
@@ -81,6 +136,15 @@ final class SlurmRules {
             : null;
       }
     };
+  }
+
+  /** The kwargs as properties, or none when one has no property form (its steps are skipped for that). */
+  private static Map<String, String> propertiesOrEmpty(JsonNode kwargs) {
+    try {
+      return properties(kwargs);
+    } catch (Area.SkipStep e) {
+      return Map.of();
+    }
   }
 
   /** The deviations whose own checks this class has. */
@@ -134,6 +198,18 @@ final class SlurmRules {
       properties = properties(setup.path("kwargs"));
     } catch (Area.SkipStep e) {
       throw new AssertionFailedError("no property form for the kwargs: " + e.getMessage());
+    }
+    String[] rejection = rejection(env, properties);
+    if (rejection != null) {
+      // A rule of ours rejects the configuration: creating the resolver (or its first answer) fails.
+      try {
+        ClusterResolvers.create(PROVIDER, properties, env).resolve();
+      } catch (RuntimeException e) {
+        same(rejection[0] + ": " + e + " is a " + rejection[1], true, isA(e, rejection[1]));
+        same(rejection[0] + ": the message names " + rejection[2], true, String.valueOf(e.getMessage()).contains(rejection[2]));
+        return;
+      }
+      throw new AssertionFailedError(rejection[0] + ": expected a " + rejection[1] + " naming " + rejection[2]);
     }
     Layout expected = Layout.of(env, properties);
     if (expected.problem != null) {
@@ -256,6 +332,16 @@ final class SlurmRules {
     } else {
       same("visibleDevices() with auto-set-gpu=false", Optional.empty(), resolver.visibleDevices());
     }
+  }
+
+  /** Whether the exception's class or one of its superclasses has this simple name. */
+  private static boolean isA(Throwable e, String simpleName) {
+    for (Class<?> c = e.getClass(); c != null; c = c.getSuperclass()) {
+      if (c.getSimpleName().equals(simpleName)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static void expect(String what, Runnable action) {

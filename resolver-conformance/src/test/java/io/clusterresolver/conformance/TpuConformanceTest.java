@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.clusterresolver.testkit.SimulatedTpu;
 import io.clusterresolver.testkit.SimulatedTpuNode;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -25,10 +27,11 @@ import org.junit.jupiter.api.TestFactory;
  * <p>TF talked to the v1 API: a node with {@code ipAddress}/{@code port} (and no
  * {@code networkEndpoints}) is served as the v2 API describes the same node, one network endpoint
  * with that address and port; a node without {@code state} is served without one
- * ({@code STATE_UNSPECIFIED}). kwargs become properties: {@code tpu} -> {@code name} (a one-element
- * list is its element, an empty list an empty name), {@code project}, {@code zone}; every vector also
- * gets the simulation's endpoints and {@code credentials=none}. This file carries no
- * {@code expect_java_error}: TF's errors are mapped here with the README's table.
+ * ({@code STATE_UNSPECIFIED}). kwargs become properties: {@code tpu} -> {@code name} (a list in the
+ * property's comma-separated form: one element is that name, none an empty name, several are several
+ * nodes), {@code project}, {@code zone}; every vector also gets the simulation's endpoints and
+ * {@code credentials=none}. This file carries no {@code expect_java_error}: TF's errors are mapped
+ * with the README's table ({@link Rules#javaError}).
  */
 class TpuConformanceTest {
 
@@ -95,16 +98,14 @@ class TpuConformanceTest {
       if (error == null || step.expectJavaError() != null) {
         continue;
       }
-      switch (error.path("type").asText()) {
-        case "ValueError":
-        case "TypeError":
-        case "KeyError":
-        case "IndexError":
-        case "AssertionError":
-          ((ObjectNode) step.json()).put("expect_java_error", "IllegalArgumentException");
-          break;
-        case "RuntimeError":
-          ((ObjectNode) step.json()).put("expect_java_error", "ClusterResolverException");
+      String type = error.path("type").asText();
+      if (Rules.javaError(type) != null) {
+        ((ObjectNode) step.json()).put("expect_java_error", Rules.javaError(type));
+        continue;
+      }
+      switch (type) {
+        case "ImportError":
+          ((ObjectNode) step.json()).put("deviation", "Python import");
           break;
         case "AttributeError":
           if ("rpc_layer".equals(step.op())) {
@@ -151,8 +152,11 @@ class TpuConformanceTest {
     private void set(Map<String, String> target, String kwarg, JsonNode value) {
       switch (kwarg) {
         case "tpu":
-          target.put("clusterresolver.tpu.name", !value.isArray() ? value.asText()
-              : value.size() == 0 ? "" : value.get(0).asText());
+          // A list as the property's comma-separated form: [] is "", [a] is a, [a, b] is a,b (several nodes).
+          List<String> names = new ArrayList<>();
+          Iterable<JsonNode> items = value.isArray() ? value : List.of(value);
+          items.forEach(n -> names.add(n.asText()));
+          target.put("clusterresolver.tpu.name", String.join(",", names));
           break;
         case "endpoint":
         case "metadata_endpoint":

@@ -4,8 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.ClusterResolvers;
 import io.clusterresolver.UnionClusterResolver;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.stream.Stream;
@@ -48,7 +50,40 @@ class UnionConformanceTest {
     return overrides;
   }
 
-  private static final java.util.List<String> OVERRIDES = java.util.List.of("task_type", "task_id", "rpc_layer");
+  /** The kwargs TF's UnionClusterResolver does not know (it raises ValueError('Unexpected kwargs provided')). */
+  private static List<String> unknownKeywords(JsonNode kwargs) {
+    List<String> unknown = new ArrayList<>();
+    kwargs.fieldNames().forEachRemaining(name -> {
+      if (!OVERRIDES.contains(name)) {
+        unknown.add(name);
+      }
+    });
+    return unknown;
+  }
+
+  /**
+   * docs/tf-compatibility.md, K6 "Keywords": a union's keywords are the builder's typed methods, so a
+   * keyword TF does not know has no method and the mistake does not compile. Checked by looking the
+   * keyword's method up on {@link UnionClusterResolver.Builder} as a call by name would.
+   *
+   * @throws NoSuchMethodException naming the keyword, when the builder has no such method (the rule)
+   */
+  static Object callByName(String keyword) throws NoSuchMethodException {
+    StringBuilder method = new StringBuilder();
+    for (String part : keyword.split("_")) {
+      method.append(method.length() == 0 ? part : part.isEmpty() ? "" : Character.toUpperCase(part.charAt(0))
+          + part.substring(1));
+    }
+    for (java.lang.reflect.Method m : UnionClusterResolver.Builder.class.getMethods()) {
+      if (m.getName().equals(method.toString())) {
+        return "UnionClusterResolver.Builder has a method " + m + " for keyword " + keyword
+            + ": map it in UnionConformanceTest";
+      }
+    }
+    throw new NoSuchMethodException("UnionClusterResolver.Builder." + method + "(…) for TF's keyword " + keyword);
+  }
+
+  private static final List<String> OVERRIDES = List.of("task_type", "task_id", "rpc_layer");
 
   static UnionClusterResolver build(JsonNode setup, Map<String, String> environment, Map<String, JsonNode> overrides) {
     UnionClusterResolver.Builder union = UnionClusterResolver.builder();
@@ -95,6 +130,19 @@ class UnionConformanceTest {
   static Area.Session open(Vector vector) {
     JsonNode setup = vector.setup();
     Map<String, String> environment = ProviderSession.environment(setup.path("env"));
+    List<String> unknown = unknownKeywords(setup.path("kwargs"));
+    if (!unknown.isEmpty()) {
+      // TF raises ValueError at construction; ours has no such keyword to pass (K6 "Keywords").
+      for (Vector.Step step : vector.steps()) {
+        Rules.expectError(step, "K6-keywords", "NoSuchMethodException", unknown.get(0));
+      }
+      return step -> {
+        for (String keyword : unknown) {
+          callByName(keyword);
+        }
+        return null;
+      };
+    }
     return new Area.Session() {
       private UnionClusterResolver resolver;
       private Map<String, JsonNode> overrides;

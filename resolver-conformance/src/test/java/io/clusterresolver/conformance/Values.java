@@ -158,6 +158,24 @@ public final class Values {
   }
 
   /**
+   * D1 on TF's value: a ClusterSpec result ({@code {jobs, as_dict, cluster_def}}) with its {@code jobs}
+   * in code-point order, as {@code jobs()} gives them (TF keeps its dict's order; its ClusterDef bytes
+   * are already sorted). Anything else is returned as is.
+   */
+  static JsonNode withJobsSorted(JsonNode value) {
+    if (!value.isObject() || !value.path("jobs").isArray() || !value.has("as_dict")) {
+      return value;
+    }
+    List<String> jobs = new ArrayList<>();
+    value.get("jobs").forEach(j -> jobs.add(j.asText()));
+    jobs.sort(ClusterSpec.jobOrder());
+    ObjectNode sorted = ((ObjectNode) value).deepCopy();
+    ArrayNode array = sorted.putArray("jobs");
+    jobs.forEach(array::add);
+    return sorted;
+  }
+
+  /**
    * Where {@code actual} differs from {@code expected}, as a JSON path with both values; empty
    * when they agree.
    */

@@ -120,6 +120,8 @@ public final class VectorRunner {
     }
     JsonNode expectedValue;
     String expectedError;
+    // A rule of ours may say which fact the message must name (a property key, a variable).
+    String mention = java != null && java.has("mentions") ? java.get("mentions").asText() : null;
     if (java != null) {
       expectedValue = java.get("value");
       expectedError = java.has("error") ? java.get("error").asText() : null;
@@ -154,8 +156,11 @@ public final class VectorRunner {
       throw e;
     } catch (Throwable t) {
       if (expectedError != null) {
-        return matchesError(expectedError, t) ? Optional.empty()
-            : Optional.of("expected " + expectedError + " but got " + describe(t));
+        if (!matchesError(expectedError, t)) {
+          return Optional.of("expected " + expectedError + " but got " + describe(t));
+        }
+        return mention == null || String.valueOf(t.getMessage()).contains(mention) ? Optional.empty()
+            : Optional.of("expected " + expectedError + " naming '" + mention + "' but got " + describe(t));
       }
       return Optional.of("expected " + Values.abbreviate(expectedValue) + " but got " + describe(t));
     }

@@ -68,6 +68,21 @@ class ScontrolDifferentialTest {
     }
   }
 
+  /**
+   * scontrol reads an argument that starts with '-' as an option ("invalid option -- 'n'"), which is
+   * no verdict on the list: behind a first item Slurm expands it like any other (issue 22).
+   */
+  @Test
+  void aListStartingWithADashIsExpandedAsSlurmExpandsItBehindAnotherItem() throws Exception {
+    assumeScontrol();
+    for (String input : new String[] {"-n[1-2]", "-n1", "-[1-2]", "--n[01-02],m", "-"}) {
+      Result slurm = scontrol("hostnames", "first," + input);
+      assertThat(slurm.invalid).as("Slurm accepts 'first,%s'", input).isFalse();
+      assertThat(Hostlist.expand(input)).as("expand '%s'", input)
+          .containsExactlyElementsOf(slurm.lines.subList(1, slurm.lines.size()));
+    }
+  }
+
   @Test
   void compressionAgreesWithScontrolOnRandomHostNames() throws Exception {
     assumeScontrol();

@@ -13,7 +13,8 @@ import java.util.function.Supplier;
  * The workers of one TPU node as job {@code worker}, in worker order. Every call asks the source
  * afresh; {@link #resolve()} takes everything from one answer. As in TensorFlow, a process that is
  * not one of the workers (a client of the node) is task 0 of {@code worker}, so {@link #master()}
- * is worker 0. Thread-safe.
+ * is worker 0. A directly attached TPU ({@code local}) is task 0 of {@code worker} too, in an empty
+ * cluster: {@link #master()} is {@code ""}, nothing remote. Thread-safe.
  */
 final class TpuClusterResolver implements ClusterResolver {
 
@@ -27,7 +28,7 @@ final class TpuClusterResolver implements ClusterResolver {
   private final boolean local;
 
   /**
-   * @param local whether the target is a directly attached TPU (no job, no task)
+   * @param local whether the target is a directly attached TPU (an empty cluster; this process is worker 0)
    */
   TpuClusterResolver(Supplier<Workers> source, boolean local, String taskType, Integer taskId, String rpcLayer,
       String description) {
@@ -43,16 +44,16 @@ final class TpuClusterResolver implements ClusterResolver {
     return w.addresses().isEmpty() ? ClusterSpec.empty() : ClusterSpec.builder().addJob(JOB, w.addresses()).build();
   }
 
-  /** The own job needs no answer from the source: {@code worker}, the node's only job (none for {@code local}). */
+  /** The own job needs no answer from the source: {@code worker}, the node's only job ({@code local} too, as in TF). */
   private String type() {
-    return taskTypeOverride != null ? taskTypeOverride : local ? null : JOB;
+    return taskTypeOverride != null ? taskTypeOverride : JOB;
   }
 
   private Integer id(Workers w) {
     if (taskIdOverride != null) {
       return taskIdOverride;
     }
-    return w.addresses().isEmpty() ? null : w.self().orElse(0);
+    return local ? Integer.valueOf(0) : w.addresses().isEmpty() ? null : w.self().orElse(0);
   }
 
   private static Map<String, Integer> accelerators(Workers w, String type, Integer id) {
@@ -89,8 +90,8 @@ final class TpuClusterResolver implements ClusterResolver {
     Workers w = source.get();
     String type = taskType != null ? taskType : type();
     Integer id = taskId != null ? taskId : id(w);
-    if (type == null || id == null) {
-      return Map.of();
+    if (local || type == null || id == null) {
+      return Map.of(); // local: TF counts this host's logical TPU devices, which only its TF runtime knows
     }
     spec(w).taskAddress(type, id); // IllegalArgumentException naming an unknown job or task
     return accelerators(w, type, id);

@@ -81,6 +81,13 @@ final class TpuResolverFactory {
       from = TPU_CONFIG + " (tpu_node_name)";
     }
     if (name == null) {
+      // TF raises ValueError("Please provide a TPU Name to connect to."); on a TPU VM ours takes its own node.
+      if (metadata.get(GceMetadata.WORKER_ENDPOINTS).isEmpty()) {
+        problems.add(from + " is not set, nor is " + KUBE_ENDPOINTS + ", " + TPU_NAME + " or " + TPU_CONFIG
+            + ", and the metadata server (" + metadata.endpoint() + ") describes no TPU VM: set " + from
+            + " to the TPU node's name, its full resource name, grpc:// addresses or 'local'");
+        return null;
+      }
       return TpuTarget.metadata();
     }
     name = name.trim();
@@ -93,6 +100,12 @@ final class TpuResolverFactory {
     }
     if (name.startsWith("grpc://")) {
       return workers(name, from, config, problems);
+    }
+    if (name.contains(",")) {
+      // TF: NotImplementedError("Using multiple TPUs in a single session is not yet implemented").
+      problems.add(from + ": '" + name + "' names several TPU nodes; one resolver resolves one node: give one"
+          + " name (a UnionClusterResolver joins several resolvers), or the workers as grpc://host:port,...");
+      return null;
     }
     Matcher resource = RESOURCE.matcher(name);
     if (resource.matches()) {

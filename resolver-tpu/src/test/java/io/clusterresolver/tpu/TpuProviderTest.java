@@ -374,7 +374,32 @@ class TpuProviderTest {
     ClusterResolver local = TpuTestSupport.resolver(tpu, "local");
     assertThat(local.clusterSpec().isEmpty()).isTrue();
     assertThat(local.master()).isEmpty();
+    assertThat(local.master("worker", 1, "http")).isEmpty();
+    // TensorFlow's TPUClusterResolver: task_type = job_name ('worker'), task_id = 0, also for 'local'.
+    assertThat(local.taskType()).contains("worker");
+    assertThat(local.taskId()).hasValue(0);
+    assertThat(local.resolve().taskType()).contains("worker");
+    assertThat(local.resolve().taskId()).hasValue(0);
+    assertThat(local.numAccelerators()).isEmpty();
     assertThat(tpu.callCount(SimulatedTpu.NODES_GET)).isZero();
+  }
+
+  @Test
+  void noNameAnywhereAndNoTpuVmIsAConfigurationErrorAtCreation() {
+    tpu.identifyAs(null, -1); // the metadata server answers, but describes no TPU VM
+    assertThatThrownBy(() -> TpuTestSupport.resolver(tpu, null))
+        .isInstanceOf(ConfigurationException.class).hasMessageContaining("clusterresolver.tpu.name")
+        .hasMessageContaining("TPU_NAME").hasMessageContaining(tpu.metadataEndpoint().toString());
+    // no metadata server at all: the same, without waiting for a resolve
+    assertThatThrownBy(() -> TpuTestSupport.resolver(tpu, null, "metadata-endpoint", "http://127.0.0.1:9"))
+        .isInstanceOf(ConfigurationException.class).hasMessageContaining("clusterresolver.tpu.name");
+  }
+
+  @Test
+  void severalNodeNamesAreAnErrorOfTheirOwn() {
+    assertThatThrownBy(() -> TpuTestSupport.resolver(tpu, "tpu-a,tpu-b"))
+        .isInstanceOf(ConfigurationException.class).hasMessageContaining("clusterresolver.tpu.name")
+        .hasMessageContaining("several TPU nodes").hasMessageContaining("tpu-a,tpu-b");
   }
 
   @Test
