@@ -257,6 +257,7 @@ public final class Stampede {
         break;
       case "relay":
         p.put(k + "relay", Loopback.freeAddress());
+        p.put(k + "relay-secret", "stampede-relay-secret-0123456789abcdef"); // every process of the job shares it
         p.put(k + "relay-max-age", options.getOrDefault("max-age", "30s"));
         p.put(k + "relay-wait", "5m");
         // and every host shares its listing among its processes:
