@@ -240,9 +240,9 @@ class RelayHostsIT {
     int before = calls();
     // The relay's process on host 1 (what a chief's long-lived process is), then eight resolves with the
     // defaults (relay-serve=true): the two on host 1 cannot bind and ask the relay process of their own host.
-    startAndAwait(1, "relay", command(1, "relay --for 300s", "relay-max-age", "1m"), "Relaying aws listings");
+    startAndAwait(1, "relay", command(1, "relay --for 600s", "relay-max-age", "10m"), "Relaying aws listings");
     int perHost = Integer.getInteger("relayHosts.perHost", 3);
-    List<Run> runs = resolveOn(List.of(1, 2, 3), perHost, "relay-max-age", "1m", "shared-listing-max-age", "1m",
+    List<Run> runs = resolveOn(List.of(1, 2, 3), perHost, "relay-max-age", "10m", "shared-listing-max-age", "10m",
         "timeout", "90s");
     assertRightClusterEverywhere(runs);
     int listingCalls = calls() - before;
