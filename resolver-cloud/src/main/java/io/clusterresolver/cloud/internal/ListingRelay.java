@@ -1,7 +1,6 @@
 package io.clusterresolver.cloud.internal;
 
 import io.clusterresolver.ClusterResolverException;
-import io.clusterresolver.cloud.Member;
 import io.clusterresolver.cloud.MemberSource;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
