@@ -94,7 +94,8 @@ final class ListingFile {
     } else if (!attributes.isDirectory()) {
       wrong = "is not a directory";
     } else if (!attributes.owner().equals(thisUser(directory))) {
-      wrong = "belongs to " + attributes.owner().getName() + ", not to this user (" + thisUser(directory).getName() + ")";
+      wrong = "belongs to " + attributes.owner().getName() + ", not to this user ("
+          + thisUser(directory).getName() + ")";
     } else if (attributes.permissions().stream().anyMatch(GROUP_OR_OTHERS::contains)) {
       wrong = "is open to group or others (" + PosixFilePermissions.toString(attributes.permissions()) + ")";
     }
@@ -137,8 +138,8 @@ final class ListingFile {
         bytes = in.readNBytes(MAX_BYTES + ListingSeal.LENGTH + 1);
       }
       int length = bytes.length - ListingSeal.LENGTH;
-      if (length < 0 || length > MAX_BYTES
-          || !seal.verifies(Arrays.copyOfRange(bytes, length, bytes.length), SEAL_CONTEXT, Arrays.copyOf(bytes, length))) {
+      if (length < 0 || length > MAX_BYTES || !seal.verifies(Arrays.copyOfRange(bytes, length, bytes.length),
+          SEAL_CONTEXT, Arrays.copyOf(bytes, length))) {
         LOG.log(Level.DEBUG, () -> "ignoring the shared listing " + file + ": it does not verify");
         return null;
       }

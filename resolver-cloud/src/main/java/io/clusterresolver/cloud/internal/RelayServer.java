@@ -254,7 +254,7 @@ final class RelayServer {
     return seal.seal("relay listing v1", body);
   }
 
-  /** The seal of an answer to the request sealed {@code requestSeal} (hex, as sent): binds the listing to that request. */
+  /** The seal of an answer to the request sealed {@code requestSeal} (hex, as sent): binds the listing to it. */
   static byte[] answerSeal(ListingSeal seal, String requestSeal, String age, byte[] bodySeal) {
     return seal.seal("relay answer v1", ListingSeal.utf8(requestSeal), ListingSeal.utf8(age), bodySeal);
   }

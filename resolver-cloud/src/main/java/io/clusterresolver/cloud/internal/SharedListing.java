@@ -37,8 +37,9 @@ import java.util.function.LongSupplier;
  * the next process lists for itself. The files live in a directory that must be this user's alone,
  * checked on every resolve (a folder someone else made or opened is an error naming it), are created
  * readable by this user only without following links, and are sealed ({@link ListingFile}); other
- * trouble with them (a read-only directory, a damaged file) falls back to listing the cloud. The wait for another process's listing is bounded by {@code timeout}. Files
- * of queries nobody asked for in a day are removed (at most once an hour per JVM).
+ * trouble with them (a read-only directory, a damaged file) falls back to listing the cloud. The
+ * wait for another process's listing is bounded by {@code timeout}. Files of queries nobody asked
+ * for in a day are removed (at most once an hour per JVM).
  */
 public final class SharedListing implements MemberSource {
 
