@@ -309,7 +309,9 @@ public final class Stampede {
       System.out.printf(Locale.ROOT, "machine: %d cores, Java %s, load average %.1f; %d hosts x %d tasks = %d resolvers;"
           + " %s, bucket %s tokens + %s/s; latency %d ms; strategy %s %s%n", Runtime.getRuntime().availableProcessors(),
           System.getProperty("java.version"), ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
-          hosts, perHost, k, cloud, bucket[0], bucket[1], latencyMs, strategy, common);
+          hosts, perHost, k, cloud, bucket[0], bucket[1], latencyMs, strategy,
+          common.entrySet().stream().map(e -> e.getKey() + "=" + (e.getKey().contains("secret") ? "****" : e.getValue()))
+              .collect(Collectors.joining(", ", "{", "}")));
       List<String> expected = fleet.expected();
 
       // The processes: created before the start (a process's own start-up is not what is measured).
