@@ -257,6 +257,7 @@ public final class Stampede {
         break;
       case "relay":
         p.put(k + "relay", Loopback.freeAddress());
+        p.put(k + "relay-secret", "stampede-relay-secret-0123456789abcdef"); // every process of the job shares it
         p.put(k + "relay-max-age", options.getOrDefault("max-age", "30s"));
         p.put(k + "relay-wait", "5m");
         // and every host shares its listing among its processes:
@@ -308,7 +309,9 @@ public final class Stampede {
       System.out.printf(Locale.ROOT, "machine: %d cores, Java %s, load average %.1f; %d hosts x %d tasks = %d resolvers;"
           + " %s, bucket %s tokens + %s/s; latency %d ms; strategy %s %s%n", Runtime.getRuntime().availableProcessors(),
           System.getProperty("java.version"), ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
-          hosts, perHost, k, cloud, bucket[0], bucket[1], latencyMs, strategy, common);
+          hosts, perHost, k, cloud, bucket[0], bucket[1], latencyMs, strategy,
+          common.entrySet().stream().map(e -> e.getKey() + "=" + (e.getKey().contains("secret") ? "****" : e.getValue()))
+              .collect(Collectors.joining(", ", "{", "}")));
       List<String> expected = fleet.expected();
 
       // The processes: created before the start (a process's own start-up is not what is measured).

@@ -48,6 +48,7 @@ class RelayTest {
     Map<String, String> p = AwsTestSupport.properties(ec2);
     p.put("clusterresolver.aws.shared-listing-dir", dir.resolve("host-" + host).toString());
     p.put("clusterresolver.aws.relay", relay);
+    p.put("clusterresolver.aws.relay-secret", "0123456789abcdef-test-relay-secret");
     p.put("clusterresolver.aws.relay-serve", Boolean.toString(serve));
     p.put("clusterresolver.aws.tasks-per-instance", "accelerator");
     for (int i = 0; i < keyValues.length; i += 2) {
@@ -116,6 +117,11 @@ class RelayTest {
     assertThatThrownBy(() -> ClusterResolvers.create("aws", p, Map.of()))
         .hasMessageContaining("clusterresolver.aws.relay: '0.0.0.0:7777' is a wildcard address");
     p.put("clusterresolver.aws.relay", "[::1]:7777");
+    assertThatThrownBy(() -> ClusterResolvers.create("aws", p, Map.of()))
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageContaining("clusterresolver.aws.relay needs a secret every process of the job shares")
+        .hasMessageContaining("clusterresolver.aws.relay-secret");
+    p.put("clusterresolver.aws.relay-secret", "0123456789abcdef-test-relay-secret");
     p.put("clusterresolver.aws.relay-wait", "30s");
     assertThatThrownBy(() -> ClusterResolvers.create("aws", p, Map.of()))
         .isInstanceOf(ConfigurationException.class)

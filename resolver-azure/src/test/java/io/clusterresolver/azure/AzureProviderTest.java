@@ -353,7 +353,7 @@ class AzureProviderTest {
     azure.resetCounts();
     List<Callable<ClusterSpec>> hosts = new ArrayList<>();
     for (int h = 0; h < 6; h++) {
-      hosts.add(AzureTestSupport.resolver(azure, "tags", "cluster=llm", "timeout", "30s", "relay", relay,
+      hosts.add(AzureTestSupport.resolver(azure, "tags", "cluster=llm", "timeout", "30s", "relay", relay, "relay-secret", "0123456789abcdef-test-relay-secret",
           "relay-wait", "20s", "relay-max-age", "1m", "shared-listing-max-age", "1m", "relay-serve", Boolean.toString(h == 0),
           "shared-listing-dir", dir.resolve("host-" + h).toString())::clusterSpec);
     }

@@ -69,7 +69,8 @@ public final class RelayCommand implements Callable<Integer> {
     if (served.equals(before) || served.isEmpty()) {
       throw new ConfigurationException("relay: this process serves no relay: set " + ConfigProperty.PREFIX + provider
           + ".relay to HOST:PORT with HOST one of this host's addresses and PORT free (and leave " + ConfigProperty.PREFIX
-          + provider + ".relay-serve true)");
+          + provider + ".relay-serve true); if another process holds the port, it was asked like any relay and its"
+          + " answers had to prove the relay secret");
     }
     PrintWriter out = spec.commandLine().getOut();
     for (InetSocketAddress address : served) {

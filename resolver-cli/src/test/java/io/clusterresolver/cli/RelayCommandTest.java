@@ -20,6 +20,8 @@ import org.junit.jupiter.api.Test;
 /** {@code cluster-resolver relay}: a process of its own that lists for every host of a job. */
 class RelayCommandTest {
 
+  private static final String SECRET = "0123456789abcdef-test-relay-secret";
+
   private SimulatedEc2 ec2;
   private String relay;
 
@@ -39,6 +41,7 @@ class RelayCommandTest {
     List<String> args = new ArrayList<>(List.of(command, "--provider", "aws"));
     ec2.providerProperties().forEach((key, value) -> args.addAll(List.of("-D", key + "=" + value)));
     args.addAll(List.of("-D", "clusterresolver.aws.relay=" + relay));
+    args.addAll(List.of("-D", "clusterresolver.aws.relay-secret=" + SECRET));
     args.addAll(List.of(more));
     return args.toArray(new String[0]);
   }
@@ -51,6 +54,7 @@ class RelayCommandTest {
     // A host of the job: it may not serve, and accepts a listing the relay began up to a minute ago.
     Map<String, String> host = new HashMap<>(ec2.providerProperties());
     host.put("clusterresolver.aws.relay", relay);
+    host.put("clusterresolver.aws.relay-secret", SECRET);
     host.put("clusterresolver.aws.relay-serve", "false");
     host.put("clusterresolver.aws.relay-max-age", "1m");
     host.put("clusterresolver.aws.shared-listing", "false");
@@ -85,5 +89,21 @@ class RelayCommandTest {
     CliRun unnamed = CliRun.run(Map.of(), "relay", "--for", "1s");
     assertThat(unnamed.code).as("%s", unnamed).isEqualTo(ExitCodes.USAGE);
     assertThat(unnamed.err).contains("--provider");
+  }
+
+  @Test
+  void aRelayWithoutASecretIsExit2NamingTheKeys() {
+    List<String> args = new ArrayList<>(List.of("relay", "--provider", "aws", "--for", "1s"));
+    ec2.providerProperties().forEach((key, value) -> args.addAll(List.of("-D", key + "=" + value)));
+    args.addAll(List.of("-D", "clusterresolver.aws.relay=" + relay));
+    CliRun run = CliRun.run(Map.of(), args.toArray(new String[0]));
+    assertThat(run.code).as("%s", run).isEqualTo(ExitCodes.USAGE);
+    assertThat(run.err).contains("clusterresolver.aws.relay needs a secret").contains("clusterresolver.aws.relay-secret")
+        .contains("clusterresolver.aws.relay-insecure=true");
+    args.addAll(List.of("-D", "clusterresolver.aws.relay-secret=too-short"));
+    CliRun shortSecret = CliRun.run(Map.of(), args.toArray(new String[0]));
+    assertThat(shortSecret.code).as("%s", shortSecret).isEqualTo(ExitCodes.USAGE);
+    assertThat(shortSecret.err).contains("clusterresolver.aws.relay-secret: the relay secret is shorter than 16")
+        .doesNotContain("too-short");
   }
 }

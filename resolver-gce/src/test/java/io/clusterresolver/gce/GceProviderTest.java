@@ -394,7 +394,7 @@ class GceProviderTest {
     gce.resetCounts();
     List<Callable<ClusterSpec>> hosts = new ArrayList<>();
     for (int h = 0; h < 8; h++) {
-      hosts.add(resolver(gce, "labels", "cluster=train", "timeout", "30s", "relay", relay, "relay-wait", "20s",
+      hosts.add(resolver(gce, "labels", "cluster=train", "timeout", "30s", "relay", relay, "relay-secret", "0123456789abcdef-test-relay-secret", "relay-wait", "20s",
           "relay-max-age", "1m", "shared-listing-max-age", "1m",
           "relay-serve", Boolean.toString(h == 0), "shared-listing-dir", dir.resolve("host-" + h).toString())::clusterSpec);
     }
@@ -403,7 +403,7 @@ class GceProviderTest {
     assertThat(gce.callCount("instances.aggregatedList")).as("one listing of two pages for eight hosts").isEqualTo(2);
 
     // Another order is another query: the relay does not answer it, the host lists for itself.
-    ClusterSpec byId = resolver(gce, "labels", "cluster=train", "order", "id", "relay", relay, "relay-serve", "false",
+    ClusterSpec byId = resolver(gce, "labels", "cluster=train", "order", "id", "relay", relay, "relay-secret", "0123456789abcdef-test-relay-secret", "relay-serve", "false",
         "shared-listing-dir", dir.resolve("host-9").toString()).clusterSpec();
     assertThat(byId.jobTasks("worker")).containsExactlyElementsOf(members.stream()
         .sorted(Comparator.comparing(i -> new BigInteger(i.idText()))).map(i -> i.networkIp().get() + ":8888")

@@ -1,7 +1,8 @@
 package io.clusterresolver.cloud.internal;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
+import io.clusterresolver.ConfigurationException;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -9,52 +10,146 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.System.Logger.Level;
 import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.FileSystems;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.Set;
 
 /**
- * The file one {@link Listing} is shared through on a host. Written to a temporary file and moved
- * into place, so a reader sees a whole listing or none. Any file that does not read back whole, or
- * answers another query, is treated as absent.
+ * The file one {@link Listing} is shared through on a host. Written to a new temporary file (created
+ * exclusively, readable by this user only) and moved into place, so a reader sees a whole listing or
+ * none; sealed ({@link ListingSeal}, under the relay secret when there is one). Any file that is a
+ * symbolic link, does not verify, does not read back whole, answers another query or says it
+ * finished in the future is treated as absent.
  */
 final class ListingFile {
 
   private static final System.Logger LOG = System.getLogger(ListingFile.class.getName());
 
+  /** The largest listing file read (as the largest relay answer). */
+  static final int MAX_BYTES = ListingRelay.MAX_ANSWER_BYTES;
+
+  static final Set<PosixFilePermission> OWNER_ONLY_FILE = PosixFilePermissions.fromString("rw-------");
+  private static final Set<PosixFilePermission> OWNER_ONLY_DIRECTORY = PosixFilePermissions.fromString("rwx------");
+  private static final Set<PosixFilePermission> GROUP_OR_OTHERS = EnumSet.of(PosixFilePermission.GROUP_READ,
+      PosixFilePermission.GROUP_WRITE, PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.OTHERS_READ,
+      PosixFilePermission.OTHERS_WRITE, PosixFilePermission.OTHERS_EXECUTE);
+
+  private static final String SEAL_CONTEXT = "shared listing file v1";
+
   private final Path file;
   private final String query;
+  private final ListingSeal seal;
 
-  ListingFile(Path file, String query) {
+  ListingFile(Path file, String query, ListingSeal seal) {
     this.file = file;
     this.query = query;
+    this.seal = seal;
   }
 
-  /** Creates the directory readable by this user only (where the file system has POSIX permissions). */
-  static void createDirectory(Path directory) throws IOException {
-    if (Files.isDirectory(directory)) {
+  /**
+   * Makes sure {@code directory} is this user's alone, creating it (mode 0700) when absent: checked
+   * on every use, since whoever else could write it could plant listings and links, and whoever
+   * could read it could read the listings.
+   *
+   * @param key the property that names the directory, for the error
+   * @throws ConfigurationException when it is a symbolic link, not a directory, another user's, or
+   *     open to group or others
+   * @throws IOException when it cannot be created or inspected (the caller lists the cloud)
+   */
+  static void ownDirectory(Path directory, String key) throws IOException {
+    if (!Files.getFileStore(existingAncestor(directory)).supportsFileAttributeView(PosixFileAttributeView.class)) {
+      Files.createDirectories(directory); // no owners or modes to check (not a POSIX file system)
       return;
     }
-    if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-      Files.createDirectories(directory, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-    } else {
-      Files.createDirectories(directory);
+    if (Files.notExists(directory, LinkOption.NOFOLLOW_LINKS)) {
+      Path parent = directory.toAbsolutePath().getParent();
+      if (parent != null) {
+        Files.createDirectories(parent);
+      }
+      try {
+        Files.createDirectory(directory, PosixFilePermissions.asFileAttribute(OWNER_ONLY_DIRECTORY));
+      } catch (FileAlreadyExistsException e) {
+        // made meanwhile (by another process of ours, or someone else): checked below like any
+      }
     }
+    PosixFileAttributes attributes = Files.readAttributes(directory, PosixFileAttributes.class,
+        LinkOption.NOFOLLOW_LINKS);
+    String wrong = null;
+    if (attributes.isSymbolicLink()) {
+      wrong = "is a symbolic link";
+    } else if (!attributes.isDirectory()) {
+      wrong = "is not a directory";
+    } else if (!attributes.owner().equals(thisUser(directory))) {
+      wrong = "belongs to " + attributes.owner().getName() + ", not to this user ("
+          + thisUser(directory).getName() + ")";
+    } else if (attributes.permissions().stream().anyMatch(GROUP_OR_OTHERS::contains)) {
+      wrong = "is open to group or others (" + PosixFilePermissions.toString(attributes.permissions()) + ")";
+    }
+    if (wrong != null) {
+      throw new ConfigurationException("the shared listing folder " + directory + " " + wrong + ": whoever else can"
+          + " write or read it could forge or read this host's listings. Remove it (it is made again, mode 700), or"
+          + " set " + key + " to a folder only this user can use");
+    }
+  }
+
+  private static Path existingAncestor(Path directory) {
+    Path p = directory.toAbsolutePath();
+    while (p.getParent() != null && Files.notExists(p)) {
+      p = p.getParent();
+    }
+    return p;
+  }
+
+  private static UserPrincipal thisUser(Path directory) throws IOException {
+    return directory.getFileSystem().getUserPrincipalLookupService()
+        .lookupPrincipalByName(System.getProperty("user.name"));
+  }
+
+  /** Creation attributes of this user's files: readable by this user only. */
+  static FileAttribute<?>[] ownerOnly(Path directory) throws IOException {
+    return Files.getFileStore(directory).supportsFileAttributeView(PosixFileAttributeView.class)
+        ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(OWNER_ONLY_FILE)}
+        : new FileAttribute<?>[0];
   }
 
   /**
    * The listing in the file if it {@linkplain Listing#answers answers} a resolve asked at
    * {@code asked}; {@code null} when it does not (its members are then not read), there is none, it
-   * answers another query, or it is damaged.
+   * does not verify, answers another query, is damaged, or finished after {@code now}.
    */
-  Listing read(long asked, Duration maxAge) {
-    try (InputStream raw = Files.newInputStream(file);
-        DataInputStream in = new DataInputStream(new BufferedInputStream(raw, 65536))) {
-      return Listing.readIfAnswers(in, query, asked, maxAge);
+  Listing read(long asked, long now, Duration maxAge) {
+    try {
+      byte[] bytes;
+      try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
+        bytes = in.readNBytes(MAX_BYTES + ListingSeal.LENGTH + 1);
+      }
+      int length = bytes.length - ListingSeal.LENGTH;
+      if (length < 0 || length > MAX_BYTES || !seal.verifies(Arrays.copyOfRange(bytes, length, bytes.length),
+          SEAL_CONTEXT, Arrays.copyOf(bytes, length))) {
+        LOG.log(Level.DEBUG, () -> "ignoring the shared listing " + file + ": it does not verify");
+        return null;
+      }
+      Listing listing = Listing.readIfAnswers(new DataInputStream(new ByteArrayInputStream(bytes, 0, length)), query,
+          asked, maxAge);
+      if (listing != null && (listing.finishedAt() > now || listing.listedAt() > listing.finishedAt())) {
+        LOG.log(Level.DEBUG, () -> "ignoring the shared listing " + file + ": its times are in the future");
+        return null;
+      }
+      return listing;
     } catch (NoSuchFileException e) {
       return null;
     } catch (IOException | RuntimeException e) {
@@ -65,12 +160,18 @@ final class ListingFile {
 
   /** Leaves a listing for the others; trouble is logged, never thrown (they will list for themselves). */
   void write(Listing listing) {
-    Path tmp = file.resolveSibling(file.getFileName() + "." + ProcessHandle.current().pid() + "."
-        + Thread.currentThread().getId() + ".tmp");
+    Path tmp = null;
     try {
-      try (OutputStream raw = Files.newOutputStream(tmp);
-          DataOutputStream out = new DataOutputStream(new BufferedOutputStream(raw, 65536))) {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      try (DataOutputStream out = new DataOutputStream(bytes)) {
         listing.writeTo(out, query);
+      }
+      byte[] content = bytes.toByteArray();
+      // A new file of a random name, created exclusively (never an existing file or a link planted at its name).
+      tmp = Files.createTempFile(file.getParent(), file.getFileName() + ".", ".tmp", ownerOnly(file.getParent()));
+      try (OutputStream out = Files.newOutputStream(tmp, LinkOption.NOFOLLOW_LINKS, StandardOpenOption.WRITE)) {
+        out.write(content);
+        out.write(seal.seal(SEAL_CONTEXT, content));
       }
       try {
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
@@ -80,7 +181,9 @@ final class ListingFile {
     } catch (IOException | RuntimeException e) {
       LOG.log(Level.DEBUG, () -> "could not leave the listing in " + file + " (" + e + ")");
       try {
-        Files.deleteIfExists(tmp);
+        if (tmp != null) {
+          Files.deleteIfExists(tmp);
+        }
       } catch (IOException ignored) {
         // nothing more to do: the next process lists for itself
       }

@@ -1,12 +1,10 @@
 package io.clusterresolver.cloud.internal;
 
 import io.clusterresolver.ClusterResolverException;
-import io.clusterresolver.cloud.Member;
 import io.clusterresolver.cloud.MemberSource;
-import java.io.BufferedInputStream;
+import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.System.Logger.Level;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
@@ -17,10 +15,17 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.List;
+import java.util.HexFormat;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
 
 /**
@@ -38,12 +43,25 @@ import java.util.function.LongSupplier;
  * <p>Faults: a relay not listening yet (the chief starts later) is asked again, with backoff, for at
  * most {@code wait}; then, and at once for anything else (another query, a failed listing on the
  * relay, a damaged answer, a reset), the resolve lists the cloud itself through {@code fallback} and
- * says why in one log line. The relay trusts its network: whoever can reach it can read the listing
- * (the members' ids, addresses and tags, never credentials), and a host trusts what it answers.
+ * says why in one WARNING naming the relay.
+ *
+ * <p>Trust: every request carries its time, a random nonce and their HMAC-SHA256 under the job's
+ * secret ({@code relay-secret}); every answer carries the HMAC of the listing together with the
+ * request's, which the host checks before decoding anything. So only holders of the secret read the
+ * listing or make the relay list, a recorded request cannot be replayed, and whoever else holds the
+ * port (a process that bound it first, a forger, an old answer) is never taken for the relay: the
+ * host lists the cloud. The answer is not encrypted: who can read the network's packets reads the
+ * members. The whole exchange, body included, ends within {@code wait}, and an answer longer than
+ * {@link #MAX_ANSWER_BYTES} is dropped.
  */
 public final class ListingRelay {
 
   private static final System.Logger LOG = System.getLogger(ListingRelay.class.getName());
+
+  /** The largest relay answer read: a listing of 100,000 members with a few labels each fits many times. */
+  static final int MAX_ANSWER_BYTES = 64 << 20;
+
+  private static final SecureRandom RANDOM = new SecureRandom();
 
   /** One client per JVM: its connections are shared by every resolve. */
   private static final HttpClient HTTP = HttpClient.newBuilder()
@@ -58,6 +76,7 @@ public final class ListingRelay {
   private final Duration wait;
   private final LongSupplier clock;
   private final URI uri;
+  private final ListingSeal seal;
 
   /**
    * A relay.
@@ -68,15 +87,17 @@ public final class ListingRelay {
    * @param maxAge the oldest listing (by when it began) a resolve accepts; zero: one that finished after asking
    * @param wait how long to wait for a relay that is not listening yet, and for its answer
    * @param clock epoch milliseconds (the relay's listings are timed by it)
+   * @param seal the job's relay secret: requests prove it, answers that do not are not taken
    */
-  public ListingRelay(String provider, InetSocketAddress address, String query, Duration maxAge, Duration wait,
-      LongSupplier clock) {
+  ListingRelay(String provider, InetSocketAddress address, String query, Duration maxAge, Duration wait,
+      LongSupplier clock, ListingSeal seal) {
     this.provider = provider;
     this.address = address;
     this.queryDigest = SharedListing.digest(query);
     this.maxAge = maxAge;
     this.wait = wait;
     this.clock = clock;
+    this.seal = seal;
     String host = address.getHostString();
     this.uri = URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + address.getPort()
         + RelayServer.PATH + "?max-age-ms=" + maxAge.toMillis());
@@ -90,7 +111,7 @@ public final class ListingRelay {
    */
   public MemberSource serving(MemberSource cloud, MemberSource otherwise) {
     return () -> {
-      RelayServer server = RelayServer.serveIfLocal(provider, address, clock, queryDigest, cloud);
+      RelayServer server = RelayServer.serveIfLocal(provider, address, clock, queryDigest, cloud, seal);
       return server != null ? server.listing(queryDigest, clock.getAsLong(), maxAge).listing().members()
           : otherwise.members();
     };
@@ -116,67 +137,109 @@ public final class ListingRelay {
     while (true) {
       long remaining = deadline - System.nanoTime();
       if (remaining <= 0) {
-        LOG.log(Level.WARNING, () -> provider + ": the relay " + uri.getAuthority() + " did not answer within "
-            + wait.toMillis() + " ms; listing the cloud");
-        return null;
+        return fallBack("did not answer within " + wait.toMillis() + " ms");
       }
+      String time = Long.toString(clock.getAsLong());
+      String nonce = HexFormat.of().formatHex(randomBytes());
+      String target = uri.getRawPath() + "?" + uri.getRawQuery();
+      String requestSeal = HexFormat.of().formatHex(RelayServer.requestSeal(seal, target, queryDigest, time, nonce));
       HttpRequest request = HttpRequest.newBuilder(uri)
           .header(RelayServer.QUERY_HEADER, queryDigest)
+          .header(RelayServer.TIME_HEADER, time)
+          .header(RelayServer.NONCE_HEADER, nonce)
+          .header(RelayServer.SEAL_HEADER, requestSeal)
           .timeout(Duration.ofNanos(remaining))
           .GET()
           .build();
+      // One deadline for headers and body: the request's timeout covers the headers only, so the whole
+      // exchange is waited for at most the time left, and a body longer than the limit ends it.
+      CompletableFuture<HttpResponse<byte[]>> exchange = HTTP.sendAsync(request, AtMost.handler(MAX_ANSWER_BYTES));
       try {
-        HttpResponse<InputStream> response = HTTP.send(request, HttpResponse.BodyHandlers.ofInputStream());
-        try (InputStream body = response.body()) {
-          return read(response, body);
+        HttpResponse<byte[]> response = exchange.get(remaining, TimeUnit.NANOSECONDS);
+        return read(response, requestSeal);
+      } catch (TimeoutException e) {
+        exchange.cancel(true);
+        return fallBack("did not answer within " + wait.toMillis() + " ms (headers and body)");
+      } catch (ExecutionException e) {
+        Throwable cause = e.getCause() instanceof CompletionException && e.getCause().getCause() != null
+            ? e.getCause().getCause() : e.getCause();
+        if (cause instanceof ConnectException || cause instanceof HttpConnectTimeoutException) {
+          // Not listening yet (the relay's process may start after this one), or too busy to accept now.
+          long sleepMs = Math.min(backoffMs, Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+          sleep(ThreadLocalRandom.current().nextLong(sleepMs / 2, sleepMs + 1));
+          backoffMs = Math.min(backoffMs * 2, 1000);
+        } else if (cause instanceof HttpTimeoutException) {
+          return fallBack("did not answer within " + wait.toMillis() + " ms");
+        } else if (cause instanceof AtMost.TooLarge) {
+          return fallBack("answered more than " + MAX_ANSWER_BYTES + " bytes, the limit of a relay answer");
+        } else {
+          return fallBack("failed (" + cause + ")");
         }
-      } catch (ConnectException | HttpConnectTimeoutException e) {
-        // Not listening yet (the relay's process may start after this one), or too busy to accept now.
-        long sleepMs = Math.min(backoffMs, Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
-        sleep(ThreadLocalRandom.current().nextLong(sleepMs / 2, sleepMs + 1));
-        backoffMs = Math.min(backoffMs * 2, 1000);
-      } catch (HttpTimeoutException e) {
-        LOG.log(Level.WARNING, () -> provider + ": the relay " + uri.getAuthority() + " did not answer within "
-            + wait.toMillis() + " ms; listing the cloud");
-        return null;
-      } catch (IOException e) {
-        LOG.log(Level.WARNING, () -> provider + ": the relay " + uri.getAuthority() + " failed (" + e
-            + "); listing the cloud");
-        return null;
       } catch (InterruptedException e) {
+        exchange.cancel(true);
         Thread.currentThread().interrupt();
         throw new ClusterResolverException(provider + ": interrupted while asking the relay " + uri.getAuthority(), e);
       }
     }
   }
 
-  private Listing read(HttpResponse<InputStream> response, InputStream body) throws IOException {
+  /** Logs the one WARNING of a resolve that lists the cloud itself because of the relay; {@code null}. */
+  private Listing fallBack(String what) {
+    LOG.log(Level.WARNING, () -> provider + ": the relay " + uri.getAuthority() + " " + what + "; listing the cloud");
+    return null;
+  }
+
+  private Listing read(HttpResponse<byte[]> response, String requestSeal) {
     int status = response.statusCode();
+    byte[] body = response.body();
     if (status != 200) {
-      String text = new String(body.readNBytes(2048), StandardCharsets.UTF_8).strip();
-      LOG.log(Level.WARNING, () -> provider + ": the relay " + uri.getAuthority() + " answered HTTP " + status
-          + " (" + text + "); listing the cloud");
-      return null;
+      String text = new String(body, 0, Math.min(body.length, 2048), StandardCharsets.UTF_8).strip();
+      return fallBack("answered HTTP " + status + " (" + escaped(text) + ")");
     }
     String type = response.headers().firstValue("Content-Type").orElse("");
+    String age = response.headers().firstValue(RelayServer.AGE_HEADER).orElse("");
+    byte[] answerSeal = RelayServer.hex(response.headers().firstValue(RelayServer.SEAL_HEADER).orElse(null));
+    // Verified before a byte of it is decoded: an answer that does not prove the secret is not read at all.
+    if (answerSeal == null || !MessageDigest.isEqual(answerSeal,
+        RelayServer.answerSeal(seal, requestSeal, age, RelayServer.bodySeal(seal, body)))) {
+      return fallBack(seal.keyed()
+          ? "answered without proving the relay secret (relay-secret): not a relay of this job, or another secret"
+          : "answered something damaged or not a relay answer");
+    }
     Listing listing = null;
     if (type.equals(RelayServer.CONTENT_TYPE)) {
-      DataInputStream in = new DataInputStream(new BufferedInputStream(body, 65536));
       try {
-        listing = Listing.readFrom(in, queryDigest);
+        listing = Listing.readFrom(new DataInputStream(new ByteArrayInputStream(body)), queryDigest);
       } catch (IOException | RuntimeException e) {
         listing = null;
       }
     }
     if (listing == null) {
-      LOG.log(Level.WARNING, () -> provider + ": the relay " + uri.getAuthority() + " answered something that is"
-          + " not a listing of this query (Content-Type '" + type + "'); listing the cloud");
-      return null;
+      return fallBack("answered something that is not a listing of this query (Content-Type '" + escaped(type) + "')");
     }
     Listing answer = listing;
     LOG.log(Level.DEBUG, () -> provider + ": " + answer.members().size() + " member(s) from the relay "
-        + uri.getAuthority() + ", " + response.headers().firstValue(RelayServer.AGE_HEADER).orElse("?") + " ms old");
+        + uri.getAuthority() + ", " + escaped(age) + " ms old");
     return listing;
+  }
+
+  /** Untrusted text with control characters written as Java escapes, so it cannot forge log lines. */
+  private static String escaped(String text) {
+    StringBuilder out = new StringBuilder(text.length());
+    text.codePoints().forEach(c -> {
+      if (Character.isISOControl(c)) {
+        out.append(String.format("\\u%04x", c));
+      } else {
+        out.appendCodePoint(c);
+      }
+    });
+    return out.toString();
+  }
+
+  private static byte[] randomBytes() {
+    byte[] bytes = new byte[16];
+    RANDOM.nextBytes(bytes);
+    return bytes;
   }
 
   private void sleep(long ms) {

@@ -5,11 +5,17 @@ import io.clusterresolver.cloud.MemberSource;
 import io.clusterresolver.spi.ConfigProperty;
 import io.clusterresolver.spi.ResolverConfig;
 import io.clusterresolver.spi.TaskProperties;
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -45,7 +51,8 @@ public final class ListingSharing {
   public static final ConfigProperty<String> RELAY = ConfigProperty.string("relay")
       .description("HOST:PORT of a relay that lists for every host (one listing for the whole job instead of one per"
           + " host): the process that can bind it serves it (say the chief's host), the others ask it and list the"
-          + " cloud themselves if it cannot answer; unset: no relay")
+          + " cloud themselves if it cannot answer or its answer does not prove relay-secret; needs relay-secret,"
+          + " relay-secret-file or relay-insecure=true; unset: no relay")
       .build();
 
   /** Whether this process may be the relay. */
@@ -67,9 +74,40 @@ public final class ListingSharing {
           + " shorter than timeout; default: a third of timeout")
       .build();
 
+  /** The secret a job's processes share, proving relay requests, answers and shared listing files. */
+  public static final ConfigProperty<String> RELAY_SECRET = ConfigProperty.string("relay-secret")
+      .secret()
+      .description("With relay, the secret every process of the job shares (at least " + ListingSharing.MIN_SECRET
+          + " characters, like the output of 'openssl rand -hex 32'): the relay answers only requests that prove it and"
+          + " a host takes only answers that prove it (HMAC-SHA256 over request and answer, with a time and a nonce"
+          + " against replay); it also seals this host's shared listing files. Required with relay, unless"
+          + " relay-secret-file or relay-insecure=true")
+      .build();
+
+  /** A file holding {@link #RELAY_SECRET}. */
+  public static final ConfigProperty<String> RELAY_SECRET_FILE = ConfigProperty.string("relay-secret-file")
+      .description("With relay, a file holding relay-secret (its whole content, surrounding whitespace stripped; at"
+          + " most " + ListingSharing.MAX_SECRET_FILE_BYTES + " bytes), instead of relay-secret")
+      .build();
+
+  /** Running the relay without a secret, knowingly. */
+  public static final ConfigProperty<Boolean> RELAY_INSECURE = ConfigProperty.bool("relay-insecure")
+      .defaultValue("false")
+      .description("With relay, run it without a secret: anyone who reaches its address reads the listing and can"
+          + " make it list the cloud, and whoever binds the address first answers every host. Only for a network no"
+          + " one else reaches")
+      .build();
+
   /** Every declaration above, in the order a README lists them. */
   public static final List<ConfigProperty<?>> ALL = List.of(SHARED_LISTING, SHARED_LISTING_MAX_AGE,
-      SHARED_LISTING_DIR, RELAY, RELAY_SERVE, RELAY_MAX_AGE, RELAY_WAIT);
+      SHARED_LISTING_DIR, RELAY, RELAY_SERVE, RELAY_MAX_AGE, RELAY_WAIT, RELAY_SECRET, RELAY_SECRET_FILE,
+      RELAY_INSECURE);
+
+  /** The shortest secret: a guessable one would let a captured request be brute-forced offline. */
+  static final int MIN_SECRET = 16;
+
+  /** The largest secret file read (a secret, not a document: {@code /dev/zero} is refused, not read). */
+  static final int MAX_SECRET_FILE_BYTES = 4096;
 
   private ListingSharing() {}
 
@@ -129,12 +167,80 @@ public final class ListingSharing {
           + " DNS knows");
       return null;
     }
+    checkTrust(config, problems);
     if (config.isSet(RELAY_WAIT) && config.get(RELAY_WAIT).compareTo(config.get(CloudProperties.TIMEOUT)) >= 0) {
       problems.add(config.key(RELAY_WAIT) + " (" + config.get(RELAY_WAIT) + ") must be shorter than "
           + config.key(CloudProperties.TIMEOUT) + " (" + config.get(CloudProperties.TIMEOUT)
           + "), to leave time to list the cloud when the relay does not answer");
     }
     return address;
+  }
+
+  /** Adds a problem unless the relay has exactly one secret, or none with {@code relay-insecure=true}. */
+  private static void checkTrust(ResolverConfig config, List<String> problems) {
+    boolean secret = config.isSet(RELAY_SECRET);
+    boolean file = config.isSet(RELAY_SECRET_FILE);
+    boolean insecure = config.get(RELAY_INSECURE);
+    if (secret && file) {
+      problems.add(config.key(RELAY_SECRET) + " and " + config.key(RELAY_SECRET_FILE) + " are both set: keep one");
+    } else if (!secret && !file && !insecure) {
+      problems.add(config.key(RELAY) + " needs a secret every process of the job shares: set "
+          + config.key(RELAY_SECRET_FILE) + " (a file holding it, made with 'openssl rand -hex 32') or "
+          + config.key(RELAY_SECRET) + "; or " + config.key(RELAY_INSECURE) + "=true on a network no one else reaches");
+    } else if ((secret || file) && insecure) {
+      problems.add(config.key(RELAY_INSECURE) + "=true and a relay secret contradict each other: remove one");
+    } else if (secret || file) {
+      secret(config, problems);
+    }
+  }
+
+  /**
+   * The seal of this configuration's secret ({@code relay-secret} or {@code relay-secret-file}),
+   * unkeyed when there is none.
+   *
+   * @throws io.clusterresolver.ConfigurationException when the secret is unusable
+   */
+  static ListingSeal seal(ResolverConfig config) {
+    List<String> problems = new ArrayList<>();
+    byte[] secret = secret(config, problems);
+    if (!problems.isEmpty()) {
+      throw ResolverConfig.problems(config.provider(), problems);
+    }
+    return secret == null ? ListingSeal.unkeyed() : ListingSeal.of(secret);
+  }
+
+  /** The secret's bytes, {@code null} when none is set or it is unusable (then a problem names the key). */
+  private static byte[] secret(ResolverConfig config, List<String> problems) {
+    String value;
+    String key;
+    if (config.isSet(RELAY_SECRET)) {
+      key = config.key(RELAY_SECRET);
+      value = config.get(RELAY_SECRET).strip();
+    } else if (config.isSet(RELAY_SECRET_FILE)) {
+      key = config.key(RELAY_SECRET_FILE);
+      Path file = Path.of(config.get(RELAY_SECRET_FILE));
+      try (InputStream in = Files.newInputStream(file)) {
+        byte[] bytes = in.readNBytes(MAX_SECRET_FILE_BYTES + 1);
+        if (bytes.length > MAX_SECRET_FILE_BYTES) {
+          problems.add(key + ": " + file + " holds more than " + MAX_SECRET_FILE_BYTES + " bytes: it should hold only"
+              + " the secret, like the output of 'openssl rand -hex 32'");
+          return null;
+        }
+        value = new String(bytes, StandardCharsets.UTF_8).strip();
+      } catch (IOException | InvalidPathException e) {
+        problems.add(key + ": cannot read the secret from " + file + " (" + e.getClass().getSimpleName() + "): name a"
+            + " file this user can read");
+        return null;
+      }
+    } else {
+      return null;
+    }
+    if (value.length() < MIN_SECRET) {
+      problems.add(key + ": the relay secret is " + (value.isEmpty() ? "empty" : "shorter than " + MIN_SECRET
+          + " characters") + ": use a long random one, like the output of 'openssl rand -hex 32'");
+      return null;
+    }
+    return value.getBytes(StandardCharsets.UTF_8);
   }
 
   /**
@@ -150,8 +256,9 @@ public final class ListingSharing {
     if (relay == null) {
       return onThisHost(config, cloud, query);
     }
+    ListingSeal seal = seal(config);
     ListingRelay relayed = new ListingRelay(config.provider(), relay, query, config.get(RELAY_MAX_AGE),
-        relayWait(config), System::currentTimeMillis);
+        relayWait(config), System::currentTimeMillis, seal);
     MemberSource asking = onThisHost(config, relayed.asking(cloud), query);
     return config.get(RELAY_SERVE) ? relayed.serving(cloud, asking) : asking;
   }
@@ -169,6 +276,6 @@ public final class ListingSharing {
     Path directory = config.find(SHARED_LISTING_DIR).map(Path::of).orElseGet(() ->
         Path.of(System.getProperty("java.io.tmpdir"), "cluster-resolver-" + System.getProperty("user.name", "user")));
     return new SharedListing(config.provider(), source, directory, query, config.get(SHARED_LISTING_MAX_AGE),
-        config.get(CloudProperties.TIMEOUT), System::currentTimeMillis);
+        config.get(CloudProperties.TIMEOUT), System::currentTimeMillis, seal(config));
   }
 }

@@ -16,10 +16,13 @@ import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.List;
-import java.util.Set;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
@@ -34,6 +37,12 @@ import java.util.function.LongSupplier;
  * at a time per query (a single-flight: requests that arrive while a listing is in progress wait for
  * it and all get it). One per address and JVM; its threads are daemons, so it lives as long as the
  * process that serves and never keeps it alive.
+ *
+ * <p>Trust: with a secret, a request must carry its time, a nonce and their seal
+ * ({@link ListingSeal}); one that does not prove the secret, is more than {@link #REPLAY_WINDOW_MS}
+ * from the relay's clock or repeats a nonce gets 401 before anything is listed. Every answer is
+ * sealed together with the request's seal, so a host takes only an answer to its own request from a
+ * holder of the secret.
  */
 final class RelayServer {
 
@@ -43,12 +52,27 @@ final class RelayServer {
   static final String QUERY_HEADER = "Cluster-Resolver-Query";
   static final String AGE_HEADER = "Cluster-Resolver-Age-Ms";
   static final String CONTENT_TYPE = "application/vnd.cluster-resolver.listing";
+  /** When the request was made (epoch milliseconds, the asking host's clock). */
+  static final String TIME_HEADER = "Cluster-Resolver-Time";
+  /** A random text, used once: a request seen before is refused. */
+  static final String NONCE_HEADER = "Cluster-Resolver-Nonce";
+  /** The seal (hex) of a request, or of an answer to it. */
+  static final String SEAL_HEADER = "Cluster-Resolver-Seal";
+
+  /** How far a request's time may be from the relay's clock (hosts' clocks agree within this much). */
+  static final long REPLAY_WINDOW_MS = TimeUnit.MINUTES.toMillis(5);
+
+  /** Nonces remembered at most: more requests in one window are refused (the hosts list the cloud). */
+  private static final int MAX_NONCES = 200_000;
 
   /** Requests answered at once; more are refused (the hosts list the cloud themselves). */
   private static final int MAX_REQUESTS_IN_FLIGHT = 4096;
 
   /** Whether an address is one of this host's, looked up once (it is asked on every resolve). */
   private static final Map<InetAddress, Boolean> LOCAL = new ConcurrentHashMap<>();
+
+  /** Addresses whose unverifiable holder was warned about (once per JVM). */
+  private static final Set<InetSocketAddress> WARNED_UNVERIFIED = ConcurrentHashMap.newKeySet();
 
   /** The relays this JVM serves, by address. */
   private static final Map<InetSocketAddress, RelayServer> SERVING = new ConcurrentHashMap<>();
@@ -57,6 +81,11 @@ final class RelayServer {
   private final HttpServer http;
   private final LongSupplier clock;
   private final Map<String, Flight> flights = new ConcurrentHashMap<>();
+  /** Nonces of the requests accepted within the replay window, with their times. */
+  private final Map<String, Long> nonces = new ConcurrentHashMap<>();
+  /** When a refused request was last logged (epoch ms): a flood logs one line a minute, not one a request. */
+  private final java.util.concurrent.atomic.AtomicLong lastRefusalLogged = new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicLong refused = new java.util.concurrent.atomic.AtomicLong();
 
   private RelayServer(InetSocketAddress address, HttpServer http, LongSupplier clock) {
     this.address = address;
@@ -71,10 +100,10 @@ final class RelayServer {
    * or another process serves it.
    */
   static synchronized RelayServer serveIfLocal(String provider, InetSocketAddress address, LongSupplier clock,
-      String queryDigest, MemberSource cloud) {
+      String queryDigest, MemberSource cloud, ListingSeal seal) {
     RelayServer running = SERVING.get(address);
     if (running != null) {
-      running.register(queryDigest, cloud);
+      running.register(queryDigest, cloud, seal);
       return running;
     }
     if (!LOCAL.computeIfAbsent(address.getAddress(), RelayServer::isLocal)) {
@@ -84,13 +113,22 @@ final class RelayServer {
     try {
       http = HttpServer.create(address, 1024);
     } catch (BindException e) {
-      return null; // another process of this host serves it
+      // Another process of this host holds the address: it is asked like any relay, and its answers verified.
+      if (seal.keyed()) {
+        LOG.log(Level.DEBUG, () -> provider + ": another process holds the relay address " + address.getHostString()
+            + ":" + address.getPort() + "; asking it like any host (its answers must prove the relay secret)");
+      } else if (WARNED_UNVERIFIED.add(address)) {
+        LOG.log(Level.WARNING, () -> provider + ": another process holds the relay address " + address.getHostString()
+            + ":" + address.getPort() + " and, with relay-insecure=true, its answers cannot be verified: whoever"
+            + " holds it chooses this process's cluster; set relay-secret");
+      }
+      return null;
     } catch (IOException e) {
       LOG.log(Level.DEBUG, () -> provider + ": not serving the relay on " + address + " (" + e + ")");
       return null;
     }
     RelayServer server = new RelayServer(address, http, clock);
-    server.register(queryDigest, cloud);
+    server.register(queryDigest, cloud, seal);
     // A thread per request in flight, so a request's time is taken when it arrives: one that arrives while a
     // listing is in progress gets that listing, however many wait with it.
     ExecutorService threads = new ThreadPoolExecutor(0, MAX_REQUESTS_IN_FLIGHT, 30, TimeUnit.SECONDS,
@@ -128,9 +166,12 @@ final class RelayServer {
     }
   }
 
-  /** Lists the query named {@code queryDigest} with {@code cloud} (the first source registered for a query lists it). */
-  private void register(String queryDigest, MemberSource cloud) {
-    flights.computeIfAbsent(queryDigest, q -> new Flight(q, cloud));
+  /**
+   * Lists the query named {@code queryDigest} with {@code cloud}, answering requests that prove
+   * {@code seal}'s secret (the first source registered for a query lists it).
+   */
+  private void register(String queryDigest, MemberSource cloud, ListingSeal seal) {
+    flights.computeIfAbsent(queryDigest, q -> new Flight(q, cloud, seal));
   }
 
   /**
@@ -168,6 +209,13 @@ final class RelayServer {
             + " credentials)");
         return;
       }
+      // Proven before anything is listed: a request without the secret costs an HMAC, never a cloud listing.
+      String refusal = refusal(exchange, flight);
+      if (refusal != null) {
+        logRefusal(exchange, refusal);
+        send(exchange, 401, refusal);
+        return;
+      }
       Duration maxAge;
       try {
         maxAge = Duration.ofMillis(maxAgeMillis(exchange.getRequestURI().getRawQuery()));
@@ -182,12 +230,95 @@ final class RelayServer {
         send(exchange, 502, "the relay's own listing failed: " + e.getMessage());
         return;
       }
+      String age = Long.toString(clock.getAsLong() - served.listing().listedAt());
+      String requestSeal = Objects.requireNonNullElse(exchange.getRequestHeaders().getFirst(SEAL_HEADER), "");
       exchange.getResponseHeaders().set("Content-Type", CONTENT_TYPE);
-      exchange.getResponseHeaders().set(AGE_HEADER, Long.toString(clock.getAsLong() - served.listing().listedAt()));
+      exchange.getResponseHeaders().set(AGE_HEADER, age);
+      exchange.getResponseHeaders().set(SEAL_HEADER, HexFormat.of().formatHex(answerSeal(flight.seal, requestSeal, age,
+          served.bodySeal())));
       exchange.sendResponseHeaders(200, served.bytes().length);
       try (OutputStream body = exchange.getResponseBody()) {
         body.write(served.bytes());
       }
+    }
+  }
+
+  /** The seal of a request: its method, target (path and query), query digest, time and nonce. */
+  static byte[] requestSeal(ListingSeal seal, String target, String queryDigest, String time, String nonce) {
+    return seal.seal("relay request v1", ListingSeal.utf8("GET"), ListingSeal.utf8(target),
+        ListingSeal.utf8(queryDigest), ListingSeal.utf8(time), ListingSeal.utf8(nonce));
+  }
+
+  /** The seal of a listing's bytes, made once per listing (the answers' seals cover it, not the bytes again). */
+  static byte[] bodySeal(ListingSeal seal, byte[] body) {
+    return seal.seal("relay listing v1", body);
+  }
+
+  /** The seal of an answer to the request sealed {@code requestSeal} (hex, as sent): binds the listing to it. */
+  static byte[] answerSeal(ListingSeal seal, String requestSeal, String age, byte[] bodySeal) {
+    return seal.seal("relay answer v1", ListingSeal.utf8(requestSeal), ListingSeal.utf8(age), bodySeal);
+  }
+
+  /** Why the request is refused, or {@code null} when it proves the flight's secret and is new. */
+  private String refusal(HttpExchange exchange, Flight flight) {
+    if (!flight.seal.keyed()) {
+      return null; // relay-insecure=true: the user chose a relay that answers anyone
+    }
+    String time = exchange.getRequestHeaders().getFirst(TIME_HEADER);
+    String nonce = exchange.getRequestHeaders().getFirst(NONCE_HEADER);
+    byte[] proof = hex(exchange.getRequestHeaders().getFirst(SEAL_HEADER));
+    if (time == null || nonce == null || proof == null || nonce.length() > 64) {
+      return "the request does not prove the relay secret: give this host the job's relay-secret";
+    }
+    String target = exchange.getRequestURI().getRawPath()
+        + (exchange.getRequestURI().getRawQuery() == null ? "" : "?" + exchange.getRequestURI().getRawQuery());
+    byte[] expected = requestSeal(flight.seal, target, flight.query, time, nonce);
+    if (!MessageDigest.isEqual(proof, expected)) {
+      return "the request does not prove the relay secret: give this host the same relay-secret as the relay";
+    }
+    long sent;
+    try {
+      sent = Long.parseLong(time);
+    } catch (NumberFormatException e) {
+      return "the request's time is not a number";
+    }
+    long now = clock.getAsLong();
+    if (Math.abs(now - sent) > REPLAY_WINDOW_MS) {
+      return "the request's time is " + (now - sent) + " ms from the relay's clock (at most " + REPLAY_WINDOW_MS
+          + " ms): synchronise the hosts' clocks (NTP)";
+    }
+    if (nonces.size() >= MAX_NONCES) {
+      nonces.values().removeIf(t -> Math.abs(now - t) > REPLAY_WINDOW_MS);
+      if (nonces.size() >= MAX_NONCES) {
+        return "the relay has answered " + MAX_NONCES + " requests in " + REPLAY_WINDOW_MS + " ms; list the cloud";
+      }
+    }
+    if (nonces.putIfAbsent(nonce, sent) != null) {
+      return "the request was seen before (a replay)";
+    }
+    return null;
+  }
+
+  private void logRefusal(HttpExchange exchange, String refusal) {
+    long count = refused.incrementAndGet();
+    long now = System.currentTimeMillis();
+    long last = lastRefusalLogged.get();
+    if (now - last >= 60_000 && lastRefusalLogged.compareAndSet(last, now)) {
+      LOG.log(Level.WARNING, () -> "the relay on " + address.getHostString() + ":" + address.getPort() + " refused a"
+          + " request from " + exchange.getRemoteAddress().getAddress().getHostAddress() + " (" + refusal + "); "
+          + count + " refused so far");
+    }
+  }
+
+  /** The bytes of a hex text, {@code null} when it is none. */
+  static byte[] hex(String text) {
+    if (text == null || text.length() != 2 * ListingSeal.LENGTH) {
+      return null;
+    }
+    try {
+      return HexFormat.of().parseHex(text);
+    } catch (IllegalArgumentException e) {
+      return null;
     }
   }
 
@@ -221,19 +352,21 @@ final class RelayServer {
     }
   }
 
-  /** A listing as served: the listing and its bytes (written once, sent to every host). */
-  record Served(Listing listing, byte[] bytes) {}
+  /** A listing as served: the listing, its bytes and their seal (made once, sent to every host). */
+  record Served(Listing listing, byte[] bytes, byte[] bodySeal) {}
 
   /** One query's single-flight. */
   private final class Flight {
     private final String query;
     private final MemberSource cloud;
+    private final ListingSeal seal;
     private final ReentrantLock lock = new ReentrantLock();
     private Served last;
 
-    Flight(String query, MemberSource cloud) {
+    Flight(String query, MemberSource cloud, ListingSeal seal) {
       this.query = query;
       this.cloud = cloud;
+      this.seal = seal;
     }
 
     Served get(long asked, Duration maxAge) {
@@ -251,7 +384,8 @@ final class RelayServer {
         } catch (IOException e) {
           throw new UncheckedIOException(e);
         }
-        last = new Served(listing, bytes.toByteArray());
+        byte[] body = bytes.toByteArray();
+        last = new Served(listing, body, bodySeal(seal, body));
         return last;
       } finally {
         lock.unlock();

@@ -9,6 +9,7 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
@@ -16,6 +17,7 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -32,10 +34,12 @@ import java.util.function.LongSupplier;
  * <p>Freshness: a shared listing carries when it began and finished (its age is logged). With a
  * zero {@code maxAge}, a resolve never gets a listing that finished before it started, so resolves
  * one after another each see a new listing, as without sharing. A failed listing leaves nothing:
- * the next process lists for itself. The files live in a directory only this user can read
- * ({@link ListingFile}); trouble with them (a read-only directory, a damaged file) falls back to
- * listing the cloud. The wait for another process's listing is bounded by {@code timeout}. Files
- * of queries nobody asked for in a day are removed (at most once an hour per JVM).
+ * the next process lists for itself. The files live in a directory that must be this user's alone,
+ * checked on every resolve (a folder someone else made or opened is an error naming it), are created
+ * readable by this user only without following links, and are sealed ({@link ListingFile}); other
+ * trouble with them (a read-only directory, a damaged file) falls back to listing the cloud. The
+ * wait for another process's listing is bounded by {@code timeout}. Files of queries nobody asked
+ * for in a day are removed (at most once an hour per JVM).
  */
 public final class SharedListing implements MemberSource {
 
@@ -65,11 +69,17 @@ public final class SharedListing implements MemberSource {
    */
   public SharedListing(String provider, MemberSource cloud, Path directory, String query, Duration maxAge,
       Duration timeout, LongSupplier clock) {
+    this(provider, cloud, directory, query, maxAge, timeout, clock, ListingSeal.unkeyed());
+  }
+
+  /** As above, the files sealed with {@code seal} (the relay secret's, when there is one). */
+  SharedListing(String provider, MemberSource cloud, Path directory, String query, Duration maxAge,
+      Duration timeout, LongSupplier clock, ListingSeal seal) {
     this.provider = provider;
     this.cloud = cloud;
     String key = digest(query).substring(0, 32);
     this.lockFile = directory.resolve(provider + "-" + key + ".lock");
-    this.listing = new ListingFile(directory.resolve(provider + "-" + key + ".listing"), query);
+    this.listing = new ListingFile(directory.resolve(provider + "-" + key + ".listing"), query, seal);
     this.maxAge = maxAge;
     this.timeout = timeout;
     this.clock = clock;
@@ -91,14 +101,16 @@ public final class SharedListing implements MemberSource {
     try {
       FileChannel channel;
       try {
-        ListingFile.createDirectory(lockFile.getParent());
-        channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        // Checked on every use: a folder someone else made or opened would let them forge or read listings.
+        ListingFile.ownDirectory(lockFile.getParent(), ListingSharing.SHARED_LISTING_DIR.key(provider));
+        channel = FileChannel.open(lockFile, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+            LinkOption.NOFOLLOW_LINKS), ListingFile.ownerOnly(lockFile.getParent()));
       } catch (IOException | UnsupportedOperationException e) {
         LOG.log(Level.DEBUG, () -> provider + ": no shared listing (" + lockFile + ": " + e + "); listing the cloud");
         return cloud.members();
       }
       try (channel; FileLock lock = lockWithin(channel, deadline)) {
-        Listing shared = listing.read(asked, maxAge);
+        Listing shared = listing.read(asked, clock.getAsLong(), maxAge);
         if (shared != null) {
           LOG.log(Level.DEBUG, () -> provider + ": " + shared.members().size() + " member(s) from this host's shared listing, "
               + (clock.getAsLong() - shared.listedAt()) + " ms old, begun " + (asked - shared.listedAt())

@@ -32,6 +32,7 @@ import org.junit.jupiter.api.Test;
 class ListingRelayTest {
 
   private static final String QUERY = "test 1|eu-west-1|tag:cluster=a";
+  static final ListingSeal SEAL = ListingSeal.of("the job's relay secret, 32+ chars".getBytes(StandardCharsets.UTF_8));
 
   /** The cloud: a fleet that can change, counting its listings, slow enough that questions overlap. */
   private final AtomicReference<List<Member>> fleet = new AtomicReference<>();
@@ -86,7 +87,7 @@ class ListingRelayTest {
   }
 
   private MemberSource host(boolean serve, String query, Duration maxAge, Duration wait, MemberSource cloud) {
-    ListingRelay relayed = new ListingRelay("test", relay, query, maxAge, wait, System::currentTimeMillis);
+    ListingRelay relayed = new ListingRelay("test", relay, query, maxAge, wait, System::currentTimeMillis, SEAL);
     return serve ? relayed.serving(cloud, relayed.asking(fallback)) : relayed.asking(fallback);
   }
 
@@ -182,6 +183,7 @@ class ListingRelayTest {
   @Test
   void somethingElseOnThePortIsNeverTakenForAListing() throws Exception {
     byte[] listing = listingBytes(SharedListing.digest(QUERY));
+    // Sealed with the job's secret, as a holder of it would: the host still checks what it decodes.
     List<Answer> answers = List.of(
         new Answer(200, "text/html", "<html>captive portal</html>".getBytes(StandardCharsets.UTF_8)),
         new Answer(200, RelayServer.CONTENT_TYPE, java.util.Arrays.copyOf(listing, listing.length / 2)),
@@ -190,13 +192,7 @@ class ListingRelayTest {
         new Answer(500, "text/plain", "oops".getBytes(StandardCharsets.UTF_8)));
     for (Answer answer : answers) {
       HttpServer impostor = HttpServer.create(relay, 0);
-      impostor.createContext("/", exchange -> {
-        exchange.getResponseHeaders().set("Content-Type", answer.type());
-        exchange.sendResponseHeaders(answer.status(), answer.body().length);
-        try (OutputStream out = exchange.getResponseBody()) {
-          out.write(answer.body());
-        }
-      });
+      impostor.createContext("/", exchange -> answer(exchange, answer.status(), answer.type(), answer.body(), SEAL));
       impostor.start();
       try {
         int before = fallbacks.get();
@@ -208,13 +204,7 @@ class ListingRelayTest {
     }
     // The genuine bytes, served by the same impostor, are a listing: the check above is not "anything fails".
     HttpServer genuine = HttpServer.create(relay, 0);
-    genuine.createContext("/", exchange -> {
-      exchange.getResponseHeaders().set("Content-Type", RelayServer.CONTENT_TYPE);
-      exchange.sendResponseHeaders(200, listing.length);
-      try (OutputStream out = exchange.getResponseBody()) {
-        out.write(listing);
-      }
-    });
+    genuine.createContext("/", exchange -> answer(exchange, 200, RelayServer.CONTENT_TYPE, listing, SEAL));
     genuine.start();
     try {
       int before = fallbacks.get();
@@ -222,6 +212,23 @@ class ListingRelayTest {
       assertThat(fallbacks).hasValue(before);
     } finally {
       genuine.stop(0);
+    }
+  }
+
+  /** Answers as a relay holding {@code seal}'s secret would (no seal header when {@code seal} is null). */
+  static void answer(com.sun.net.httpserver.HttpExchange exchange, int status, String type, byte[] body,
+      ListingSeal seal) throws IOException {
+    exchange.getResponseHeaders().set("Content-Type", type);
+    if (seal != null) {
+      String requestSeal = java.util.Objects.requireNonNullElse(
+          exchange.getRequestHeaders().getFirst(RelayServer.SEAL_HEADER), "");
+      exchange.getResponseHeaders().set(RelayServer.AGE_HEADER, "5");
+      exchange.getResponseHeaders().set(RelayServer.SEAL_HEADER, java.util.HexFormat.of().formatHex(
+          RelayServer.answerSeal(seal, requestSeal, "5", RelayServer.bodySeal(seal, body))));
+    }
+    exchange.sendResponseHeaders(status, body.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(body);
     }
   }
 

@@ -64,8 +64,45 @@ class ListingSharingTest {
     assertThat(ListingSharing.relayWait(config("timeout", "5s"))).isEqualTo(Duration.ofNanos(5_000_000_000L / 3));
     assertThat(ListingSharing.relayWait(config("timeout", "5s", "relay-wait", "2s"))).isEqualTo(Duration.ofSeconds(2));
     List<String> problems = new ArrayList<>();
-    ListingSharing.relayAddress(config("relay", "127.0.0.1:7777", "timeout", "5s", "relay-wait", "5s"), problems);
+    ListingSharing.relayAddress(config("relay", "127.0.0.1:7777", "timeout", "5s", "relay-wait", "5s",
+        "relay-insecure", "true"), problems);
     assertThat(problems).singleElement().asString()
         .contains("clusterresolver.mycloud.relay-wait (PT5S) must be shorter than clusterresolver.mycloud.timeout");
+  }
+
+  private static List<String> relayProblems(String... keyValues) {
+    List<String> problems = new ArrayList<>();
+    ListingSharing.relayAddress(config(keyValues), problems);
+    return problems;
+  }
+
+  @Test
+  void aRelayNeedsASecretUnlessTheUserSaysInsecure() throws Exception {
+    assertThat(relayProblems("relay", "127.0.0.1:7777")).singleElement().asString()
+        .contains("clusterresolver.mycloud.relay needs a secret")
+        .contains("clusterresolver.mycloud.relay-secret-file").contains("clusterresolver.mycloud.relay-insecure=true");
+    assertThat(relayProblems("relay", "127.0.0.1:7777", "relay-insecure", "true")).isEmpty();
+    assertThat(relayProblems("relay", "127.0.0.1:7777", "relay-secret", "0123456789abcdef0123")).isEmpty();
+    assertThat(relayProblems("relay", "127.0.0.1:7777", "relay-secret", "short-secret")).singleElement().asString()
+        .startsWith("clusterresolver.mycloud.relay-secret: the relay secret is shorter than 16").doesNotContain("short-secret");
+    assertThat(relayProblems("relay", "127.0.0.1:7777", "relay-secret", "0123456789abcdef0123", "relay-insecure", "true"))
+        .singleElement().asString().contains("contradict");
+    java.nio.file.Path file = java.nio.file.Files.createTempFile("relay-secret", "");
+    try {
+      java.nio.file.Files.writeString(file, "0123456789abcdef0123456789abcdef\n");
+      assertThat(relayProblems("relay", "127.0.0.1:7777", "relay-secret-file", file.toString())).isEmpty();
+      assertThat(relayProblems("relay", "127.0.0.1:7777", "relay-secret-file", file.toString(), "relay-secret",
+          "0123456789abcdef0123")).singleElement().asString().contains("are both set");
+      assertThat(relayProblems("relay", "127.0.0.1:7777", "relay-secret-file", "/dev/zero")).singleElement().asString()
+          .startsWith("clusterresolver.mycloud.relay-secret-file: /dev/zero holds more than 4096 bytes");
+      assertThat(relayProblems("relay", "127.0.0.1:7777", "relay-secret-file", file + ".absent")).singleElement()
+          .asString().startsWith("clusterresolver.mycloud.relay-secret-file: cannot read the secret from " + file
+              + ".absent");
+      java.nio.file.Files.writeString(file, " \n");
+      assertThat(relayProblems("relay", "127.0.0.1:7777", "relay-secret-file", file.toString())).singleElement()
+          .asString().contains("the relay secret is empty");
+    } finally {
+      java.nio.file.Files.delete(file);
+    }
   }
 }
