@@ -97,15 +97,17 @@ class ChannelFollowsTheFleetTest {
 
   /**
    * Calls the job in rounds of 20 until one round reaches exactly {@code expected} (the task indices
-   * the servers report about themselves), for at most 20 s; returns the last round's set.
+   * the servers report about themselves), for at most 60 s; returns the last round's set. A call may
+   * wait 30 s: the first one waits for the first resolve, which starts the AWS SDK cold (slow on a busy
+   * machine).
    */
   private static Set<Integer> awaitReached(ManagedChannel channel, Set<Integer> expected) throws InterruptedException {
     TaskServiceGrpc.TaskServiceBlockingStub stub = TaskServiceGrpc.newBlockingStub(channel);
-    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     Set<Integer> reached = Set.of();
     while (System.nanoTime() < deadline) {
       reached = IntStream.range(0, 20)
-          .mapToObj(i -> stub.withDeadlineAfter(5, TimeUnit.SECONDS).getStatus(StatusRequest.getDefaultInstance())
+          .mapToObj(i -> stub.withDeadlineAfter(30, TimeUnit.SECONDS).getStatus(StatusRequest.getDefaultInstance())
               .getTaskIndex())
           .collect(Collectors.toCollection(TreeSet::new));
       if (reached.equals(expected)) {
