@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
-# Builds and runs the two projects under examples/ the way their users would, against this
-# checkout's modules (run after the reactor build; scripts/test.sh does):
+# Builds and runs the projects under examples/ the way their users would, against this checkout's
+# modules (run after the reactor build; scripts/test.sh does). Each example is one function below
+# and one call at the end of this file.
 #
-#   1. installs the modules the examples use (resolver-bom, the parent, resolver-api, resolver-cloud,
-#      resolver-testkit, resolver-slurm, resolver-proto, resolver-runtime) into a THROWAWAY local
-#      repository, target/examples-repo, never into ~/.m2 (other builds share it). Third-party
-#      artifacts are copied from ~/.m2 through a file:// mirror (target/examples-settings.xml), so
-#      nothing is downloaded and ~/.m2 is only read;
-#   2. examples/provider (a plugin author's project): checks that README.md's "Writing a provider"
-#      code is its InventoryProvider.java, then `mvn verify` runs the provider contract tests (TCK);
-#   3. examples/app (an application): prints its dependency tree and fails if another provider or
-#      a cloud SDK is on it, then runs it as task 1 of a two-task Slurm job step simulated by the
-#      step's environment variables, and checks the cluster, the task and the task server it prints.
-#
-# MAVEN_LOCAL_REPO names the repository to copy from (default ~/.m2/repository).
+# Where artifacts come from, as for any user's build:
+#   - third-party artifacts and plugins: the local repository Maven uses anyway (~/.m2/repository,
+#     or -Dmaven.repo.local in MAVEN_OPTS, or MAVEN_LOCAL_REPO), and Maven Central for anything it
+#     lacks; nothing is copied, and whatever is downloaded lands there as in any build;
+#   - our modules (MODULES below, with what they need): built from this checkout and deployed to
+#     the throwaway repository target/examples-repo, which target/examples-settings.xml declares as
+#     one more remote repository. They are never installed into the shared local repository.
+# The builds here use target/examples-m2 as their local repository: links to every group of the
+# shared one except io.clusterresolver, which stays empty there. So a module of ours installed in
+# ~/.m2 by hand (or left by an older build) is never seen, and the deploy step proves what a fresh
+# clone needs: our modules build from this checkout alone, everything else resolves like any
+# third-party artifact. (The first run of a fresh clone against an EMPTY local repository downloads
+# several hundred files before the first compile: too slow for every CI run; see docs/testing.md.)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -21,65 +23,106 @@ cd "$root"
 log() { echo "examples.sh: $*" >&2; }
 fail() { log "FAILED: $*"; exit 1; }
 
-seed="${MAVEN_LOCAL_REPO:-$HOME/.m2/repository}"
-[ -d "$seed" ] || fail "no local repository at $seed (set MAVEN_LOCAL_REPO)"
-repo="$root/target/examples-repo"
+# The modules the examples use; --also-make adds what they need.
+MODULES=bom,resolver-api,resolver-cloud,resolver-testkit,resolver-slurm,resolver-runtime
+
+shared_repo() {
+  if [ -n "${MAVEN_LOCAL_REPO:-}" ]; then echo "$MAVEN_LOCAL_REPO"; return; fi
+  local option
+  for option in ${MAVEN_OPTS:-}; do
+    case $option in -Dmaven.repo.local=*) echo "${option#-Dmaven.repo.local=}"; return ;; esac
+  done
+  echo "$HOME/.m2/repository"
+}
+shared="$(shared_repo)"
+view="$root/target/examples-m2"
+published="$root/target/examples-repo"
 settings="$root/target/examples-settings.xml"
-mkdir -p "$repo"
-# The throwaway repository never keeps our own modules from an earlier run.
-rm -rf "$repo/io/clusterresolver"
+
+# The local repository of the builds below: the shared one, less our own group.
+mkdir -p "$shared/io"
+rm -rf "$view" "$published"
+mkdir -p "$view/io" "$published"
+shopt -s nullglob
+for entry in "$shared"/*; do [ "${entry##*/}" = io ] || ln -s "$entry" "$view/"; done
+for entry in "$shared"/io/*; do [ "${entry##*/}" = clusterresolver ] || ln -s "$entry" "$view/io/"; done
+shopt -u nullglob
+
 cat > "$settings" <<XML
 <settings>
-  <mirrors>
-    <mirror>
-      <id>seed</id>
-      <name>the shared local repository, read only</name>
-      <url>file://$seed</url>
-      <mirrorOf>*</mirrorOf>
-    </mirror>
-  </mirrors>
+  <!-- Written by scripts/examples.sh: this checkout's modules, as deployed there, besides Maven Central. -->
+  <profiles>
+    <profile>
+      <id>this-checkout</id>
+      <repositories>
+        <repository>
+          <id>cluster-resolver-examples</id>
+          <url>file://$published</url>
+          <snapshots>
+            <updatePolicy>always</updatePolicy>
+          </snapshots>
+        </repository>
+      </repositories>
+    </profile>
+  </profiles>
+  <activeProfiles>
+    <activeProfile>this-checkout</activeProfile>
+  </activeProfiles>
 </settings>
 XML
-mvn_examples() { mvn -B -ntp -Dstyle.color=never -s "$settings" -Dmaven.repo.local="$repo" "$@"; }
+mvn_examples() { mvn -B -ntp -Dstyle.color=never -s "$settings" -Dmaven.repo.local="$view" "$@"; }
 
-log "installing the modules the examples use into target/examples-repo"
-mvn_examples -q -DskipTests -Djapicmp.skip=true -Dmaven.javadoc.skip=true -Dmaven.source.skip=true \
-  -pl bom,resolver-api,resolver-cloud,resolver-testkit,resolver-slurm,resolver-runtime -am install
+publish_modules() {
+  log "deploying $MODULES (and what they need) to target/examples-repo"
+  mvn_examples -q -DskipTests -Djapicmp.skip=true -Dmaven.javadoc.skip=true -Dmaven.source.skip=true \
+    -Dmaven.install.skip=true -DaltDeploymentRepository="cluster-resolver-examples::file://$published" \
+    -pl "$MODULES" -am deploy
+}
 
-# 2. The plugin author's project.
-readme_code=$(awk '/^## Writing a provider/{s=1} s && /^```java$/{c=1; next} c && /^```$/{exit} c' README.md)
-if ! diff <(echo "$readme_code") examples/provider/src/main/java/com/example/cluster/InventoryProvider.java >&2; then
-  fail "README.md's 'Writing a provider' code differs from examples/provider/.../InventoryProvider.java (above)"
-fi
-log "examples/provider: README code == InventoryProvider.java; running the TCK"
-mvn_examples -q -f examples/provider/pom.xml verify
-tests=$(sed -n 's/.*tests="\([0-9]*\)".*failures="\([0-9]*\)".*/\1 \2/p' \
-  examples/provider/target/surefire-reports/TEST-com.example.cluster.InventoryContractTest.xml | head -n 1)
-log "examples/provider: InventoryContractTest passed (tests, failures: $tests)"
+# The plugin author's project: README.md's "Writing a provider" code, through the TCK.
+example_provider() {
+  local readme_code tests
+  readme_code=$(awk '/^## Writing a provider/{s=1} s && /^```java$/{c=1; next} c && /^```$/{exit} c' README.md)
+  if ! diff <(echo "$readme_code") examples/provider/src/main/java/com/example/cluster/InventoryProvider.java >&2; then
+    fail "README.md's 'Writing a provider' code differs from examples/provider/.../InventoryProvider.java (above)"
+  fi
+  log "examples/provider: README code == InventoryProvider.java; running the TCK"
+  mvn_examples -q -f examples/provider/pom.xml verify
+  tests=$(sed -n 's/.*tests="\([0-9]*\)".*failures="\([0-9]*\)".*/\1 \2/p' \
+    examples/provider/target/surefire-reports/TEST-com.example.cluster.InventoryContractTest.xml | head -n 1)
+  log "examples/provider: InventoryContractTest passed (tests, failures: $tests)"
+}
 
-# 3. The application.
-log "examples/app: building"
-mvn_examples -q -f examples/app/pom.xml package \
-  org.apache.maven.plugins:maven-dependency-plugin:3.8.1:tree -DoutputFile=target/dependency-tree.txt \
-  org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath -Dmdep.outputFile=target/classpath.txt
-cat examples/app/target/dependency-tree.txt
-if grep -E 'software\.amazon|com\.google\.cloud|com\.azure|io\.fabric8|io\.kubernetes|resolver-(aws|gce|tpu|azure|kubernetes|tfconfig|cli|testkit)' \
-    examples/app/target/dependency-tree.txt >&2; then
-  fail "examples/app: the lines above are another provider or its SDK"
-fi
-log "examples/app: one provider (slurm), no cloud SDK"
+# The application: one provider on its dependency tree, run as task 1 of a simulated Slurm step.
+example_app() {
+  local port out
+  log "examples/app: building"
+  mvn_examples -q -f examples/app/pom.xml package \
+    org.apache.maven.plugins:maven-dependency-plugin:3.8.1:tree -DoutputFile=target/dependency-tree.txt \
+    org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath -Dmdep.outputFile=target/classpath.txt
+  cat examples/app/target/dependency-tree.txt
+  if grep -E 'software\.amazon|com\.google\.cloud|com\.azure|io\.fabric8|io\.kubernetes|resolver-(aws|gce|tpu|azure|kubernetes|tfconfig|cli|testkit)' \
+      examples/app/target/dependency-tree.txt >&2; then
+    fail "examples/app: the lines above are another provider or its SDK"
+  fi
+  log "examples/app: one provider (slurm), no cloud SDK"
 
-port=$(( 20000 + RANDOM % 20000 ))
-out=$(env -i PATH="$PATH" HOME="$HOME" ${JAVA_HOME:+JAVA_HOME="$JAVA_HOME"} \
-  SLURM_JOB_ID=4242 SLURM_STEP_ID=0 SLURM_STEP_NODELIST=localhost SLURM_STEP_TASKS_PER_NODE=2 \
-  SLURM_STEP_NUM_TASKS=2 SLURM_PROCID=1 SLURM_LOCALID=1 SLURMD_NODENAME=localhost \
-  CLUSTERRESOLVER_SLURM_PORT_BASE=$port \
-  timeout 60 java -cp "examples/app/target/classes:$(cat examples/app/target/classpath.txt)" com.example.app.App 2)
-echo "$out"
-expect() { grep -qxF "$1" <<< "$out" || fail "examples/app printed no line '$1'"; }
-expect "cluster: {worker=[localhost:$port, localhost:$((port + 1))]}"
-expect "me: worker:1"
-expect "master: grpc://localhost:$((port + 1))"
-expect "formed: 2 tasks"
-expect "serving: /job:worker/replica:0/task:1 on port $((port + 1))"
-log "examples/app: resolved the simulated Slurm step and served its task"
+  port=$(( 20000 + RANDOM % 20000 ))
+  out=$(env -i PATH="$PATH" HOME="$HOME" ${JAVA_HOME:+JAVA_HOME="$JAVA_HOME"} \
+    SLURM_JOB_ID=4242 SLURM_STEP_ID=0 SLURM_STEP_NODELIST=localhost SLURM_STEP_TASKS_PER_NODE=2 \
+    SLURM_STEP_NUM_TASKS=2 SLURM_PROCID=1 SLURM_LOCALID=1 SLURMD_NODENAME=localhost \
+    CLUSTERRESOLVER_SLURM_PORT_BASE=$port \
+    timeout 60 java -cp "examples/app/target/classes:$(cat examples/app/target/classpath.txt)" com.example.app.App 2)
+  echo "$out"
+  expect() { grep -qxF "$1" <<< "$out" || fail "examples/app printed no line '$1'"; }
+  expect "cluster: {worker=[localhost:$port, localhost:$((port + 1))]}"
+  expect "me: worker:1"
+  expect "master: grpc://localhost:$((port + 1))"
+  expect "formed: 2 tasks"
+  expect "serving: /job:worker/replica:0/task:1 on port $((port + 1))"
+  log "examples/app: resolved the simulated Slurm step and served its task"
+}
+
+publish_modules
+example_provider
+example_app

@@ -8,7 +8,8 @@
 #      bump (about 15 s);
 #   4. scripts/examples.sh builds examples/provider (the README's provider, through the TCK) and
 #      examples/app (an application on the BOM, run in a simulated Slurm step) against the modules
-#      just built, installed only into the throwaway target/examples-repo (about 30 s).
+#      just built, deployed only to the throwaway target/examples-repo; everything else resolves
+#      from the local repository and Maven Central as in any build (about 1 min).
 # Steps 3 and 4 run only for the whole build (no extra arguments), or with EXTRAS=1.
 # Needs only Java 17+ and Maven 3.8+; Maven downloads everything else from Maven Central.
 # Extra arguments go to Maven, e.g. `bash scripts/test.sh -pl resolver-cli -am`.
