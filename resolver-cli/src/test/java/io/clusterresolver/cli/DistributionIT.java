@@ -243,7 +243,7 @@ class DistributionIT {
     return run(home, null, args);
   }
 
-  /** With {@code environment}: only PATH, JAVA_HOME and these variables (no locale), like env -i. */
+  /** With {@code environment}: only PATH, JAVA_HOME (this JVM's unless given) and these variables, like env -i. */
   private static Run run(Path home, Map<String, String> environment, String... args) throws Exception {
     List<String> command = new ArrayList<>();
     command.add(home.resolve("bin/cluster-resolver").toString());
@@ -257,7 +257,9 @@ class DistributionIT {
       builder.environment().put("PATH", path);
       builder.environment().putAll(environment);
     }
-    builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    if (environment == null || !environment.containsKey("JAVA_HOME")) {
+      builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    }
     Process process = builder.start();
     process.getOutputStream().close();
     byte[] out = process.getInputStream().readAllBytes();
