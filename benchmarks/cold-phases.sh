@@ -12,7 +12,8 @@
 #   client      building the SDK client (settings, credentials, transport), to the first socket
 #   listing     the first request and every page, laid out, to the JSON writer (TfConfigWriter)
 #   output      writing the answer and exiting (to the process's exit, from /usr/bin/time)
-# plus the classes loaded: all, and how many of them came from the archive.
+# plus the classes loaded: all, and how many of them came from the archive. Not for a Java 25 AOT cache:
+# it loads and links its classes before main (JEP 483), so the first loads no longer mark the phases.
 set -euo pipefail
 home=$1 provider=$2 config=$3 archive=${4:-} runs=${5:-5}
 heap=${COLD_HEAP_OPTS--Xms16m} # the launcher's initial heap; COLD_HEAP_OPTS= for the launcher before it had one
