@@ -1,6 +1,7 @@
 package io.clusterresolver.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -93,6 +94,84 @@ class DistributionIT {
     assertThat(run.out).contains("w\u00f6rker").doesNotContain("?");
   }
 
+  @Test
+  void aResolveMapsTheClassesItsFirstSuccessfulRunLoaded(@TempDir Path cds) throws Exception {
+    classDataFromTheFirstSuccessfulRun(System.getProperty("java.home"), cds, ".jsa");
+  }
+
+  @Test
+  void onJava25TheClassesAreAnAheadOfTimeCache(@TempDir Path cds) throws Exception {
+    Path java25 = Paths.get(System.getProperty("java25.home", "/usr/lib/jvm/temurin-25-jdk-amd64"));
+    assumeTrue(Files.isExecutable(java25.resolve("bin/java")), "no Java 25 at " + java25 + " (-Djava25.home)");
+    classDataFromTheFirstSuccessfulRun(java25.toString(), cds, ".aot");
+  }
+
+  /**
+   * The launcher's class data: a failed resolve keeps nothing; the first successful one writes the file of
+   * its command (on Java 25 a background JVM finishes it after the command returned) without a word on
+   * stdout; later runs map it and answer the same; another provider gets a file of its own; a damaged file
+   * costs only speed.
+   */
+  private static void classDataFromTheFirstSuccessfulRun(String javaHome, Path cds, String suffix) throws Exception {
+    Path home = Files.createDirectory(cds.resolve("home"));
+    copy(built, home);
+    Path dir = cds.resolve("data");
+    String tfConfig = "{\"cluster\": {\"worker\": [\"w0:2222\", \"w1:2222\"]}, \"task\": {\"type\": \"worker\", \"index\": 1}}";
+    Map<String, String> env = Map.of("JAVA_HOME", javaHome, "CLUSTER_RESOLVER_CDS_DIR", dir.toString(), "TF_CONFIG",
+        tfConfig);
+
+    Run failed = run(home, Map.of("JAVA_HOME", javaHome, "CLUSTER_RESOLVER_CDS_DIR", dir.toString(), "TF_CONFIG",
+        "{not json"), "resolve", "--provider", "tfconfig", "--format", "hostfile");
+    assertThat(failed.code).as("%s", failed).isEqualTo(2);
+    assertThat(filesEndingWith(dir, suffix)).isEmpty();
+
+    Run first = run(home, env, "resolve", "--provider", "tfconfig", "--format", "hostfile");
+    assertThat(first.code).as("%s", first).isZero();
+    assertThat(first.out.lines()).containsExactly("w0", "w1");
+    assertThat(first.err).doesNotContain("warning");
+    List<Path> written = awaitFiles(dir, suffix, 1);
+    assertThat(written).hasSize(1);
+    assertThat(Files.size(written.get(0))).isPositive();
+
+    Run mapped = run(home, env, "resolve", "--provider", "tfconfig", "--format", "hostfile");
+    assertThat(mapped.code).as("%s", mapped).isZero();
+    assertThat(mapped.out).isEqualTo(first.out);
+    assertThat(mapped.err).isEmpty();
+
+    Run local = run(home, env, "resolve", "--provider", "local", "--format", "hostfile");
+    assertThat(local.code).as("%s", local).isZero();
+    assertThat(awaitFiles(dir, suffix, 2)).hasSize(2);
+
+    Files.setPosixFilePermissions(written.get(0), java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+    Files.write(written.get(0), new byte[4096]);
+    Run damaged = run(home, env, "resolve", "--provider", "tfconfig", "--format", "hostfile");
+    assertThat(damaged.code).as("%s", damaged).isZero();
+    assertThat(damaged.out).isEqualTo(first.out);
+  }
+
+  private static List<Path> filesEndingWith(Path dir, String suffix) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return List.of();
+    }
+    try (var files = Files.list(dir)) {
+      return files.filter(f -> f.getFileName().toString().endsWith(suffix)).sorted().toList();
+    }
+  }
+
+  /**
+   * The class-data files once {@code count} are there, or once no writer holds a lock (Java 25's cache is
+   * written by a background JVM, which takes a minute on a busy machine), within 5 minutes.
+   */
+  private static List<Path> awaitFiles(Path dir, String suffix, int count) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+    List<Path> found = filesEndingWith(dir, suffix);
+    while (found.size() < count && !filesEndingWith(dir, ".lock").isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(200);
+      found = filesEndingWith(dir, suffix);
+    }
+    return found;
+  }
+
   /** A provider written against resolver-api alone, compiled here, as a third party would ship it. */
   private static void buildTinyProvider(Path src, Path lib, Path jar) throws IOException {
     Path source = src.resolve("tiny/TinyProvider.java");
@@ -164,7 +243,7 @@ class DistributionIT {
     return run(home, null, args);
   }
 
-  /** With {@code environment}: only PATH, JAVA_HOME and these variables (no locale), like env -i. */
+  /** With {@code environment}: only PATH, JAVA_HOME (this JVM's unless given) and these variables, like env -i. */
   private static Run run(Path home, Map<String, String> environment, String... args) throws Exception {
     List<String> command = new ArrayList<>();
     command.add(home.resolve("bin/cluster-resolver").toString());
@@ -178,7 +257,9 @@ class DistributionIT {
       builder.environment().put("PATH", path);
       builder.environment().putAll(environment);
     }
-    builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    if (environment == null || !environment.containsKey("JAVA_HOME")) {
+      builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    }
     Process process = builder.start();
     process.getOutputStream().close();
     byte[] out = process.getInputStream().readAllBytes();

@@ -1,0 +1,182 @@
+package io.clusterresolver.benchmarks;
+
+import io.clusterresolver.testkit.GceScenarios;
+import io.clusterresolver.testkit.SimulatedAzure;
+import io.clusterresolver.testkit.SimulatedEc2;
+import io.clusterresolver.testkit.SimulatedGce;
+import io.clusterresolver.testkit.SimulatedKubernetes;
+import io.clusterresolver.testkit.SimulatedPod;
+import io.clusterresolver.testkit.SimulatedTpu;
+import io.clusterresolver.testkit.SimulatedTpuNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The simulated fleets the cold-start benchmark resolves: one per cloud provider, each of 1,000 or
+ * more members and read in every page, served from this JVM while the measured command runs in a
+ * process of its own (so the simulation's CPU is not the command's).
+ *
+ * <ul>
+ *   <li>{@code gce}: {@link GceScenarios#largeProject} of 1,200 instances in four zones, label
+ *       {@code cluster=train}: 608 members in two {@code aggregatedList} pages (the issue's project);
+ *   <li>{@code azure}: 1,000 running VMs tagged {@code cluster=bench} in one resource group: 10 VM
+ *       pages and 10 NIC pages (HTTPS: the command needs {@link #jvmOptions(String)} to trust it);
+ *   <li>{@code tpu}: a READY {@code v4-8192} pod slice with 1,024 workers (one {@code nodes.get});
+ *   <li>{@code kubernetes}: 1,000 ready pods of a StatefulSet, namespace {@code ml}, {@code app=trainer};
+ *   <li>{@code aws}: 1,000 running instances tagged {@code cluster=bench}: two pages of 500.
+ * </ul>
+ *
+ * Each world identifies the command as its first member (metadata server, IMDS, TPU worker 0).
+ */
+final class CloudWorlds implements AutoCloseable {
+
+  /** The providers, in the order the issue lists them. */
+  static final List<String> PROVIDERS = List.of("gce", "azure", "tpu", "kubernetes", "aws");
+
+  private final List<AutoCloseable> running = new ArrayList<>();
+  private final Map<String, Map<String, String>> properties = new LinkedHashMap<>();
+  private final Map<String, Integer> expectedMembers = new LinkedHashMap<>();
+  private final Map<String, List<String>> jvmOptions = new LinkedHashMap<>();
+  private final Path dir;
+
+  CloudWorlds(Path dir) {
+    this.dir = dir;
+  }
+
+  /**
+   * Serves the worlds for a while, to look into one cold resolve by hand (class loading, JFR):
+   * {@code CloudWorlds DIR SECONDS [PROVIDER...]} writes {@code DIR/<provider>.properties} (and
+   * {@code DIR/<provider>.jvm}, the JVM options the client needs) and stops after {@code SECONDS}.
+   */
+  public static void main(String[] args) throws Exception {
+    Path dir = Files.createDirectories(Path.of(args[0]));
+    long seconds = Long.parseLong(args[1]);
+    List<String> providers = args.length > 2 ? List.of(args).subList(2, args.length) : PROVIDERS;
+    java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
+    try (CloudWorlds worlds = new CloudWorlds(dir)) {
+      for (String provider : providers) {
+        worlds.start(provider);
+        Files.writeString(dir.resolve(provider + ".jvm"), String.join(" ", worlds.jvmOptions(provider)));
+        System.out.println(provider + ": " + worlds.expectedMembers(provider) + " members, --config "
+            + worlds.configFile(provider));
+      }
+      Thread.sleep(seconds * 1000);
+    }
+  }
+
+  /** Starts the world of one provider (see the class comment). */
+  void start(String provider) throws IOException {
+    switch (provider) {
+      case "gce" -> {
+        SimulatedGce gce = keep(GceScenarios.largeProject(SimulatedGce.start("bench-project"), 1200));
+        gce.identifyAs("train-1");
+        Map<String, String> p = new LinkedHashMap<>(gce.providerProperties());
+        p.put("clusterresolver.gce.labels", "cluster=train");
+        long members = gce.instances().stream()
+            .filter(i -> "train".equals(i.labels().get("cluster")) && "RUNNING".equals(i.status()))
+            .filter(i -> i.networkIp().isPresent()).count(); // the IPv6-only instance is left out (logged)
+        register(provider, p, (int) members);
+      }
+      case "azure" -> {
+        SimulatedAzure azure = keep(SimulatedAzure.start());
+        azure.addTypical(0, 1000, b -> b.resourceGroup("bench-rg").tag("cluster", "bench"));
+        azure.identifyAs(azure.resourceId(azure.vms().get(0)));
+        jvmOptions.put(provider, azure.trustStoreProperties().entrySet().stream()
+            .map(e -> "-D" + e.getKey() + "=" + e.getValue()).toList());
+        Map<String, String> p = new LinkedHashMap<>(azure.providerProperties("bench-rg"));
+        p.put("clusterresolver.azure.tags", "cluster=bench");
+        register(provider, p, azure.vms().size()); // typical VMs run, with one NIC each
+      }
+      case "tpu" -> {
+        SimulatedTpu tpu = keep(SimulatedTpu.start());
+        String[] workers = new String[1024];
+        for (int i = 0; i < workers.length; i++) {
+          workers[i] = "10.140." + (i / 256) + "." + (i % 256);
+        }
+        tpu.add(SimulatedTpuNode.builder("bench-v4-8192").acceleratorType("v4-8192").workers(workers).build());
+        tpu.identifyAs("bench-v4-8192", 0);
+        register(provider, tpu.providerProperties("bench-v4-8192"), workers.length);
+      }
+      case "kubernetes" -> {
+        SimulatedKubernetes k = keep(SimulatedKubernetes.start());
+        String token = "bench-token";
+        k.acceptTokens(Map.of(token, "system:serviceaccount:ml:trainer"));
+        List<SimulatedPod> pods = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+          pods.add(SimulatedPod.builder("ml", "trainer-" + i).statefulSet("trainer", i).label("app", "trainer")
+              .podIps("10.8." + (i / 256) + "." + (i % 256)).hostIp("192.168.1." + (i % 200 + 1))
+              .port("grpc", 2222).limit("nvidia.com/gpu", "8").ready(true).build());
+        }
+        k.addAll(pods);
+        Path tokenFile = dir.resolve("kubernetes.token");
+        Files.writeString(tokenFile, token, StandardCharsets.UTF_8);
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("clusterresolver.kubernetes.endpoint", k.endpoint().toString());
+        p.put("clusterresolver.kubernetes.token-file", tokenFile.toString());
+        p.put("clusterresolver.kubernetes.namespace", "ml");
+        p.put("clusterresolver.kubernetes.selector", "app=trainer");
+        p.put("clusterresolver.kubernetes.port-name", "grpc");
+        register(provider, p, pods.size());
+      }
+      case "aws" -> {
+        SimulatedEc2 ec2 = keep(SimulatedEc2.start());
+        ec2.addTypical(0, 1000, b -> b.tag("cluster", "bench"));
+        ec2.identifyAs(ec2.instances().get(0).instanceId());
+        Map<String, String> p = new LinkedHashMap<>(ec2.providerProperties());
+        p.put("clusterresolver.aws.tags", "cluster=bench");
+        register(provider, p, 1000);
+      }
+      default -> throw new IllegalArgumentException("no world for provider '" + provider + "'; known: " + PROVIDERS);
+    }
+  }
+
+  /** The properties file that points {@code provider} at its world (for {@code --config}). */
+  Path configFile(String provider) {
+    return dir.resolve(provider + ".properties");
+  }
+
+  /** The properties that point {@code provider} at its world. */
+  Map<String, String> properties(String provider) {
+    return properties.get(provider);
+  }
+
+  /** How many members a correct resolve of {@code provider} finds, computed from the world. */
+  int expectedMembers(String provider) {
+    return expectedMembers.get(provider);
+  }
+
+  /** JVM options a client of {@code provider}'s world needs (Azure's trust store), often none. */
+  List<String> jvmOptions(String provider) {
+    return jvmOptions.getOrDefault(provider, List.of());
+  }
+
+  private void register(String provider, Map<String, String> p, int members) throws IOException {
+    properties.put(provider, Map.copyOf(p));
+    expectedMembers.put(provider, members);
+    StringBuilder text = new StringBuilder();
+    p.forEach((k, v) -> text.append(k).append('=').append(v.replace("\\", "\\\\")).append('\n'));
+    Files.writeString(configFile(provider), text, StandardCharsets.UTF_8);
+  }
+
+  private <T extends AutoCloseable> T keep(T world) {
+    running.add(world);
+    return world;
+  }
+
+  @Override
+  public void close() {
+    for (AutoCloseable world : running) {
+      try {
+        world.close();
+      } catch (Exception e) {
+        // stopping a loopback server: nothing to report
+      }
+    }
+  }
+}
