@@ -9,7 +9,13 @@ final class TensorFlowServing {
 
   static int serve(Answer answer, PrintWriter out) {
     TensorFlowServer server = TensorFlowServer.start(answer.resolution());
-    Thread hook = new Thread(server::close, "cluster-resolver-tf-server-shutdown");
+    // SIGINT and SIGTERM are the normal end of a server: exit 0, not the JVM's 128 + signal.
+    Thread hook = new Thread(() -> {
+      server.close();
+      out.flush();
+      System.err.flush();
+      Runtime.getRuntime().halt(ExitCodes.OK);
+    }, "cluster-resolver-tf-server-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     out.println("tensorflow server " + server.taskName() + " at " + server.target());
     out.flush();

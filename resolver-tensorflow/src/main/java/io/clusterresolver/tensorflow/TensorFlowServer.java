@@ -112,7 +112,7 @@ public final class TensorFlowServer implements AutoCloseable {
           + " server of " + task + " at " + text + ": " + e.getMessage(), e);
     }
     LOG.log(System.Logger.Level.INFO, "TensorFlow server {0} started on port {1}", task,
-        address.port());
+        String.valueOf(address.port()));
     return new TensorFlowServer(task, address, serverDef, server);
   }
 
