@@ -128,11 +128,13 @@ example_tensorflow() {
   echo "$out"
   kill "${pids[@]}" 2>/dev/null || true
   trap - EXIT
-  # Expected values: [[1,2],[3,4]] x [[5,6],[7,8+t]] by hand; devices: the step's three tasks.
-  local devices="[/job:worker/replica:0/task:0/device:CPU:0, /job:worker/replica:0/task:1/device:CPU:0, /job:worker/replica:0/task:2/device:CPU:0]"
-  for line in "devices without filters: $devices" "devices with filters:    $devices" \
-      "matmul on /job:worker/replica:0/task:0/device:CPU:0: [19.0, 22.0, 43.0, 50.0]" \
-      "matmul on /job:worker/replica:0/task:1/device:CPU:0: [19.0, 24.0, 43.0, 54.0]"; do
+  # Expected values: [[1,2],[3,4]] x [[5,6],[7,8+t]] by hand; devices: the step's tasks (TensorFlow lists
+  # the connecting task's own first), plus /job:localhost for the session connected without filters.
+  local w="/job:worker/replica:0/task"
+  for line in "devices with filters:    [$w:2/device:CPU:0, $w:0/device:CPU:0, $w:1/device:CPU:0]" \
+      "devices without filters: [/job:localhost/replica:0/task:0/device:CPU:0, $w:0/device:CPU:0, $w:1/device:CPU:0, $w:2/device:CPU:0]" \
+      "matmul on $w:0/device:CPU:0: [19.0, 22.0, 43.0, 50.0]" \
+      "matmul on $w:1/device:CPU:0: [19.0, 24.0, 43.0, 54.0]"; do
     grep -qxF "$line" <<< "$out" || fail "examples/tensorflow printed no line '$line'"
   done
   log "examples/tensorflow: connected to the step's TensorFlow servers and ran a matmul on each"

@@ -31,7 +31,8 @@ import org.tensorflow.internal.c_api.TFE_Context;
  *       /job:localhost/replica:0/task:0}); a job the cluster lacks is added, served on a free
  *       localhost port;
  *   <li>the protocol is the resolver's rpc layer unless given, else {@code grpc};
- *   <li>device filters travel in the {@code ServerDef} ({@code cluster_device_filters});
+ *   <li>device filters travel in the {@code ServerDef} ({@code cluster_device_filters}); TensorFlow
+ *       applies them to what the remote tasks see, and only on a session's first connect;
  *   <li>with {@code makeMasterDeviceDefault}, ops without a device run on the task whose address is
  *       the resolver's {@code master()} (matched exactly);
  *   <li>a resolver whose master is {@code ""} or {@code "local"} connects nothing;

@@ -27,20 +27,22 @@ public final class MatmulOnEachWorker {
     ConnectOptions asMyself = ConnectOptions.defaults().withTask(job, index);
     System.out.println("cluster: " + me.clusterSpec().asMap() + ", me: /job:" + job + "/task:" + index);
 
-    try (EagerSession session = EagerSession.create()) {
-      TensorFlowConnection plain = TensorFlowCluster.connect(session, resolver, asMyself);
-      System.out.println("devices without filters: " + plain.devices());
-
-      // Parameter-server style isolation: every other worker sees only this task's devices (and its own).
-      DeviceFilters.Builder filters = DeviceFilters.builder();
-      for (int task : me.clusterSpec().taskIndices(job)) {
-        if (task != index) {
-          filters.setDeviceFilters(job, task, List.of("/job:" + job + "/task:" + index));
-        }
+    // Parameter-server style isolation: every other worker sees only this task's devices (and its own).
+    DeviceFilters.Builder filters = DeviceFilters.builder();
+    for (int task : me.clusterSpec().taskIndices(job)) {
+      if (task != index) {
+        filters.setDeviceFilters(job, task, List.of("/job:" + job + "/task:" + index));
       }
+    }
+    // TensorFlow takes filters when a context first connects (an update ignores changed filters), so
+    // the comparison without filters is a second session, connecting as /job:localhost.
+    try (EagerSession session = EagerSession.create();
+        EagerSession unfiltered = EagerSession.create()) {
       TensorFlowConnection filtered = TensorFlowCluster.connect(
           session, resolver, asMyself.withDeviceFilters(filters.build()));
       System.out.println("devices with filters:    " + filtered.devices());
+      System.out.println("devices without filters: "
+          + TensorFlowCluster.connect(unfiltered, me.clusterSpec()).devices());
       System.out.println("default device: " + filtered.defaultDevice().orElse("none"));
 
       for (int task : me.clusterSpec().taskIndices(job)) {
