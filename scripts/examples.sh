@@ -24,7 +24,7 @@ log() { echo "examples.sh: $*" >&2; }
 fail() { log "FAILED: $*"; exit 1; }
 
 # The modules the examples use; --also-make adds what they need.
-MODULES=bom,resolver-api,resolver-cloud,resolver-testkit,resolver-slurm,resolver-runtime
+MODULES=bom,resolver-api,resolver-cloud,resolver-testkit,resolver-slurm,resolver-runtime,resolver-tensorflow
 
 shared_repo() {
   if [ -n "${MAVEN_LOCAL_REPO:-}" ]; then echo "$MAVEN_LOCAL_REPO"; return; fi
@@ -123,6 +123,61 @@ example_app() {
   log "examples/app: resolved the simulated Slurm step and served its task"
 }
 
+
+# ---- 4. examples/tensorflow (resolver-tensorflow; kept as one block) --------------------------------
+# Three processes of a simulated Slurm step: ranks 0 and 1 are `cluster-resolver tf-server` (the
+# distribution built by the reactor, with its tensorflow/ folder), rank 2 is the example, which connects
+# to them and runs a matmul on each. Needs resolver-cli packaged (scripts/test.sh builds it first).
+example_tensorflow() {
+  local dist pids=() port out
+  dist=$(ls -d "$root"/resolver-cli/target/cluster-resolver-*/ 2>/dev/null | head -n 1)
+  [ -n "$dist" ] && [ -d "$dist/tensorflow" ] || fail "examples/tensorflow: no distribution with tensorflow/ under resolver-cli/target (package resolver-cli first)"
+  mvn_examples -q -f examples/tensorflow/pom.xml package \
+    org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath -Dmdep.outputFile=target/classpath.txt
+
+  port=$(( 20000 + RANDOM % 20000 ))
+  step=(SLURM_JOB_ID=4243 SLURM_STEP_ID=0 SLURM_STEP_NODELIST=localhost SLURM_STEP_TASKS_PER_NODE=3
+    SLURM_STEP_NUM_TASKS=3 SLURMD_NODENAME=localhost CLUSTERRESOLVER_SLURM_PORT_BASE=$port)
+  local logs="$root/target/examples-tensorflow"
+  mkdir -p "$logs"
+  for rank in 0 1; do
+    env -i PATH="$PATH" HOME="$HOME" ${JAVA_HOME:+JAVA_HOME="$JAVA_HOME"} "${step[@]}" \
+      SLURM_PROCID=$rank SLURM_LOCALID=$rank \
+      "$dist/bin/cluster-resolver" tf-server --provider slurm >"$logs/rank$rank.out" 2>"$logs/rank$rank.err" &
+    pids+=($!)
+  done
+  # shellcheck disable=SC2064 # the pids are known now
+  trap "kill ${pids[*]} 2>/dev/null || true" EXIT
+  for rank in 0 1; do
+    for _ in $(seq 1 120); do
+      grep -q '^tensorflow server' "$logs/rank$rank.out" && break
+      kill -0 "${pids[$rank]}" 2>/dev/null || fail "examples/tensorflow: tf-server rank $rank exited: $(cat "$logs/rank$rank.err")"
+      sleep 0.5
+    done
+    expected="tensorflow server /job:worker/replica:0/task:$rank at grpc://localhost:$((port + rank))"
+    grep -qxF "$expected" "$logs/rank$rank.out" || fail "examples/tensorflow: rank $rank printed no line '$expected'"
+    log "examples/tensorflow: $expected"
+  done
+  out=$(env -i PATH="$PATH" HOME="$HOME" ${JAVA_HOME:+JAVA_HOME="$JAVA_HOME"} "${step[@]}" \
+    SLURM_PROCID=2 SLURM_LOCALID=2 \
+    timeout 120 java -cp "examples/tensorflow/target/classes:$(cat examples/tensorflow/target/classpath.txt)" \
+    com.example.tensorflow.MatmulOnEachWorker 2>"$logs/rank2.err")
+  echo "$out"
+  kill "${pids[@]}" 2>/dev/null || true
+  trap - EXIT
+  # Expected values: [[1,2],[3,4]] x [[5,6],[7,8+t]] by hand; devices: the step's tasks (TensorFlow lists
+  # the connecting task's own first), plus /job:localhost for the session connected without filters.
+  local w="/job:worker/replica:0/task"
+  for line in "devices with filters:    [$w:2/device:CPU:0, $w:0/device:CPU:0, $w:1/device:CPU:0]" \
+      "devices without filters: [/job:localhost/replica:0/task:0/device:CPU:0, $w:0/device:CPU:0, $w:1/device:CPU:0, $w:2/device:CPU:0]" \
+      "matmul on $w:0/device:CPU:0: [19.0, 22.0, 43.0, 50.0]" \
+      "matmul on $w:1/device:CPU:0: [19.0, 24.0, 43.0, 54.0]"; do
+    grep -qxF "$line" <<< "$out" || fail "examples/tensorflow printed no line '$line'"
+  done
+  log "examples/tensorflow: connected to the step's TensorFlow servers and ran a matmul on each"
+}
+
 publish_modules
 example_provider
 example_app
+example_tensorflow

@@ -55,6 +55,7 @@ public final class ClusterResolverCommand implements Runnable {
       DetectCommand.class,
       ResolveCommand.class,
       ServeCommand.class,
+      TfServerCommand.class,
       ConnectCommand.class,
       RelayCommand.class);
 
