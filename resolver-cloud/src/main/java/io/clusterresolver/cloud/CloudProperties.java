@@ -49,6 +49,14 @@ public final class CloudProperties {
       .description("Overall deadline of one resolve, across all pages and retries")
       .build();
 
+  /** The size limit of every answer a cloud provider reads (API pages, tokens, metadata): {@link AnswerLimit}. */
+  public static final ConfigProperty<Integer> MAX_ANSWER_MIB = ConfigProperty.integer("max-answer-mib")
+      .defaultValue("64")
+      .range(1, 1024)
+      .description("Largest answer read from the API, in MiB; a larger one is an error naming the endpoint and"
+          + " this limit")
+      .build();
+
   private CloudProperties() {}
 
   /**
@@ -87,12 +95,13 @@ public final class CloudProperties {
   /**
    * Every layout declaration — {@code job}, {@code job-tag}, {@code jobs}, {@code order}, the
    * provider's tasks-per-member property (from {@link #tasksPerMember(String)}), {@code port} — then {@code task-type},
-   * {@code task-id} and {@code rpc-layer} of {@link TaskProperties}, and {@code timeout}.
+   * {@code task-id} and {@code rpc-layer} of {@link TaskProperties}, {@code timeout} and {@code max-answer-mib}.
    */
   public static List<ConfigProperty<?>> layout(ConfigProperty<String> tasksPerMember) {
     List<ConfigProperty<?>> all = new ArrayList<>(List.of(JOB, JOB_TAG, JOBS, ORDER, tasksPerMember, PORT));
     all.addAll(TaskProperties.ALL);
     all.add(TIMEOUT);
+    all.add(MAX_ANSWER_MIB);
     return List.copyOf(all);
   }
 }
