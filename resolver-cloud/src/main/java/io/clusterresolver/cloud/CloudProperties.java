@@ -95,13 +95,12 @@ public final class CloudProperties {
   /**
    * Every layout declaration — {@code job}, {@code job-tag}, {@code jobs}, {@code order}, the
    * provider's tasks-per-member property (from {@link #tasksPerMember(String)}), {@code port} — then {@code task-type},
-   * {@code task-id} and {@code rpc-layer} of {@link TaskProperties}, {@code timeout} and {@code max-answer-mib}.
+   * {@code task-id} and {@code rpc-layer} of {@link TaskProperties}, and {@code timeout}.
    */
   public static List<ConfigProperty<?>> layout(ConfigProperty<String> tasksPerMember) {
     List<ConfigProperty<?>> all = new ArrayList<>(List.of(JOB, JOB_TAG, JOBS, ORDER, tasksPerMember, PORT));
     all.addAll(TaskProperties.ALL);
     all.add(TIMEOUT);
-    all.add(MAX_ANSWER_MIB);
     return List.copyOf(all);
   }
 }

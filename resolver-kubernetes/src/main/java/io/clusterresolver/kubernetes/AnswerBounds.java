@@ -1,7 +1,6 @@
 package io.clusterresolver.kubernetes;
 
 import io.clusterresolver.cloud.AnswerLimit;
-import io.clusterresolver.cloud.AnswerLimitException;
 import io.fabric8.kubernetes.client.http.AsyncBody;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
@@ -14,8 +13,8 @@ import java.util.List;
 
 /**
  * Bounds every answer of the API server: at most the {@link AnswerLimit}, the whole body within the
- * request timeout (the JDK client's own timeout ends with the headers). A body that breaks either is
- * cancelled at once, so a 500 MB or endless answer costs at most the limit in memory.
+ * request timeout (the JDK client's own timeout ends with the headers). A body that breaks either
+ * ends the exchange at once, so a 500 MB or endless answer costs at most the limit in memory.
  */
 final class AnswerBounds implements Interceptor {
 
@@ -35,12 +34,8 @@ final class AnswerBounds implements Interceptor {
     return new AsyncBody.Consumer<>() {
       @Override
       public void consume(List<ByteBuffer> buffers, AsyncBody body) throws Exception {
-        try {
-          meter.add(buffers.stream().mapToLong(ByteBuffer::remaining).sum());
-        } catch (AnswerLimitException broken) {
-          body.cancel();
-          throw broken;
-        }
+        // Throwing ends the exchange: the client cancels the body and fails the call with this cause.
+        meter.add(buffers.stream().mapToLong(ByteBuffer::remaining).sum());
         consumer.consume(buffers, body);
       }
 

@@ -15,6 +15,7 @@ import com.google.cloud.tpu.v2.TpuClient;
 import com.google.cloud.tpu.v2.TpuSettings;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.clusterresolver.cloud.AnswerLimit;
+import io.clusterresolver.cloud.AnswerLimitException;
 import io.clusterresolver.cloud.ApiFailure;
 import java.io.IOException;
 import java.net.URI;
@@ -110,6 +111,9 @@ final class TpuApi {
   }
 
   private static boolean retryable(RuntimeException e) {
+    if (AnswerLimitException.find(e) != null) {
+      return false; // too large or too slow: the same endpoint answers the same way again
+    }
     int status = httpStatus(e);
     return status == 0 ? !malformed(e) : RETRYABLE.contains(status);
   }
