@@ -184,8 +184,8 @@ public final class CloudApi {
             .append(", after ").append(attempts);
         break;
       case MALFORMED_RESPONSE:
-        s.append(" returned an answer that is not ").append(apiName == null ? "the API's format" : "a " + apiName + " answer")
-            .append(" (").append(firstLine(f.message()))
+        s.append(" returned an answer that is not the API's format (")
+            .append(apiName == null ? "" : "not a " + apiName + " answer: ").append(firstLine(f.message()))
             .append("); check that ").append(endpointProperty).append(" points at the API");
         break;
       case CREDENTIALS:
