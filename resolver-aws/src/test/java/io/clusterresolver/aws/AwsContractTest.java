@@ -44,6 +44,13 @@ class AwsContractTest extends ProviderContractTest {
     return p;
   }
 
+  /** The typical instances' private IPv4, in launch order, at the default port 8888. */
+  @Override
+  protected java.util.List<String> expectedAddresses(int n) {
+    return java.util.stream.IntStream.range(0, n)
+        .mapToObj(i -> SimulatedInstance.typical(i).build().privateIpv4().orElseThrow() + ":8888").toList();
+  }
+
   @Override
   protected void identifyAs(int index) {
     ec2.identifyAs(index < 0 ? null : SimulatedInstance.typical(index).build().instanceId());

@@ -45,6 +45,13 @@ class AzureContractTest extends ProviderContractTest {
     return p;
   }
 
+  /** The typical VMs' primary NIC private IP, in creation order, at the default port 8888. */
+  @Override
+  protected java.util.List<String> expectedAddresses(int n) {
+    return java.util.stream.IntStream.range(0, n)
+        .mapToObj(i -> SimulatedVm.typical(i).build().primaryNic().privateIp() + ":8888").toList();
+  }
+
   @Override
   protected void identifyAs(int index) {
     azure.identifyAs(index < 0 ? null : azure.resourceId(SimulatedVm.typical(index).build()));

@@ -51,8 +51,10 @@ public final class CloudApi {
   private final String permissions;
   private final String credentialsHint;
   private final String endpointProperty;
+  private final String apiName;
 
   private CloudApi(Builder b) {
+    this.apiName = b.apiName;
     this.provider = b.provider;
     this.failures = b.failures;
     this.permissions = b.permissions;
@@ -136,9 +138,17 @@ public final class CloudApi {
         return call.run(atLeastOneMs(deadline.remaining()));
       } catch (ClusterResolverException e) {
         throw e;
+      } catch (NotTheApiException e) {
+        throw new ClusterResolverException(describe(operation,
+            ApiFailure.of(ApiFailure.Kind.MALFORMED_RESPONSE, e.getMessage(), 1)), e, false);
       } catch (RuntimeException e) {
-        if (deadline.expired()) {
-          throw deadline.timedOut(provider, operation, e);
+        AnswerLimitException limit = AnswerLimitException.find(e);
+        if (limit != null && !limit.tooSlow()) {
+          throw new ClusterResolverException(provider + ": " + operation + ": " + limit.getMessage()
+              + "; check that " + endpointProperty + " points at the API", e);
+        }
+        if (deadline.expired() || limit != null) {
+          throw deadline.timedOut(provider, operation + (limit == null ? "" : " (" + limit.getMessage() + ")"), e);
         }
         throw explain(operation, failures.read(e), e);
       }
@@ -174,7 +184,8 @@ public final class CloudApi {
             .append(", after ").append(attempts);
         break;
       case MALFORMED_RESPONSE:
-        s.append(" returned an answer that is not the API's format (").append(firstLine(f.message()))
+        s.append(" returned an answer that is not the API's format (")
+            .append(apiName == null ? "" : "not a " + apiName + " answer: ").append(firstLine(f.message()))
             .append("); check that ").append(endpointProperty).append(" points at the API");
         break;
       case CREDENTIALS:
@@ -212,6 +223,7 @@ public final class CloudApi {
     private final FailureReader failures;
     private String permissions;
     private String credentialsHint;
+    private String apiName;
 
     private Builder(String provider, FailureReader failures) {
       this.provider = Objects.requireNonNull(provider, "provider");
@@ -227,6 +239,15 @@ public final class CloudApi {
     /** How to configure credentials, said when none could be found ({@link ApiFailure.Kind#CREDENTIALS}). */
     public Builder credentialsHint(String hint) {
       this.credentialsHint = hint;
+      return this;
+    }
+
+    /**
+     * The API's name in messages about an answer that is not in its format: "not a Compute Engine
+     * answer" ({@link NotTheApiException}, {@link ApiFailure.Kind#MALFORMED_RESPONSE}).
+     */
+    public Builder apiName(String name) {
+      this.apiName = name;
       return this;
     }
 

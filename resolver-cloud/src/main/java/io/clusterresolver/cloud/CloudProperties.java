@@ -49,6 +49,14 @@ public final class CloudProperties {
       .description("Overall deadline of one resolve, across all pages and retries")
       .build();
 
+  /** The size limit of every answer a cloud provider reads (API pages, tokens, metadata): {@link AnswerLimit}. */
+  public static final ConfigProperty<Integer> MAX_ANSWER_MIB = ConfigProperty.integer("max-answer-mib")
+      .defaultValue("64")
+      .range(1, 1024)
+      .description("Largest answer read from the API, in MiB; a larger one is an error naming the endpoint and"
+          + " this limit")
+      .build();
+
   private CloudProperties() {}
 
   /**

@@ -1,8 +1,12 @@
 package io.clusterresolver.gce;
 
+import com.google.api.client.http.HttpTransport;
+import com.google.api.client.http.javanet.NetHttpTransport;
 import com.google.api.gax.core.CredentialsProvider;
+import com.google.api.gax.httpjson.InstantiatingHttpJsonChannelProvider;
 import com.google.api.gax.httpjson.HttpJsonCallContext;
 import com.google.api.gax.retrying.RetrySettings;
+import com.google.api.gax.rpc.ApiCallContext;
 import com.google.api.gax.rpc.ClientSettings;
 import com.google.api.gax.rpc.StatusCode;
 import com.google.api.gax.rpc.UnaryCallSettings;
@@ -22,9 +26,12 @@ import com.google.cloud.compute.v1.ListInstancesRequest;
 import com.google.cloud.compute.v1.MachineType;
 import com.google.cloud.compute.v1.MachineTypesClient;
 import com.google.cloud.compute.v1.MachineTypesSettings;
+import io.clusterresolver.cloud.AnswerLimit;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
@@ -48,6 +55,8 @@ final class ComputeClients {
   private final URI endpoint;
   private final CredentialsProvider credentials;
   private final Duration timeout;
+  /** Every answer read through bounded connections: the size limit, and the call's timeout over the whole body. */
+  private final HttpTransport transport;
   private InstancesClient instances;
   private InstanceGroupsClient groups;
   private MachineTypesClient machineTypes;
@@ -56,8 +65,9 @@ final class ComputeClients {
   private int leases;
   private Credentials loadedCredentials;
 
-  ComputeClients(URI endpoint, CredentialsProvider credentials, Duration timeout) {
+  ComputeClients(URI endpoint, CredentialsProvider credentials, Duration timeout, AnswerLimit limit) {
     this.endpoint = endpoint;
+    this.transport = new NetHttpTransport.Builder().setConnectionFactory(limit::open).build();
     // Loaded once per resolver: clients come and go with resolves, the credentials (and their token) stay.
     this.credentials = () -> {
       synchronized (this) {
@@ -188,8 +198,10 @@ final class ComputeClients {
     }
   }
 
-  private static HttpJsonCallContext context(Duration remaining) {
-    return HttpJsonCallContext.createDefault().withTimeoutDuration(remaining);
+  private static ApiCallContext context(Duration remaining) {
+    // The timeout bounds the wait for headers; the header (read by the bounded connection) bounds the body too.
+    return HttpJsonCallContext.createDefault().withTimeoutDuration(remaining)
+        .withExtraHeaders(Map.of(AnswerLimit.TIME_HEADER, List.of(Long.toString(Math.max(1, remaining.toMillis())))));
   }
 
   private synchronized InstancesClient instances() {
@@ -226,6 +238,8 @@ final class ComputeClients {
     if (endpoint != null) {
       builder.setEndpoint(endpoint.toString());
     }
+    builder.setTransportChannelProvider(((InstantiatingHttpJsonChannelProvider) builder.getTransportChannelProvider())
+        .toBuilder().setHttpTransport(transport).build());
     return builder;
   }
 

@@ -24,6 +24,7 @@ final class GceFailures {
       .permissions("compute.instances.list, compute.instanceGroups.get and compute.machineTypes.get"
           + " (roles/compute.viewer)")
       .credentialsHint(CREDENTIALS_HINT)
+      .apiName("Compute Engine")
       .build();
 
   private GceFailures() {}

@@ -11,6 +11,7 @@ import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.CloudApi;
 import io.clusterresolver.cloud.Member;
 import io.clusterresolver.cloud.MemberSource;
+import io.clusterresolver.cloud.NotTheApiException;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,6 +22,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -89,6 +91,15 @@ final class GceMemberSource implements MemberSource {
     return members;
   }
 
+  /**
+   * The page, when it is a Compute Engine answer: every one names its {@code kind}, so a 200 from
+   * something else (a proxy's page, a wrong endpoint) is an error instead of an empty cluster.
+   */
+  private static <P> P compute(P page, Function<P, String> kind, String expected) {
+    return NotTheApiException.require(page, expected.equals(kind.apply(page)),
+        "no \"kind\": \"" + expected + "\"");
+  }
+
   private boolean hasLabels(Instance i) {
     return query.labels().entrySet().stream().allMatch(e -> e.getValue().equals(i.getLabelsMap().get(e.getKey())));
   }
@@ -118,7 +129,8 @@ final class GceMemberSource implements MemberSource {
     List<Instance> instances = new ArrayList<>();
     String filter = filter(true);
     session.forEachPage("instances.aggregatedList",
-        (token, remaining) -> compute.aggregatedList(query.project(), filter, token, remaining),
+        (token, remaining) -> compute(compute.aggregatedList(query.project(), filter, token, remaining),
+            InstanceAggregatedList::getKind, "compute#instanceAggregatedList"),
         InstanceAggregatedList::getNextPageToken,
         page -> {
           Set<String> unreachable = new TreeSet<>(page.getUnreachablesList());
@@ -142,7 +154,8 @@ final class GceMemberSource implements MemberSource {
     String filter = filter(true);
     for (String zone : query.zones()) {
       session.forEachPage("instances.list " + zone,
-          (token, remaining) -> compute.list(query.project(), zone, filter, token, remaining),
+          (token, remaining) -> compute(compute.list(query.project(), zone, filter, token, remaining),
+              InstanceList::getKind, "compute#instanceList"),
           InstanceList::getNextPageToken,
           page -> instances.addAll(page.getItemsList()));
     }
@@ -155,7 +168,8 @@ final class GceMemberSource implements MemberSource {
     Set<String> names = new LinkedHashSet<>();
     String state = query.states().equals(List.of("RUNNING")) ? "RUNNING" : "ALL";
     session.forEachPage("instanceGroups.listInstances " + zone + "/" + query.instanceGroup(),
-        (token, remaining) -> compute.groupMembers(query.project(), zone, query.instanceGroup(), state, token, remaining),
+        (token, remaining) -> compute(compute.groupMembers(query.project(), zone, query.instanceGroup(), state, token,
+            remaining), InstanceGroupsListInstances::getKind, "compute#instanceGroupsListInstances"),
         InstanceGroupsListInstances::getNextPageToken,
         page -> page.getItemsList().stream().map(InstanceWithNamedPorts::getInstance)
             .forEach(url -> names.add(InstanceFacts.lastSegment(url))));
@@ -165,7 +179,8 @@ final class GceMemberSource implements MemberSource {
     Map<String, Instance> byName = new LinkedHashMap<>();
     String filter = filter(false);
     session.forEachPage("instances.list " + zone,
-        (token, remaining) -> compute.list(query.project(), zone, filter, token, remaining),
+        (token, remaining) -> compute(compute.list(query.project(), zone, filter, token, remaining),
+            InstanceList::getKind, "compute#instanceList"),
         InstanceList::getNextPageToken,
         page -> page.getItemsList().forEach(i -> byName.put(i.getName(), i)));
     List<Instance> members = new ArrayList<>(names.size());

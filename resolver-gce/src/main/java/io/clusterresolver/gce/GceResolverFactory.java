@@ -3,6 +3,7 @@ package io.clusterresolver.gce;
 import com.google.api.gax.core.CredentialsProvider;
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.cloud.AddressType;
+import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.CloudProperties;
 import io.clusterresolver.cloud.ClusterLayout;
 import io.clusterresolver.cloud.Endpoints;
@@ -93,7 +94,7 @@ final class GceResolverFactory {
 
     GceMemberSource.Query query = new GceMemberSource.Query(project, group != null ? List.of() : zones,
         config.get(GceProperties.LABELS), states, group, groupZone);
-    ComputeClients compute = new ComputeClients(endpoint, credentials, timeout);
+    ComputeClients compute = new ComputeClients(endpoint, credentials, timeout, AnswerLimit.of(config));
     GceMemberSource source = new GceMemberSource(compute, query, address(config.get(GceProperties.ADDRESS)), timeout,
         endpoint != null ? endpoint.toString() : "compute.googleapis.com");
     return MemberClusterResolver.builder(NAME)

@@ -62,6 +62,13 @@ class GceContractTest extends ProviderContractTest {
     return secrets;
   }
 
+  /** The typical instances' nic0 networkIP, in creation order, at the default port 8888. */
+  @Override
+  protected List<String> expectedAddresses(int n) {
+    return java.util.stream.IntStream.range(0, n)
+        .mapToObj(i -> SimulatedGceInstance.typical(i).build().networkIp().orElseThrow() + ":8888").toList();
+  }
+
   @Override
   protected void identifyAs(int index) {
     gce.identifyAs(index < 0 ? null : SimulatedGceInstance.typical(index).build().name());

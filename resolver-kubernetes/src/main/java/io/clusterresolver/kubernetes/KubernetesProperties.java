@@ -48,7 +48,7 @@ final class KubernetesProperties {
 
   static final List<ConfigProperty<?>> ALL = List.of(NAMESPACE, SELECTOR, JOB_LABEL, CloudProperties.JOBS, ADDRESS,
       CloudProperties.PORT, PORT_NAME, TaskProperties.RPC_LAYER, TaskProperties.TASK_TYPE, TaskProperties.TASK_ID,
-      ENDPOINT, TOKEN_FILE, CA_FILE, KUBECONFIG, CloudProperties.TIMEOUT);
+      ENDPOINT, TOKEN_FILE, CA_FILE, KUBECONFIG, CloudProperties.TIMEOUT, CloudProperties.MAX_ANSWER_MIB);
 
   private KubernetesProperties() {}
 }

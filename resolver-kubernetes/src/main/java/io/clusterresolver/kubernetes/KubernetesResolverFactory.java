@@ -2,6 +2,7 @@ package io.clusterresolver.kubernetes;
 
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.cloud.AddressType;
+import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.CloudApi;
 import io.clusterresolver.cloud.CloudProperties;
 import io.clusterresolver.cloud.JobAssignment;
@@ -61,10 +62,14 @@ final class KubernetesResolverFactory {
     }
 
     AuditIds auditIds = new AuditIds();
+    AnswerBounds bounds = new AnswerBounds(AnswerLimit.of(config), timeout);
     KubernetesClient client = new KubernetesClientBuilder().withConfig(connection.clientConfig())
-        .withHttpClientBuilderConsumer(http -> http.addOrReplaceInterceptor("cluster-resolver-audit-ids", auditIds))
+        .withHttpClientFactory(new AnswerBounds.NoRedirects())
+        .withHttpClientBuilderConsumer(http -> http.addOrReplaceInterceptor("cluster-resolver-audit-ids", auditIds)
+            .addOrReplaceInterceptor("cluster-resolver-answer-bounds", bounds))
         .build();
     CloudApi api = CloudApi.builder(NAME, e -> KubernetesFailures.read(e, RETRIES + 1))
+        .apiName("Kubernetes API")
         .permissions("list on pods in namespace " + connection.namespace())
         .build();
     PodSource source = new PodSource(client, auditIds, api, connection, selector.trim(),

@@ -3,6 +3,7 @@ package io.clusterresolver.kubernetes;
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.CloudApi;
+import io.clusterresolver.cloud.NotTheApiException;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodList;
@@ -96,7 +97,7 @@ final class PodSource {
     List<PodMember> members = new ArrayList<>();
     List<String> leftOut = new ArrayList<>();
     session.forEachPage("list pods in namespace " + connection.namespace(),
-        (token, remaining) -> within(remaining, () -> page(token)),
+        (token, remaining) -> podList(within(remaining, () -> page(token))),
         page -> page.getMetadata() == null ? null : page.getMetadata().getContinue(),
         page -> {
           if (page.getItems() == null) {
@@ -112,6 +113,15 @@ final class PodSource {
           }
         });
     return new Listing(members, leftOut);
+  }
+
+  /**
+   * The page, when it is the API server's answer: every list it sends has {@code metadata.resourceVersion}
+   * (the client fills in {@code kind} and {@code apiVersion} itself), so a 200 from something else is an error.
+   */
+  private static PodList podList(PodList page) {
+    return NotTheApiException.require(page, page.getMetadata() != null && page.getMetadata().getResourceVersion() != null
+        && !page.getMetadata().getResourceVersion().isEmpty(), "a list without \"metadata.resourceVersion\"");
   }
 
   /**
@@ -146,6 +156,12 @@ final class PodSource {
       if (e.getCode() == 401 || e.getCode() == 403) {
         throw new ClusterResolverException(RbacAdvice.explain(e.getCode(), connection.namespace(), apiMessage,
             connection.credentialsDescription(), auditId), e);
+      }
+      if (e.getCode() >= 300 && e.getCode() < 400) {
+        throw new ClusterResolverException("kubernetes: list pods in namespace " + connection.namespace() + " at "
+            + connection.clientConfig().getMasterUrl() + " was answered with a redirect (HTTP " + e.getCode() + "),"
+            + " which is not followed so that the credentials go to no other host: set"
+            + " clusterresolver.kubernetes.endpoint (or the kubeconfig's server) to the API server itself", e, false);
       }
       if (e.getCode() == 410 && token != null) {
         throw new ContinueExpired("kubernetes: the continue token expired (410 Gone): " + apiMessage, e);

@@ -72,6 +72,13 @@ class KubernetesContractTest extends ProviderContractTest {
     return self == null ? Map.of() : Map.of("POD_NAME", self);
   }
 
+  /** The pod IPs as {@link #setMembers} gives them, in creation order, at the default port 8888. */
+  @Override
+  protected List<String> expectedAddresses(int n) {
+    return java.util.stream.IntStream.range(0, n).mapToObj(i -> "10.1." + (i / 250) + "." + (i % 250 + 1) + ":8888")
+        .toList();
+  }
+
   @Override
   protected void identifyAs(int index) {
     self = index < 0 ? null : podName(index);

@@ -89,10 +89,13 @@ final class FaultMatrix {
   }
 
   /**
-   * Runs {@code resolve} on its own thread and classifies how it ended against {@code healthy}; a
+   * Runs {@code resolve} on its own thread and classifies how it ended against {@code expected}, the
+   * answer computed from the fixture (not the provider's own healthy answer, so that a provider wrong
+   * in the same way every time is caught): a cluster other than {@code expected}, or a lost task
+   * identity unless {@code identityMayBeLost} (a metadata fault), is a {@link Ending#WRONG_CLUSTER}; a
    * run that outlives {@code bound} by more than a second is a {@link Ending#HANG}.
    */
-  static Outcome run(Callable<Resolution> resolve, Resolution healthy, Duration bound) {
+  static Outcome run(Callable<Resolution> resolve, Resolution expected, boolean identityMayBeLost, Duration bound) {
     ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
       Thread t = new Thread(r, "fault-matrix");
       t.setDaemon(true);
@@ -104,9 +107,10 @@ final class FaultMatrix {
       try {
         Resolution r = answer.get(bound.toMillis() + 1000, TimeUnit.MILLISECONDS);
         Duration took = Duration.ofNanos(System.nanoTime() - start);
-        boolean same = r.clusterSpec().equals(healthy.clusterSpec())
-            && (r.taskId().isEmpty() || r.taskId().equals(healthy.taskId()))
-            && (r.taskType().isEmpty() || r.taskType().equals(healthy.taskType()));
+        boolean identityLost = r.taskId().isEmpty() && r.taskType().isEmpty();
+        boolean same = r.clusterSpec().equals(expected.clusterSpec())
+            && (identityLost ? identityMayBeLost
+                : r.taskId().equals(expected.taskId()) && r.taskType().equals(expected.taskType()));
         return new Outcome(same ? Ending.RIGHT_CLUSTER : Ending.WRONG_CLUSTER, took, null, r);
       } catch (ExecutionException e) {
         Duration took = Duration.ofNanos(System.nanoTime() - start);

@@ -76,6 +76,15 @@ public abstract class ProviderContractTest {
    */
   protected abstract Map<String, String> properties(Map<String, String> extra);
 
+  /**
+   * The address ({@code host:port}) of each task of job {@code worker}, in task order, when the source
+   * holds {@code n} members ({@link #setMembers}) in the default layout: computed from the fixture's
+   * own data (the simulated members' addresses and the default port), never from the provider. The
+   * fault matrix compares every answer with it, so a provider that is wrong the same way every time
+   * fails it.
+   */
+  protected abstract List<String> expectedAddresses(int n);
+
   /** Makes this process appear to run on member {@code index} (or on none for {@code -1}). */
   protected abstract void identifyAs(int index);
 
@@ -339,14 +348,18 @@ public abstract class ProviderContractTest {
     identifyAs(0);
     ClusterResolver resolver = resolver(pagedProperties());
     Resolution healthy = resolver.resolve();
-    assertThat(healthy.clusterSpec().totalTasks()).as("healthy answer").isEqualTo(pagedMemberCount());
+    ClusterSpec fixture = ClusterSpec.builder().addJob("worker", expectedAddresses(pagedMemberCount())).build();
+    Resolution expected = Resolution.builder(fixture).taskType("worker").taskId(0).build();
+    assertThat(healthy.clusterSpec()).as("healthy answer, against the fixture").isEqualTo(fixture);
+    assertThat(healthy.taskType()).as("healthy answer's task type").contains("worker");
+    assertThat(healthy.taskId()).as("healthy answer's task index").hasValue(0);
     if (!inject(fault)) {
       FaultMatrix.record(name, fault, "not simulated");
       Assumptions.abort("the simulation of " + name + " cannot produce " + fault);
     }
     // The identity is asked once per resolver: a metadata fault is seen by a resolver created under it.
     ClusterResolver underFault = fault.kind().metadata() ? resolver(pagedProperties()) : resolver;
-    FaultMatrix.Outcome outcome = FaultMatrix.run(underFault::resolve, healthy, faultBound());
+    FaultMatrix.Outcome outcome = FaultMatrix.run(underFault::resolve, expected, fault.kind().metadata(), faultBound());
     heal();
     FaultMatrix.record(name, fault, outcome.summary());
 
@@ -365,7 +378,7 @@ public abstract class ProviderContractTest {
     if (outcome.ending() == FaultMatrix.Ending.SOURCE_ERROR) {
       assertThat(outcome.thrown().getMessage()).contains(name);
     }
-    assertThat(resolver.resolve().clusterSpec()).as("the answer once healed").isEqualTo(healthy.clusterSpec());
+    assertThat(resolver.resolve().clusterSpec()).as("the answer once healed").isEqualTo(fixture);
   }
 
   @Test

@@ -1,6 +1,9 @@
 package io.clusterresolver.tpu;
 
+import com.google.api.client.http.HttpTransport;
+import com.google.api.client.http.javanet.NetHttpTransport;
 import com.google.api.gax.core.CredentialsProvider;
+import com.google.api.gax.httpjson.InstantiatingHttpJsonChannelProvider;
 import com.google.api.gax.httpjson.HttpJsonCallContext;
 import com.google.api.gax.retrying.RetrySettings;
 import com.google.api.gax.rpc.ApiException;
@@ -11,10 +14,14 @@ import com.google.cloud.tpu.v2.Node;
 import com.google.cloud.tpu.v2.TpuClient;
 import com.google.cloud.tpu.v2.TpuSettings;
 import com.google.protobuf.InvalidProtocolBufferException;
+import io.clusterresolver.cloud.AnswerLimit;
+import io.clusterresolver.cloud.AnswerLimitException;
 import io.clusterresolver.cloud.ApiFailure;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -34,6 +41,8 @@ final class TpuApi {
   private static final Duration CLIENT_CEILING = Duration.ofMinutes(10);
   private final URI endpoint;
   private final String credentials;
+  /** Every answer read through bounded connections: the size limit, and the call's timeout over the whole body. */
+  private final HttpTransport transport;
   private final CredentialsProvider loaded;
   private Credentials loadedCredentials;
 
@@ -41,8 +50,9 @@ final class TpuApi {
    * @param endpoint the API endpoint, or {@code null} for Google's
    * @param credentials the {@code credentials} property's value ({@code null}: ADC)
    */
-  TpuApi(URI endpoint, String credentials) {
+  TpuApi(URI endpoint, String credentials, AnswerLimit limit) {
     this.endpoint = endpoint;
+    this.transport = new NetHttpTransport.Builder().setConnectionFactory(limit::open).build();
     this.credentials = credentials;
     CredentialsProvider source = GoogleCredentialsSource.of(credentials);
     // Loaded once per resolver: a client lives for one call, the credentials (and their token) stay.
@@ -66,7 +76,9 @@ final class TpuApi {
       for (int attempt = 1; ; attempt++) {
         try {
           Duration left = Duration.ofNanos(Math.max(1_000_000, deadline - System.nanoTime()));
-          return client.getNodeCallable().call(request, HttpJsonCallContext.createDefault().withTimeoutDuration(left));
+          // The timeout bounds the wait for headers; the header (read by the bounded connection) bounds the body too.
+          return client.getNodeCallable().call(request, HttpJsonCallContext.createDefault().withTimeoutDuration(left)
+              .withExtraHeaders(Map.of(AnswerLimit.TIME_HEADER, List.of(Long.toString(left.toMillis())))));
         } catch (RuntimeException e) {
           long backoff = FIRST_BACKOFF.toNanos() << (attempt - 1);
           if (attempt >= MAX_ATTEMPTS || !retryable(e) || System.nanoTime() + backoff >= deadline) {
@@ -82,6 +94,8 @@ final class TpuApi {
     try {
       TpuSettings.Builder settings = TpuSettings.newHttpJsonBuilder()
           .setCredentialsProvider(loaded);
+      settings.setTransportChannelProvider(((InstantiatingHttpJsonChannelProvider) settings.getTransportChannelProvider())
+          .toBuilder().setHttpTransport(transport).build());
       if (endpoint != null) {
         settings.setEndpoint(endpoint.toString());
       }
@@ -97,6 +111,9 @@ final class TpuApi {
   }
 
   private static boolean retryable(RuntimeException e) {
+    if (AnswerLimitException.find(e) != null) {
+      return false; // too large or too slow: the same endpoint answers the same way again
+    }
     int status = httpStatus(e);
     return status == 0 ? !malformed(e) : RETRYABLE.contains(status);
   }

@@ -5,6 +5,7 @@ import com.google.cloud.tpu.v2.Node;
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.ConfigurationException;
 import io.clusterresolver.cloud.CloudApi;
+import io.clusterresolver.cloud.NotTheApiException;
 import io.clusterresolver.cloud.SelfIdentity;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -29,6 +30,7 @@ final class TpuNodeSource implements Supplier<Workers> {
   private static final String PROVIDER = TpuClusterResolverProvider.NAME;
   private static final CloudApi API = CloudApi.builder(PROVIDER, TpuApi::readFailure)
       .permissions("tpu.nodes.get (roles/tpu.viewer)")
+      .apiName("Cloud TPU API")
       .credentialsHint("set clusterresolver.tpu.credentials to a service-account JSON key file, or 'none' for an"
           + " emulator, or give Application Default Credentials (GOOGLE_APPLICATION_CREDENTIALS, gcloud auth"
           + " application-default login, or a VM's service account); on a TPU VM, clusterresolver.tpu.api=false"
@@ -83,7 +85,11 @@ final class TpuNodeSource implements Supplier<Workers> {
   private Workers fromApi() {
     Node node;
     try {
-      node = API.session(timeout).call("nodes.get " + target.node(), remaining -> api.getNode(target.node(), remaining));
+      node = API.session(timeout).call("nodes.get " + target.node(), remaining -> {
+        // Every node the API describes has its name; without it, STATE_UNSPECIFIED would read as "not ready yet".
+        Node answer = api.getNode(target.node(), remaining);
+        return NotTheApiException.require(answer, !answer.getName().isEmpty(), "a node without \"name\"");
+      });
     } catch (ConfigurationException noCredentials) {
       if (adc) {
         Optional<Workers> onTpuVm = fromMetadata();

@@ -44,7 +44,7 @@ final class TpuProperties {
 
   static final List<ConfigProperty<?>> ALL = List.of(NAME, PROJECT, ZONE, PORT, TaskProperties.RPC_LAYER,
       TaskProperties.TASK_TYPE, TaskProperties.TASK_ID, ENDPOINT, METADATA_ENDPOINT, CREDENTIALS, API,
-      CloudProperties.TIMEOUT);
+      CloudProperties.TIMEOUT, CloudProperties.MAX_ANSWER_MIB);
 
   private TpuProperties() {}
 }

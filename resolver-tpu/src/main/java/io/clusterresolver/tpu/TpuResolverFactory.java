@@ -4,6 +4,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.clusterresolver.ClusterResolver;
+import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.CloudProperties;
 import io.clusterresolver.cloud.Endpoints;
 import io.clusterresolver.cloud.internal.HeaderLogGuard;
@@ -57,7 +58,7 @@ final class TpuResolverFactory {
     if (target.kind() == TpuTarget.Kind.NODE && !config.get(TpuProperties.API)) {
       target = TpuTarget.metadata();
     }
-    TpuApi api = target.kind() == TpuTarget.Kind.NODE ? new TpuApi(endpoint, credentials) : null;
+    TpuApi api = target.kind() == TpuTarget.Kind.NODE ? new TpuApi(endpoint, credentials, AnswerLimit.of(config)) : null;
     Integer portOverride = config.isSet(TpuProperties.PORT) ? config.get(TpuProperties.PORT) : null;
     TpuNodeSource source = new TpuNodeSource(target, api, metadata, credentials == null, portOverride, timeout);
     return new TpuClusterResolver(source, target.kind() == TpuTarget.Kind.LOCAL, config.get(TaskProperties.TASK_TYPE), config.get(TaskProperties.TASK_ID),

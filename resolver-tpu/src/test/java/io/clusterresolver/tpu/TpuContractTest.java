@@ -72,6 +72,12 @@ class TpuContractTest extends ProviderContractTest {
     return p;
   }
 
+  /** The workers' IPs as {@link #setMembers} gives them, in the API's worker order, at TPU's port 8470. */
+  @Override
+  protected List<String> expectedAddresses(int n) {
+    return java.util.stream.IntStream.range(0, n).mapToObj(i -> "10.9.0." + (200 - i) + ":8470").toList();
+  }
+
   @Override
   protected void identifyAs(int index) {
     tpu.identifyAs(index < 0 ? null : NODE, index);

@@ -81,6 +81,12 @@ class InventoryContractTest extends ProviderContractTest {
     return environment;
   }
 
+  /** Member i is at 10.0.0.(i+1), as the inventory above lists it, at the provider's default port 2222. */
+  @Override
+  protected java.util.List<String> expectedAddresses(int n) {
+    return java.util.stream.IntStream.range(0, n).mapToObj(i -> "10.0.0." + (i + 1) + ":2222").toList();
+  }
+
   @Override
   protected void identifyAs(int index) {
     if (index < 0) {

@@ -1,0 +1,59 @@
+package io.clusterresolver.kubernetes;
+
+import io.clusterresolver.cloud.AnswerLimit;
+import io.fabric8.kubernetes.client.http.AsyncBody;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.Interceptor;
+import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Bounds every answer of the API server: at most the {@link AnswerLimit}, the whole body within the
+ * request timeout (the JDK client's own timeout ends with the headers). A body that breaks either
+ * ends the exchange at once, so a 500 MB or endless answer costs at most the limit in memory.
+ */
+final class AnswerBounds implements Interceptor {
+
+  private final AnswerLimit limit;
+  private final Duration within;
+
+  AnswerBounds(AnswerLimit limit, Duration within) {
+    this.limit = limit;
+    this.within = within;
+  }
+
+  @Override
+  public AsyncBody.Consumer<List<ByteBuffer>> consumer(AsyncBody.Consumer<List<ByteBuffer>> consumer,
+      HttpRequest request) {
+    URI u = request.uri();
+    AnswerLimit.Meter meter = limit.meter(u.getScheme() + "://" + u.getRawAuthority() + u.getRawPath(), within);
+    return new AsyncBody.Consumer<>() {
+      @Override
+      public void consume(List<ByteBuffer> buffers, AsyncBody body) throws Exception {
+        // Throwing ends the exchange: the client cancels the body and fails the call with this cause.
+        meter.add(buffers.stream().mapToLong(ByteBuffer::remaining).sum());
+        consumer.consume(buffers, body);
+      }
+
+      @Override
+      public <U> U unwrap(Class<U> target) {
+        return consumer.unwrap(target);
+      }
+    };
+  }
+
+  /**
+   * The JDK client, never following a redirect: the JDK client would send the bearer token to
+   * whichever host a redirect names. The API server never redirects a list; a 3xx is reported.
+   */
+  static final class NoRedirects extends JdkHttpClientFactory {
+    @Override
+    protected void additionalConfig(HttpClient.Builder builder) {
+      builder.followRedirects(HttpClient.Redirect.NEVER);
+    }
+  }
+}
