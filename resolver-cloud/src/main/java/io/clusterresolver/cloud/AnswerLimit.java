@@ -7,7 +7,6 @@ import java.io.InputStream;
 import java.net.HttpURLConnection;
 import java.net.Proxy;
 import java.net.URL;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 /**
@@ -49,11 +48,6 @@ public final class AnswerLimit {
     return new AnswerLimit(config.get(CloudProperties.MAX_ANSWER_MIB) * MIB, config.key(CloudProperties.MAX_ANSWER_MIB));
   }
 
-  /** A limit of {@code maxBytes}, not set by a property (such as a metadata server's few bytes). */
-  public static AnswerLimit ofBytes(long maxBytes) {
-    return new AnswerLimit(maxBytes, null);
-  }
-
   /** The most bytes of one body that are read. */
   public long maxBytes() {
     return maxBytes;
@@ -66,13 +60,6 @@ public final class AnswerLimit {
    */
   public InputStream bound(InputStream body, String endpoint, Duration within) {
     return new Bounded(body, endpoint, within.toMillis());
-  }
-
-  /** The whole body as UTF-8 text, under {@link #bound}. */
-  public String readString(InputStream body, String endpoint, Duration within) throws IOException {
-    try (InputStream in = bound(body, endpoint, within)) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
   }
 
   /**
