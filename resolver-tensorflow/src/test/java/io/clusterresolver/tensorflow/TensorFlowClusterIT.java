@@ -187,12 +187,14 @@ class TensorFlowClusterIT {
   @Test
   void serversFromASimulatedEc2FleetFormTheClusterItsInstancesDescribe() throws Exception {
     // One running instance at 127.0.0.1 with two tasks (TensorFlow binds every interface, so the
-    // tasks of one host need distinct ports); a stopped one that must not become a task.
+    // tasks of one host need distinct ports), and a stopped one launched before it: were it counted,
+    // tasks 0 and 1 would be its own, at 127.0.0.2.
     int base = freePortBase(2);
     try (SimulatedEc2 ec2 = SimulatedEc2.start()) {
-      ec2.add(SimulatedInstance.typical(0).privateIpv4("127.0.0.1").build(),
-          SimulatedInstance.typical(1).privateIpv4("127.0.0.2").state(SimulatedInstance.State.STOPPED).build());
-      ec2.identifyAs(ec2.instances().get(0).instanceId());
+      SimulatedInstance running = SimulatedInstance.typical(1).privateIpv4("127.0.0.1").build();
+      ec2.add(SimulatedInstance.typical(0).privateIpv4("127.0.0.2").state(SimulatedInstance.State.STOPPED).build(),
+          running);
+      ec2.identifyAs(running.instanceId());
       for (int task = 0; task < 2; task++) {
         Map<String, String> env = new LinkedHashMap<>();
         ec2.providerProperties().forEach((key, value) -> env.put(ConfigProperty.environmentVariableOf(key), value));
