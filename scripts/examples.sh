@@ -74,7 +74,7 @@ mvn_examples() { mvn -B -ntp -Dstyle.color=never -s "$settings" -Dmaven.repo.loc
 
 publish_modules() {
   log "deploying $MODULES (and what they need) to target/examples-repo"
-  mvn_examples -q -DskipTests -Djapicmp.skip=true -Dmaven.javadoc.skip=true -Dmaven.source.skip=true \
+  mvn_examples -q -DskipTests -DskipITs -Djapicmp.skip=true -Dmaven.javadoc.skip=true -Dmaven.source.skip=true \
     -Dmaven.install.skip=true -DaltDeploymentRepository="cluster-resolver-examples::file://$published" \
     -pl "$MODULES" -am deploy
 }

@@ -6,9 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.clusterresolver.ClusterSpec;
 import io.clusterresolver.ConfigurationException;
 import io.clusterresolver.proto.DeviceFilters;
+import io.clusterresolver.spi.ConfigProperty;
+import io.clusterresolver.testkit.SimulatedEc2;
+import io.clusterresolver.testkit.SimulatedInstance;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
@@ -72,6 +76,22 @@ class TensorFlowClusterIT {
     }
   }
 
+  /**
+   * Doubles on {@code to} a value computed on {@code from}: TensorFlow sends the value from one
+   * worker to the other, so {@code to} must see {@code from}'s device.
+   */
+  private static float doubledAcross(TensorFlowConnection connection, String from, String to, float value) {
+    try (TensorHandle x = TensorHandle.scalar(value);
+        TensorHandle zero = TensorHandle.scalar(0);
+        TensorHandle there = connection.op("AddV2").device(from).input(x).input(zero)
+            .attr("T", DataType.DT_FLOAT).execute();
+        TensorHandle doubled = connection.op("AddV2").device(to).input(there).input(there)
+            .attr("T", DataType.DT_FLOAT).execute()) {
+      assertThat(doubled.device()).isEqualTo(to);
+      return doubled.floats()[0];
+    }
+  }
+
   @Test
   void serversFromTfConfigServeAndAConnectedSessionRunsOpsOnEach() throws Exception {
     int base = freePortBase(2);
@@ -91,6 +111,9 @@ class TensorFlowClusterIT {
           "/job:worker/replica:0/task:0/device:CPU:0",
           "/job:worker/replica:0/task:1/device:CPU:0");
       assertThat(sumOn(connection, "/job:worker/replica:0/task:1/device:CPU:0", 40, 2)).isEqualTo(42f);
+      // Without device filters a worker takes a value from another worker.
+      assertThat(doubledAcross(connection, "/job:worker/replica:0/task:1/device:CPU:0",
+          "/job:worker/replica:0/task:0/device:CPU:0", 21)).isEqualTo(42f);
 
       // A 2x2 matmul on worker 0: [[1,2],[3,4]] x [[5,6],[7,8]] = [[19,22],[43,50]].
       try (TensorHandle a = TensorHandle.of(new float[] {1, 2, 3, 4}, 2, 2);
@@ -154,6 +177,50 @@ class TensorFlowClusterIT {
               .toByteArray()).getClusterDeviceFilters().getJobs(0).getTasksMap().get(0)
           .getDeviceFiltersList()).containsExactly("/job:worker/task:2");
       assertThat(sumOn(connection, "/job:worker/replica:0/task:0/device:CPU:0", 20, 22)).isEqualTo(42f);
+      // Filters are not a fence: worker 0, which sees only task 2's devices, still receives a value
+      // computed on worker 1 when this task asks it to (see the README's device filters).
+      assertThat(doubledAcross(connection, "/job:worker/replica:0/task:1/device:CPU:0",
+          "/job:worker/replica:0/task:0/device:CPU:0", 21)).isEqualTo(42f);
+    }
+  }
+
+  @Test
+  void serversFromASimulatedEc2FleetFormTheClusterItsInstancesDescribe() throws Exception {
+    // One running instance at 127.0.0.1 with two tasks (TensorFlow binds every interface, so the
+    // tasks of one host need distinct ports), and a stopped one launched before it: were it counted,
+    // tasks 0 and 1 would be its own, at 127.0.0.2.
+    int base = freePortBase(2);
+    try (SimulatedEc2 ec2 = SimulatedEc2.start()) {
+      SimulatedInstance running = SimulatedInstance.typical(1).privateIpv4("127.0.0.1").build();
+      ec2.add(SimulatedInstance.typical(0).privateIpv4("127.0.0.2").state(SimulatedInstance.State.STOPPED).build(),
+          running);
+      ec2.identifyAs(running.instanceId());
+      for (int task = 0; task < 2; task++) {
+        Map<String, String> env = new LinkedHashMap<>();
+        ec2.providerProperties().forEach((key, value) -> env.put(ConfigProperty.environmentVariableOf(key), value));
+        env.put("CLUSTERRESOLVER_AWS_PORT", String.valueOf(base));
+        env.put("CLUSTERRESOLVER_AWS_TASKS_PER_INSTANCE", "2");
+        env.put("CLUSTERRESOLVER_AWS_TASK_TYPE", "worker");
+        env.put("CLUSTERRESOLVER_AWS_TASK_ID", String.valueOf(task));
+        server("aws", env);
+      }
+      // The fixture's layout: the running instance's private address, task i at port + i.
+      List<String> workers = List.of("127.0.0.1:" + base, "127.0.0.1:" + (base + 1));
+      assertThat(servers.get(0).awaitServing())
+          .isEqualTo("tensorflow server /job:worker/replica:0/task:0 at grpc://" + workers.get(0));
+      assertThat(servers.get(1).awaitServing())
+          .isEqualTo("tensorflow server /job:worker/replica:0/task:1 at grpc://" + workers.get(1));
+
+      try (EagerSession session = EagerSession.create()) {
+        TensorFlowConnection connection =
+            TensorFlowCluster.connect(session, ClusterSpec.of(Map.of("worker", workers)));
+        assertThat(connection.devices()).containsExactlyInAnyOrder(
+            "/job:localhost/replica:0/task:0/device:CPU:0",
+            "/job:worker/replica:0/task:0/device:CPU:0",
+            "/job:worker/replica:0/task:1/device:CPU:0");
+        assertThat(sumOn(connection, "/job:worker/replica:0/task:0/device:CPU:0", 1, 2)).isEqualTo(3f);
+        assertThat(sumOn(connection, "/job:worker/replica:0/task:1/device:CPU:0", 3, 4)).isEqualTo(7f);
+      }
     }
   }
 
