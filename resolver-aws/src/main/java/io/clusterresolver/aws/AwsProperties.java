@@ -79,7 +79,7 @@ final class AwsProperties {
   static {
     List<ConfigProperty<?>> all = new ArrayList<>(List.of(REGION, ENDPOINT, IMDS_ENDPOINT, PROFILE, ACCESS_KEY_ID,
         SECRET_ACCESS_KEY, SESSION_TOKEN, TAGS, ASG, STATES, ZONES, VPC_ID, ADDRESS, ACCELERATORS,
-        MAX_ATTEMPTS, RETRY_MODE, PAGE_SIZE));
+        MAX_ATTEMPTS, RETRY_MODE, PAGE_SIZE, CloudProperties.MAX_ANSWER_MIB));
     all.addAll(ListingSharing.ALL);
     all.addAll(CloudProperties.layout(TASKS_PER_INSTANCE));
     ALL = List.copyOf(all);

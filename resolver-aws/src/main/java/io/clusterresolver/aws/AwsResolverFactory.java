@@ -2,6 +2,7 @@ package io.clusterresolver.aws;
 
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.cloud.AddressType;
+import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.CloudProperties;
 import io.clusterresolver.cloud.Endpoints;
 import io.clusterresolver.cloud.MemberClusterResolver;
@@ -100,7 +101,7 @@ final class AwsResolverFactory {
         .overrideConfiguration(o -> o.retryStrategy((retryMode.equals("adaptive")
                 ? AwsRetryStrategy.adaptiveRetryStrategy() : AwsRetryStrategy.standardRetryStrategy()).toBuilder()
                 .maxAttempts(config.get(AwsProperties.MAX_ATTEMPTS)).build())
-            .addExecutionInterceptor(new StreamingInstances()));
+            .addExecutionInterceptor(new StreamingInstances(AnswerLimit.of(config), config.get(CloudProperties.TIMEOUT))));
     if (endpoint != null) {
       ec2.endpointOverride(endpoint);
     }

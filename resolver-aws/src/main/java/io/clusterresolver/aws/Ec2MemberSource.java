@@ -5,6 +5,7 @@ import io.clusterresolver.cloud.MemberSource;
 import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.ApiFailure;
 import io.clusterresolver.cloud.CloudApi;
+import io.clusterresolver.cloud.NotTheApiException;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,6 +46,7 @@ final class Ec2MemberSource implements MemberSource {
   private static final System.Logger LOG = System.getLogger(Ec2MemberSource.class.getName());
   private static final String PROVIDER = AwsClusterResolverProvider.NAME;
   private static final CloudApi API = CloudApi.builder(PROVIDER, Ec2MemberSource::readFailure)
+      .apiName("EC2")
       .permissions("ec2:DescribeInstances and ec2:DescribeInstanceTypes (credentials: clusterresolver.aws.profile,"
           + " static keys or the default chain)")
       .credentialsHint("set clusterresolver.aws.profile (a profile of ~/.aws/credentials), or"
@@ -94,7 +96,8 @@ final class Ec2MemberSource implements MemberSource {
               .nextToken(token)
               .overrideConfiguration(c -> c.apiCallTimeout(remaining).putExecutionAttribute(StreamingInstances.SINK, sink))
               .build());
-          return Objects.requireNonNull(sink.get(), "the DescribeInstances answer was not read");
+          InstancePage page = Objects.requireNonNull(sink.get(), "the DescribeInstances answer was not read");
+          return NotTheApiException.require(page, page.ec2Answer(), "no <" + InstancePage.ROOT + "> element");
         },
         InstancePage::nextToken,
         page -> {

@@ -30,8 +30,13 @@ import javax.xml.stream.XMLStreamReader;
  *
  * @param instances the instances of the page, in document order
  * @param nextToken the token of the next page, or {@code null} on the last
+ * @param ec2Answer whether the document is a {@code DescribeInstancesResponse}: any other well-formed
+ *     XML (a proxy's XHTML page) reads as a page without instances, which is not what it is
  */
-record InstancePage(List<Instance> instances, String nextToken) {
+record InstancePage(List<Instance> instances, String nextToken, boolean ec2Answer) {
+
+  /** The root element of every {@code DescribeInstances} answer. */
+  static final String ROOT = "DescribeInstancesResponse";
 
   /** What is kept of one instance. */
   record Instance(String id, String state, String type, Instant launchTime, Map<String, String> tags,
@@ -73,12 +78,16 @@ record InstancePage(List<Instance> instances, String nextToken) {
       String ipv6 = null;
       boolean ipv6Primary = false;
       boolean ended = false;
+      String root = null;
       while (xml.hasNext()) {
         int event = xml.next();
         if (event == XMLStreamConstants.START_ELEMENT) {
           String name = xml.getLocalName();
           path.push(name);
           int depth = path.size();
+          if (depth == 1) {
+            root = name;
+          }
           if (depth == 5 && name.equals("item") && parent(path, 0, "instancesSet")) {
             current = new Builder();
           } else if (current != null && depth == 6) {
@@ -169,7 +178,7 @@ record InstancePage(List<Instance> instances, String nextToken) {
       if (!ended) {
         throw new XMLStreamException("the answer ended before its last element closed");
       }
-      return new InstancePage(List.copyOf(instances), nextToken);
+      return new InstancePage(List.copyOf(instances), nextToken, ROOT.equals(root));
     } finally {
       xml.close();
     }

@@ -1,8 +1,11 @@
 package io.clusterresolver.aws;
 
+import io.clusterresolver.cloud.AnswerLimit;
+import io.clusterresolver.cloud.AnswerLimitException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.xml.stream.XMLStreamException;
@@ -11,13 +14,18 @@ import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttribute;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.http.SdkHttpRequest;
 
 /**
  * Reads a successful {@code DescribeInstances} answer with {@link InstancePage} instead of the SDK's
  * unmarshaller, for requests that carry a {@link #SINK}: the SDK keeps doing what it does well —
  * credentials, SigV4 signing, endpoints, retries and throttling, HTTP, and error answers — and only
  * the body of a 200 is read here, once, keeping the fields a member needs. The SDK then unmarshals
- * an empty body in its place (an empty page, at no cost). Requests without a sink are left alone.
+ * an empty body in its place (an empty page, at no cost). Requests without a sink are read by the SDK.
+ *
+ * <p>Every body, of every request and status, is read under the {@link AnswerLimit}: at most its size,
+ * and all of it within the request's call timeout (the SDK's socket timeout bounds each read only, so a
+ * body trickled a byte at a time would run on).
  */
 final class StreamingInstances implements ExecutionInterceptor {
 
@@ -28,20 +36,52 @@ final class StreamingInstances implements ExecutionInterceptor {
   /** An empty body: the SDK's unmarshaller then makes an empty page without starting an XML parser. */
   private static final byte[] EMPTY_PAGE = new byte[0];
 
+  private final AnswerLimit limit;
+  private final Duration defaultTime;
+
+  /** Bodies under {@code limit}, within a request's call timeout or else {@code defaultTime}. */
+  StreamingInstances(AnswerLimit limit, Duration defaultTime) {
+    this.limit = limit;
+    this.defaultTime = defaultTime;
+  }
+
   @Override
   public Optional<InputStream> modifyHttpResponseContent(Context.ModifyHttpResponse context,
       ExecutionAttributes attributes) {
     AtomicReference<InstancePage> sink = attributes.getAttribute(SINK);
-    Optional<InputStream> body = context.responseBody();
+    Optional<InputStream> body = context.responseBody().map(b -> limit.bound(b, endpoint(context.httpRequest()),
+        context.request().overrideConfiguration().flatMap(c -> c.apiCallTimeout()).orElse(defaultTime)));
     if (sink == null || !context.httpResponse().isSuccessful() || body.isEmpty()) {
       return body;
     }
     try (InputStream in = body.get()) {
       sink.set(InstancePage.read(in));
     } catch (XMLStreamException | IOException e) {
+      AnswerLimitException limit = broken(e);
+      if (limit != null) {
+        throw SdkClientException.create(limit.getMessage(), limit);
+      }
       // The same words as the SDK's own unmarshalling failure, so it is explained the same way.
       throw SdkClientException.create("Unable to unmarshall response (" + e.getMessage() + ")", e);
     }
     return Optional.of(new ByteArrayInputStream(EMPTY_PAGE));
+  }
+
+  /**
+   * The limit the body broke, if that is why it could not be read: the JDK's StAX parser keeps the
+   * stream's exception as its "nested" one, not as the cause.
+   */
+  private static AnswerLimitException broken(Exception e) {
+    AnswerLimitException limit = AnswerLimitException.find(e);
+    if (limit == null && e instanceof XMLStreamException) {
+      Throwable nested = ((XMLStreamException) e).getNestedException();
+      limit = nested == null ? null : AnswerLimitException.find(nested);
+    }
+    return limit;
+  }
+
+  /** {@code https://ec2.us-east-1.amazonaws.com:443}: where the answer came from, without path or query. */
+  private static String endpoint(SdkHttpRequest request) {
+    return request.protocol() + "://" + request.host() + ":" + request.port();
   }
 }

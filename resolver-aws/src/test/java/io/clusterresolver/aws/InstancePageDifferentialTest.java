@@ -3,8 +3,10 @@ package io.clusterresolver.aws;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.clusterresolver.cloud.AddressType;
+import io.clusterresolver.cloud.AnswerLimit;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -72,7 +74,7 @@ class InstancePageDifferentialTest {
         .httpClient(http)
         .overrideConfiguration(o -> {
           if (streaming) {
-            o.addExecutionInterceptor(new StreamingInstances());
+            o.addExecutionInterceptor(new StreamingInstances(AnswerLimit.ofBytes(64L << 20), Duration.ofSeconds(30)));
           }
         })
         .build();

@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.clusterresolver.cloud.AddressType;
+import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.testkit.SimulatedEc2;
 import io.clusterresolver.testkit.SimulatedInstance;
 import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -42,7 +44,7 @@ class InstancePageTest {
         .httpClient(UrlConnectionHttpClient.builder().build())
         .overrideConfiguration(o -> {
           if (streaming) {
-            o.addExecutionInterceptor(new StreamingInstances());
+            o.addExecutionInterceptor(new StreamingInstances(AnswerLimit.ofBytes(64L << 20), Duration.ofSeconds(30)));
           }
         })
         .build();

@@ -12,6 +12,7 @@ import com.azure.resourcemanager.compute.fluent.ComputeManagementClient;
 import com.azure.resourcemanager.compute.implementation.ComputeManagementClientBuilder;
 import com.azure.resourcemanager.network.fluent.NetworkManagementClient;
 import com.azure.resourcemanager.network.implementation.NetworkManagementClientBuilder;
+import io.clusterresolver.cloud.AnswerLimit;
 import java.net.URI;
 import java.time.Duration;
 import java.util.HashMap;
@@ -20,7 +21,7 @@ import javax.net.ssl.SSLContext;
 
 /**
  * The SDK's inner (generated) clients of Compute and Network on one HTTP pipeline: the JDK HTTP
- * client, the {@link DeadlineRetryPolicy} and the bearer token. Only the inner clients' listings are
+ * client with bounded answers ({@link BoundedHttpClient}), the {@link DeadlineRetryPolicy} and the bearer token. Only the inner clients' listings are
  * used: the fluent API's per-VM calls are never made.
  *
  * <p>The clients are what {@code ComputeManager.authenticate(pipeline, profile).serviceClient()}
@@ -47,17 +48,18 @@ final class ArmClients {
   /**
    * @param ssl the TLS context to trust the endpoint with, or {@code null} for the JVM's default
    * @param timeout the overall deadline, also the longest a single response may take
+   * @param limit how much of each answer is read
    */
   static ArmClients create(URI endpoint, String subscription, TokenCredential credential, SSLContext ssl,
-      Duration timeout) {
+      Duration timeout, AnswerLimit limit) {
     java.net.http.HttpClient.Builder jdk = java.net.http.HttpClient.newBuilder();
     if (ssl != null) {
       jdk.sslContext(ssl);
     }
-    HttpClient http = new JdkHttpClientBuilder(jdk)
+    HttpClient http = new BoundedHttpClient(new JdkHttpClientBuilder(jdk)
         .connectionTimeout(Duration.ofSeconds(5))
         .responseTimeout(timeout)
-        .build();
+        .build(), limit, timeout);
     HttpPipeline pipeline = new HttpPipelineBuilder()
         .httpClient(http)
         .policies(new UserAgentPolicy("cluster-resolver-azure"), new DeadlineRetryPolicy(MAX_ATTEMPTS),

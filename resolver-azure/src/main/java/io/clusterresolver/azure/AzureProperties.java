@@ -48,7 +48,8 @@ final class AzureProperties {
 
   static {
     List<ConfigProperty<?>> all = new ArrayList<>(List.of(SUBSCRIPTION, RESOURCE_GROUP, SCALE_SET, TAGS,
-        TAG_NAMES_CASE_INSENSITIVE, ADDRESS, ENDPOINT, IMDS_ENDPOINT, CLIENT_ID, ACCESS_TOKEN));
+        TAG_NAMES_CASE_INSENSITIVE, ADDRESS, ENDPOINT, IMDS_ENDPOINT, CLIENT_ID, ACCESS_TOKEN,
+        CloudProperties.MAX_ANSWER_MIB));
     all.addAll(CloudProperties.layout(TASKS_PER_VM));
     all.addAll(ListingSharing.ALL);
     ALL = List.copyOf(all);

@@ -5,6 +5,7 @@ import com.azure.core.credential.TokenCredential;
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.ClusterLayout;
+import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.CloudProperties;
 import io.clusterresolver.cloud.Endpoints;
 import io.clusterresolver.cloud.MemberClusterResolver;
@@ -80,7 +81,7 @@ final class AzureResolverFactory {
 
     URI arm = endpoint != null ? endpoint : ArmClients.DEFAULT_ENDPOINT;
     ArmClients clients = ArmClients.create(arm, subscription, credential(config), TrustStores.fromSystemProperties(),
-        config.get(CloudProperties.TIMEOUT));
+        config.get(CloudProperties.TIMEOUT), AnswerLimit.of(config));
     String armScope = arm + "|" + subscription;
     AzureMemberSource source = new AzureMemberSource(clients,
         new AzureMemberSource.Scope(armScope, rg, scaleSet, rankScaleSet),

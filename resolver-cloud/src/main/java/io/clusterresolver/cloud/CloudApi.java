@@ -185,7 +185,7 @@ public final class CloudApi {
         break;
       case MALFORMED_RESPONSE:
         s.append(" returned an answer that is not the API's format (")
-            .append(apiName == null ? "" : "not a " + apiName + " answer: ").append(firstLine(f.message()))
+            .append(apiName == null ? "" : (startsWithVowel(apiName) ? "not an " : "not a ") + apiName + " answer: ").append(firstLine(f.message()))
             .append("); check that ").append(endpointProperty).append(" points at the API");
         break;
       case CREDENTIALS:
@@ -202,6 +202,11 @@ public final class CloudApi {
           .append(".timeout or resolve less often");
     }
     return s.toString();
+  }
+
+  /** "an EC2 answer", "an Azure Resource Manager answer", "a Compute Engine answer". */
+  private static boolean startsWithVowel(String name) {
+    return !name.isEmpty() && "AEIOUaeiou".indexOf(name.charAt(0)) >= 0;
   }
 
   private static String firstLine(String s) {

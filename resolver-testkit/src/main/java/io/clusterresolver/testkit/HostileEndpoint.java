@@ -1,14 +1,20 @@
 package io.clusterresolver.testkit;
 
 import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +22,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
 
 /**
  * An HTTP endpoint on loopback that answers every request as an attacker or a broken proxy would:
@@ -23,6 +31,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * and body. Records each request's headers and counts the body bytes it sent, so a test can show a
  * client stopped reading (or never sent its credentials). Every behaviour is bounded (a byte count
  * or a cap), so a client that does not stop still ends. Thread-safe; close it after the test.
+ *
+ * <p>It answers the same way over HTTPS ({@link #httpsUri()}), with the certificate that
+ * {@link SimulatedAzure#trustStoreProperties()} trusts, for clients that send credentials only over
+ * https (azure-core's bearer token policy).
  */
 public final class HostileEndpoint implements AutoCloseable {
 
@@ -33,6 +45,7 @@ public final class HostileEndpoint implements AutoCloseable {
   }
 
   private final HttpServer server;
+  private final HttpsServer https;
   private final ExecutorService threads;
   private final AtomicLong sent = new AtomicLong();
   private final List<Map<String, List<String>>> requests = new CopyOnWriteArrayList<>();
@@ -49,7 +62,7 @@ public final class HostileEndpoint implements AutoCloseable {
       return t;
     });
     server.setExecutor(threads);
-    server.createContext("/", exchange -> {
+    HttpHandler handler = exchange -> {
       requests.add(Map.copyOf(exchange.getRequestHeaders()));
       try (exchange) {
         exchange.getRequestBody().readAllBytes();
@@ -59,8 +72,38 @@ public final class HostileEndpoint implements AutoCloseable {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
-    });
+    };
+    server.createContext("/", handler);
     server.start();
+    try {
+      https = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
+      https.setHttpsConfigurator(new HttpsConfigurator(simulatedAzureCertificate()));
+    } catch (IOException e) {
+      server.stop(0);
+      throw new UncheckedIOException(e);
+    }
+    https.setExecutor(threads);
+    https.createContext("/", handler);
+    https.start();
+  }
+
+  /** The server side of the certificate SimulatedAzure's trust store trusts (for 127.0.0.1). */
+  private static SSLContext simulatedAzureCertificate() throws IOException {
+    try (InputStream in = SimulatedAzure.class.getResourceAsStream("simulated-azure-keystore.p12")) {
+      if (in == null) {
+        throw new IOException("missing resource simulated-azure-keystore.p12");
+      }
+      char[] password = SimulatedAzure.STORE_PASSWORD.toCharArray();
+      KeyStore keys = KeyStore.getInstance("PKCS12");
+      keys.load(in, password);
+      KeyManagerFactory managers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+      managers.init(keys, password);
+      SSLContext tls = SSLContext.getInstance("TLS");
+      tls.init(managers.getKeyManagers(), null, null);
+      return tls;
+    } catch (GeneralSecurityException e) {
+      throw new IOException("Cannot load the test key store", e);
+    }
   }
 
   /**
@@ -131,6 +174,12 @@ public final class HostileEndpoint implements AutoCloseable {
     return URI.create("http://" + a.getAddress().getHostAddress() + ":" + a.getPort());
   }
 
+  /** {@code https://127.0.0.1:PORT}: the same answers over TLS, trusted as {@link SimulatedAzure}'s endpoint is. */
+  public URI httpsUri() {
+    InetSocketAddress a = https.getAddress();
+    return URI.create("https://" + a.getAddress().getHostAddress() + ":" + a.getPort());
+  }
+
   /** The headers of every request received, in order (names as the JDK server spells them: {@code Authorization}). */
   public List<Map<String, List<String>>> requests() {
     return List.copyOf(requests);
@@ -149,6 +198,7 @@ public final class HostileEndpoint implements AutoCloseable {
   @Override
   public void close() {
     server.stop(0);
+    https.stop(0);
     threads.shutdownNow();
   }
 }

@@ -24,6 +24,11 @@ final class TfConfig {
       new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
   /** D3: a sparse job's task index is a decimal integer, nothing Python's int() would also take. */
   private static final Pattern DECIMAL_INTEGER = Pattern.compile("-?[0-9]+");
+  /**
+   * The longest value read, in characters: a cluster of 10,000 tasks takes about 300 KB, so a longer
+   * one is a mistake (or an attack), and parsing it would only fill the memory.
+   */
+  static final int MAX_LENGTH = 1024 * 1024;
 
   private static final TfConfig UNSET = new TfConfig(MissingNode.getInstance());
 
@@ -37,11 +42,16 @@ final class TfConfig {
   /**
    * Parses a {@code TF_CONFIG} value. Unset or blank means no configuration (D4).
    *
-   * @throws IllegalArgumentException for invalid JSON, naming the position of the error
+   * @throws IllegalArgumentException for invalid JSON, naming the position of the error, or a value
+   *     longer than {@link #MAX_LENGTH}
    */
   static TfConfig parse(String value) {
     if (value == null || value.isBlank()) {
       return UNSET;
+    }
+    if (value.length() > MAX_LENGTH) {
+      throw new ConfigurationException(VARIABLE + " is " + value.length() + " characters long, over the limit of 1 MiB ("
+          + MAX_LENGTH + " characters); set " + VARIABLE + " to the cluster and task only");
     }
     JsonNode root;
     try {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.ClusterResolvers;
 import io.clusterresolver.ClusterSpec;
+import io.clusterresolver.ConfigurationException;
 import io.clusterresolver.spi.PropertySources;
 import io.clusterresolver.spi.ResolverContext;
 import java.util.HashMap;
@@ -41,6 +42,19 @@ class TfConfigClusterResolverTest {
     assertThat(resolver.master("ps", 0, "http")).isEqualTo("http://ps0:2222");
     assertThat(resolver.master("ps", 0, "")).isEqualTo("ps0:2222");
     assertThat(resolver.environment()).isEmpty();
+  }
+
+  @Test
+  void aValueOverOneMibIsAConfigurationErrorNamingTheVariableAndTheLimit() {
+    String padding = " ".repeat(1024 * 1024); // JSON allows any whitespace: valid, only too long
+    ClusterResolver resolver = resolver(PS_WORKER + padding);
+    assertThatThrownBy(resolver::clusterSpec)
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageContaining("TF_CONFIG")
+        .hasMessageContaining("limit of 1 MiB (1048576 characters)");
+    // just under the limit still reads
+    assertThat(resolver(PS_WORKER + padding.substring(PS_WORKER.length())).clusterSpec().numTasks("worker"))
+        .isEqualTo(3);
   }
 
   @Test
