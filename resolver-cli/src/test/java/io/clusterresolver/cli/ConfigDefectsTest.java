@@ -2,6 +2,7 @@ package io.clusterresolver.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.clusterresolver.testkit.SimulatedEc2;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -89,5 +90,21 @@ class ConfigDefectsTest {
   void aKubeconfigWithoutEndIsReadOnlyToItsBound() {
     assertThat(usage(kubernetes("-D", "clusterresolver.kubernetes.kubeconfig=/dev/zero")).err)
         .contains("clusterresolver.kubernetes.kubeconfig").contains("/dev/zero").contains("more than 1024 KiB");
+  }
+
+  @Test
+  void aFilterThatMatchesNothingSaysSoOnStandardError() {
+    try (SimulatedEc2 ec2 = SimulatedEc2.start()) {
+      ec2.addTypical(0, 2, b -> b);
+      List<String> args = new ArrayList<>(List.of("resolve", "--provider", "aws", "--format", "json"));
+      ec2.providerProperties().forEach((key, value) -> args.addAll(List.of("-D", key + "=" + value)));
+      args.addAll(List.of("-D", "clusterresolver.aws.tags=team=nobody"));
+      CliRun run = CliRun.run(Map.of(), args.toArray(new String[0]));
+      assertThat(run.code).as("%s", run).isZero();
+      assertThat(run.err.lines().filter(line -> line.contains("listed no task")))
+          .containsExactly("cluster-resolver: provider 'aws' listed no task: nothing matches"
+              + " clusterresolver.aws.region=" + ec2.providerProperties().get("clusterresolver.aws.region")
+              + ", clusterresolver.aws.tags=team=nobody");
+    }
   }
 }
