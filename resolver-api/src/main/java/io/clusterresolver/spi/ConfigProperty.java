@@ -40,6 +40,8 @@ public final class ConfigProperty<T> {
   public static final String PREFIX = "clusterresolver.";
 
   private static final Pattern NAME = Pattern.compile("[a-z0-9]+(-[a-z0-9]+)*");
+  /** The longest duration a property takes: any deadline made from it stays far from overflowing. */
+  private static final Duration MAX_DURATION = Duration.ofDays(365);
   private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)?");
   private static final Pattern ASCII_INTEGER = Pattern.compile("[+-]?[0-9]+");
 
@@ -96,7 +98,7 @@ public final class ConfigProperty<T> {
     return new Builder<>(name, Type.BOOLEAN);
   }
 
-  /** A duration property ({@code 10s}, {@code 500ms}). */
+  /** A duration property ({@code 10s}, {@code 500ms}), at most 365 days. */
   public static Builder<Duration> duration(String name) {
     return new Builder<>(name, Type.DURATION);
   }
@@ -201,24 +203,34 @@ public final class ConfigProperty<T> {
         if (!m.matches()) {
           throw invalid(key, raw, "is not a duration: use a whole number with a unit, like 500ms, 10s or 2m");
         }
+        Duration duration;
         try {
           long amount = Long.parseLong(m.group(1));
           String unit = m.group(2) == null ? "ms" : m.group(2);
           switch (unit) {
             case "s":
-              return Duration.ofSeconds(amount);
+              duration = Duration.ofSeconds(amount);
+              break;
             case "m":
-              return Duration.ofMinutes(amount);
+              duration = Duration.ofMinutes(amount);
+              break;
             case "h":
-              return Duration.ofHours(amount);
+              duration = Duration.ofHours(amount);
+              break;
             case "d":
-              return Duration.ofDays(amount);
+              duration = Duration.ofDays(amount);
+              break;
             default:
-              return Duration.ofMillis(amount);
+              duration = Duration.ofMillis(amount);
           }
         } catch (ArithmeticException | NumberFormatException e) {
-          throw invalid(key, raw, "is too large a duration");
+          duration = null;
         }
+        // A Duration holds 99999999999999d, but a deadline made from it (toMillis, now + it) overflows.
+        if (duration == null || duration.compareTo(MAX_DURATION) > 0) {
+          throw invalid(key, raw, "is too large a duration: at most " + MAX_DURATION.toDays() + "d");
+        }
+        return duration;
       case LIST:
         return splitList(text);
       case MAP:

@@ -27,6 +27,8 @@ import reactor.core.publisher.Mono;
 final class AzureResolverFactory {
 
   private static final String NAME = AzureClusterResolverProvider.NAME;
+  /** Azure's rule for resource group names. */
+  private static final Pattern RESOURCE_GROUP_NAME = Pattern.compile("[\\p{L}\\p{N}_().-]{0,89}[\\p{L}\\p{N}_()-]");
   private static final Pattern SUBSCRIPTION_ID =
       Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
 
@@ -45,6 +47,11 @@ final class AzureResolverFactory {
           + config.key(AzureProperties.CLIENT_ID) + ", not both");
     }
     String rg = config.get(AzureProperties.RESOURCE_GROUP);
+    if (rg != null && !RESOURCE_GROUP_NAME.matcher(rg).matches()) {
+      // Checked before any call: the API would answer a name like "rg/../other" without naming the key.
+      problems.add(config.key(AzureProperties.RESOURCE_GROUP) + ": '" + rg + "' is not a resource group name: 1 to 90"
+          + " letters, digits, '_', '-', '(', ')' and '.', not ending in '.'");
+    }
     String scaleSet = config.get(AzureProperties.SCALE_SET);
     if (scaleSet != null && rg == null) {
       problems.add(config.key(AzureProperties.SCALE_SET) + " needs " + config.key(AzureProperties.RESOURCE_GROUP)

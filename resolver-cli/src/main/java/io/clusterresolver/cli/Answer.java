@@ -103,17 +103,18 @@ final class Answer {
    */
   private static void requireOwnTaskInCluster(String provider, Resolution resolution) {
     OptionalInt id = resolution.taskId();
-    if (resolution.taskType().isEmpty() || id.isEmpty()) {
+    if (resolution.taskType().isEmpty()) {
       return; // not a task of the cluster: nothing to check
     }
     ClusterSpec spec = resolution.clusterSpec();
     String type = resolution.taskType().get();
+    // A type without an index (a process that is no member, given --task-type) must name a job too.
     if (!spec.hasJob(type)) {
       throw new ConfigurationException("This process's task type '" + type + "' (--task-type, or"
           + " clusterresolver." + provider + ".task-type) is not a job of the cluster from provider '" + provider
           + "'; its jobs are: " + String.join(", ", spec.jobs()));
     }
-    if (!spec.taskIndices(type).contains(id.getAsInt())) {
+    if (id.isPresent() && !spec.taskIndices(type).contains(id.getAsInt())) {
       throw new ConfigurationException("This process's task index " + id.getAsInt() + " (--task-id, or"
           + " clusterresolver." + provider + ".task-id) is not a task of job '" + type + "' of the cluster from"
           + " provider '" + provider + "'; its task indices are " + spec.taskIndices(type));

@@ -1,6 +1,7 @@
 package io.clusterresolver.cli;
 
 import io.clusterresolver.ClusterResolver;
+import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.ClusterWait;
 import io.clusterresolver.ConfigurationException;
 import io.clusterresolver.Resolution;
@@ -15,6 +16,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -29,6 +31,10 @@ public final class ResolverOptions {
 
   /** The property a provider declares when it lets the caller say which task this process is. */
   static final String TASK_TYPE_PROPERTY = "task-type";
+  /** The properties, in any provider, that choose which members are listed: named when nothing matches. */
+  private static final Set<String> FILTER_PROPERTIES = Set.of("region", "project", "subscription", "zone", "zones",
+      "namespace", "selector", "tags", "labels", "asg", "instance-group", "resource-group", "scale-set", "states",
+      "vpc-id", "name");
 
   /** See {@link #TASK_TYPE_PROPERTY}. */
   static final String TASK_ID_PROPERTY = "task-id";
@@ -67,7 +73,8 @@ public final class ResolverOptions {
   @Option(
       names = "--min-tasks",
       paramLabel = "N",
-      description = "With --wait: the number of tasks the cluster must have (default 1).")
+      description = "The number of tasks the cluster must have (with --wait, default 1); without --wait, fewer"
+          + " is exit 3 at once.")
   private Integer minTasks;
 
   @Spec(Spec.Target.MIXEE)
@@ -114,7 +121,32 @@ public final class ResolverOptions {
     ResolverConfig config = ResolverConfig.resolve(chosen.name(), chosen.properties(), sources);
     ClusterResolver resolver = chosen.create(config);
     // ... otherwise they only choose which task's view is printed.
-    return new Selection(chosen, resolver, viewTaskType, viewTaskId, clusterWait());
+    return new Selection(chosen, resolver, viewTaskType, viewTaskId, clusterWait(), minTasks,
+        filterOf(chosen, config), command == null ? null : command.commandLine().getErr());
+  }
+
+  /** The properties of {@code provider} that choose which members are listed, as set: {@code key=value} each. */
+  private static List<String> filterOf(ClusterResolverProvider provider, ResolverConfig config) {
+    List<String> filter = new java.util.ArrayList<>();
+    for (ConfigProperty<?> property : provider.properties()) {
+      if (FILTER_PROPERTIES.contains(property.name()) && config.isSet(property)) {
+        filter.add(config.key(property) + "=" + asWritten(config.get(property)));
+      }
+    }
+    return filter;
+  }
+
+  /** A property's value as a user writes it ({@code k1=v1,k2=v2}, {@code a,b}), not as Java prints it. */
+  private static String asWritten(Object value) {
+    if (value instanceof Map) {
+      List<String> pairs = new java.util.ArrayList<>();
+      ((Map<?, ?>) value).forEach((k, v) -> pairs.add(k + "=" + v));
+      return String.join(",", pairs);
+    }
+    if (value instanceof List) {
+      return String.join(",", ((List<?>) value).stream().map(String::valueOf).toList());
+    }
+    return String.valueOf(value);
   }
 
   /** Settings no provider reads (typos outside the provider in use): one warning each, on stderr. */
@@ -133,12 +165,12 @@ public final class ResolverOptions {
     }
   }
 
-  /** The wait --wait and --min-tasks ask for, or {@code null} for none. */
+  /** The wait --wait and --min-tasks ask for, or {@code null} for none (then --min-tasks is checked once). */
   private ClusterWait clusterWait() {
+    if (minTasks != null && minTasks < 1) {
+      throw new ConfigurationException("--min-tasks " + minTasks + ": give at least 1");
+    }
     if (waitFor == null) {
-      if (minTasks != null) {
-        throw new ConfigurationException("--min-tasks " + minTasks + " needs --wait DURATION (how long to wait)");
-      }
       return null;
     }
     Duration timeout = ConfigProperty.duration("wait").build().parse("--wait", waitFor);
@@ -175,14 +207,20 @@ public final class ResolverOptions {
     private final String taskType;
     private final Integer taskId;
     private final ClusterWait wait;
+    private final Integer minTasks;
+    private final List<String> filter;
+    private final PrintWriter err;
 
     Selection(ClusterResolverProvider provider, ClusterResolver resolver, String taskType, Integer taskId,
-        ClusterWait wait) {
+        ClusterWait wait, Integer minTasks, List<String> filter, PrintWriter err) {
       this.provider = provider;
       this.resolver = resolver;
       this.taskType = taskType;
       this.taskId = taskId;
       this.wait = wait;
+      this.minTasks = minTasks;
+      this.filter = List.copyOf(filter);
+      this.err = err;
     }
 
     public ClusterResolverProvider provider() {
@@ -195,12 +233,26 @@ public final class ResolverOptions {
 
     /** Asks the resolver once and captures everything a format prints. */
     Answer resolve() {
+      Resolution snapshot;
       if (wait == null) {
-        return Answer.of(provider.name(), resolver, taskType, taskId);
+        snapshot = resolver.resolve();
+        int tasks = snapshot == null ? 0 : snapshot.clusterSpec().totalTasks();
+        if (minTasks != null && tasks < minTasks) {
+          // Like a --wait that ran out: the source has too few tasks now (exit 3), nothing is printed.
+          throw new ClusterResolverException("The cluster from provider '" + provider.name() + "' has " + tasks
+              + " task(s), fewer than --min-tasks " + minTasks + ": add --wait DURATION to wait for the rest");
+        }
+      } else {
+        // Wait on resolve(), then show that same snapshot: no second listing.
+        snapshot = wait.await(resolver);
       }
-      // Wait on resolve(), then show that same snapshot: no second listing.
-      Resolution formed = wait.await(resolver);
-      return Answer.of(provider.name(), () -> formed, resolver, taskType, taskId);
+      Resolution taken = snapshot;
+      if (taken != null && taken.clusterSpec().totalTasks() == 0 && err != null) {
+        err.println("cluster-resolver: provider '" + provider.name() + "' listed no task"
+            + (filter.isEmpty() ? "" : ": nothing matches " + String.join(", ", filter)));
+        err.flush();
+      }
+      return Answer.of(provider.name(), () -> taken, resolver, taskType, taskId);
     }
   }
 }

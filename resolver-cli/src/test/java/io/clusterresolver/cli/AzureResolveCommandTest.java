@@ -71,6 +71,16 @@ class AzureResolveCommandTest {
   }
 
   @Test
+  void aMalformedResourceGroupIsExit2NamingTheKeyBeforeAnyCall() {
+    for (String rg : new String[] {"rg/../other", "rg.", "rg x", "a".repeat(91), "rg?api-version=1"}) {
+      CliRun run = resolve(rg);
+      assertThat(run.code).as("%s", run).isEqualTo(ExitCodes.USAGE);
+      assertThat(run.err).contains("clusterresolver.azure.resource-group").contains("is not a resource group name");
+    }
+    assertThat(resolve("ml-train_1.(a)").err).doesNotContain("is not a resource group name");
+  }
+
+  @Test
   void a757VmResourceGroupIsTheExactClusterInVmNicAndSkuPagesOnly() throws Exception {
     AzureScenarios.mixedResourceGroup(azure, 757);
     List<SimulatedVm> members = running(vm -> "llm".equals(vm.tags().get("cluster")) && vm.tags().containsKey("role"));

@@ -56,9 +56,23 @@ class WaitCommandTest {
   }
 
   @Test
-  void minTasksWithoutWaitIsAUsageError() {
-    CliRun run = CliRun.run(Map.of(), "resolve", "--provider", "local", "--min-tasks", "3");
+  void minTasksWithoutWaitChecksTheOneListing() {
+    try (SimulatedEc2 ec2 = SimulatedEc2.start()) {
+      ec2.addTypical(0, 2, b -> b);
+      CliRun tooFew = CliRun.run(Map.of(), args(ec2, "--min-tasks", "3"));
+      assertThat(tooFew.code).as("%s", tooFew).isEqualTo(ExitCodes.RESOLUTION_FAILURE);
+      assertThat(tooFew.out).isEmpty();
+      assertThat(tooFew.err).contains("has 2 task(s), fewer than --min-tasks 3").contains("--wait");
+      CliRun enough = CliRun.run(Map.of(), args(ec2, "--min-tasks", "2"));
+      assertThat(enough.code).as("%s", enough).isZero();
+      assertThat(ec2.callCount("DescribeInstances")).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void minTasksBelowOneIsAUsageError() {
+    CliRun run = CliRun.run(Map.of(), "resolve", "--provider", "local", "--min-tasks", "0");
     assertThat(run.code).isEqualTo(ExitCodes.USAGE);
-    assertThat(run.err).contains("--min-tasks 3 needs --wait");
+    assertThat(run.err).contains("--min-tasks 0");
   }
 }

@@ -4,6 +4,7 @@ import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.ClusterSpec;
 import io.clusterresolver.ConfigurationException;
 import io.clusterresolver.TaskAddress;
+import io.clusterresolver.cloud.internal.TaskPorts;
 import io.clusterresolver.spi.ConfigProperty;
 import io.clusterresolver.spi.ResolverConfig;
 import java.util.ArrayList;
@@ -80,11 +81,7 @@ public final class ClusterLayout {
     } catch (IllegalArgumentException e) {
       problems.add(config.key(CloudProperties.ORDER) + ": " + e.getMessage());
     }
-    try {
-      b.tasksPerMember(TasksPerMember.parse(config.get(tasksPerMember)));
-    } catch (IllegalArgumentException e) {
-      problems.add(config.key(tasksPerMember) + ": " + e.getMessage());
-    }
+    TaskPorts.readTasksPerMember(config, tasksPerMember, b, problems);
     boolean tagSet = config.isSet(CloudProperties.JOB_TAG);
     boolean countsSet = config.isSet(CloudProperties.JOBS);
     boolean jobSet = config.isSet(CloudProperties.JOB);

@@ -21,15 +21,18 @@ public final class TasksPerMember {
     this.fixed = fixed;
   }
 
+  /** The most tasks per member: each listens on a port of its own, and a member has few to spare. */
+  private static final int MAX = 1024;
+
   /** One task per member. */
   public static TasksPerMember one() {
     return ONE;
   }
 
-  /** {@code n} tasks per member. */
+  /** {@code n} tasks per member, at most 1024. */
   public static TasksPerMember fixed(int n) {
-    if (n < 1) {
-      throw new IllegalArgumentException("Tasks per member must be at least 1, not " + n);
+    if (n < 1 || n > MAX) {
+      throw new IllegalArgumentException("Tasks per member must be between 1 and " + MAX + ", not " + n);
     }
     return n == 1 ? ONE : new TasksPerMember(n);
   }
@@ -49,12 +52,15 @@ public final class TasksPerMember {
     if (t.equals(PER_ACCELERATOR)) {
       return perAccelerator();
     }
+    int n;
     try {
-      return fixed(Integer.parseInt(t));
+      n = Integer.parseInt(t);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("Tasks per member '" + text + "' must be a positive integer or '"
-          + PER_ACCELERATOR + "'");
+      // Out of int's range too: "99999999999" is no more a task count than "many".
+      throw new IllegalArgumentException("Tasks per member '" + text + "' must be an integer from 1 to " + MAX
+          + " or '" + PER_ACCELERATOR + "'");
     }
+    return fixed(n);
   }
 
   /** Whether a member runs one task per accelerator. */

@@ -2,9 +2,9 @@ package io.clusterresolver.gce;
 
 import io.clusterresolver.cloud.CloudProperties;
 import io.clusterresolver.cloud.ClusterLayout;
+import io.clusterresolver.cloud.internal.TaskPorts;
 import io.clusterresolver.cloud.JobAssignment;
 import io.clusterresolver.cloud.MemberOrder;
-import io.clusterresolver.cloud.TasksPerMember;
 import io.clusterresolver.spi.ResolverConfig;
 import java.util.List;
 
@@ -26,11 +26,7 @@ final class GceLayout {
     } catch (IllegalArgumentException e) {
       problems.add(config.key(CloudProperties.ORDER) + ": " + e.getMessage());
     }
-    try {
-      b.tasksPerMember(TasksPerMember.parse(config.get(GceProperties.TASKS_PER_INSTANCE)));
-    } catch (IllegalArgumentException e) {
-      problems.add(config.key(GceProperties.TASKS_PER_INSTANCE) + ": " + e.getMessage());
-    }
+    TaskPorts.readTasksPerMember(config, GceProperties.TASKS_PER_INSTANCE, b, problems);
     boolean labelSet = config.isSet(GceProperties.JOB_LABEL);
     boolean countsSet = config.isSet(CloudProperties.JOBS);
     if (labelSet && countsSet) {

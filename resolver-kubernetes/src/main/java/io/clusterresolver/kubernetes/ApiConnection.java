@@ -5,7 +5,6 @@ import io.clusterresolver.spi.ResolverConfig;
 import io.fabric8.kubernetes.client.Config;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,6 +20,8 @@ import java.util.regex.Pattern;
  */
 final class ApiConnection {
 
+  /** Larger than any kubeconfig of a few clusters with their certificates inline. */
+  private static final int MAX_KUBECONFIG_BYTES = 1024 * 1024;
   private static final Pattern NAMESPACE_NAME = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
 
   private final Config clientConfig;
@@ -87,9 +88,11 @@ final class ApiConnection {
         return null;
       }
       try {
-        client = Config.fromKubeconfig(null, Files.readString(kubeconfig, StandardCharsets.UTF_8), kubeconfig.toString());
+        client = Config.fromKubeconfig(null, TokenFile.readSmall(kubeconfig, MAX_KUBECONFIG_BYTES),
+            kubeconfig.toString());
       } catch (IOException | RuntimeException e) {
-        problems.add(kubeconfigKey + ": " + kubeconfig + " is not a usable kubeconfig (" + e.getClass().getSimpleName()
+        problems.add(kubeconfigKey + ": " + kubeconfig + " is not a usable kubeconfig ("
+            + (e instanceof TokenFile.TooLarge ? e.getMessage() : e.getClass().getSimpleName())
             + "): check its current-context, cluster and user");
         return null;
       }
@@ -180,7 +183,7 @@ final class ApiConnection {
   private static String namespaceFile(Path file) {
     try {
       if (file != null && Files.isReadable(file)) {
-        String ns = Files.readString(file, StandardCharsets.UTF_8).trim();
+        String ns = TokenFile.readSmall(file, 1024).trim(); // a namespace name is at most 63 characters
         return ns.isEmpty() ? null : ns;
       }
     } catch (IOException e) {

@@ -1,5 +1,6 @@
 package io.clusterresolver.cloud.internal;
 
+import io.clusterresolver.ConfigurationException;
 import io.clusterresolver.cloud.CloudProperties;
 import io.clusterresolver.cloud.MemberSource;
 import io.clusterresolver.spi.ConfigProperty;
@@ -273,8 +274,13 @@ public final class ListingSharing {
     if (!config.get(SHARED_LISTING)) {
       return source;
     }
-    Path directory = config.find(SHARED_LISTING_DIR).map(Path::of).orElseGet(() ->
-        Path.of(System.getProperty("java.io.tmpdir"), "cluster-resolver-" + System.getProperty("user.name", "user")));
+    String named = config.find(SHARED_LISTING_DIR).orElse(null);
+    if (named != null && named.isBlank()) {
+      throw new ConfigurationException(config.key(SHARED_LISTING_DIR) + " is empty: set the folder of this host's"
+          + " listings, or leave it unset for cluster-resolver-USER under java.io.tmpdir");
+    }
+    Path directory = named != null ? Path.of(named) : Path.of(System.getProperty("java.io.tmpdir"),
+        "cluster-resolver-" + System.getProperty("user.name", "user"));
     return new SharedListing(config.provider(), source, directory, query, config.get(SHARED_LISTING_MAX_AGE),
         config.get(CloudProperties.TIMEOUT), System::currentTimeMillis, seal(config));
   }
