@@ -48,6 +48,11 @@ public final class AnswerLimit {
     return new AnswerLimit(config.get(CloudProperties.MAX_ANSWER_MIB) * MIB, config.key(CloudProperties.MAX_ANSWER_MIB));
   }
 
+  /** A limit of {@code maxBytes}, not set by a property (a test's fixed limit, a metadata server's few bytes). */
+  public static AnswerLimit ofBytes(long maxBytes) {
+    return new AnswerLimit(maxBytes, null);
+  }
+
   /** The most bytes of one body that are read. */
   public long maxBytes() {
     return maxBytes;
