@@ -135,7 +135,9 @@ public final class ClusterResolverCommand implements Runnable {
   private static int handleUsageError(ParameterException e, String[] args) {
     CommandLine command = e.getCommandLine();
     PrintWriter err = command.getErr();
-    err.println("cluster-resolver: " + withoutValues(e.getMessage()));
+    err.println("cluster-resolver: " + (e instanceof CommandLine.UnmatchedArgumentException unmatched
+        ? unmatchedWithoutValues(unmatched.getUnmatched(), command.getCommandSpec().parent() == null)
+        : withoutValues(e.getMessage())));
     if (!CommandLine.UnmatchedArgumentException.printSuggestions(e, err)) {
       err.println("Run '" + command.getCommandSpec().qualifiedName() + " --help' for usage.");
     }
@@ -156,6 +158,44 @@ public final class ClusterResolverCommand implements Runnable {
           + " shown: it may hold a secret)";
     }
     return message;
+  }
+
+  /** An option's name as typed ({@code --access-key}, {@code -Dclusterresolver.aws.region}): shown. */
+  private static final java.util.regex.Pattern OPTION_NAME = java.util.regex.Pattern.compile(
+      "--?[A-Za-z][A-Za-z0-9._-]{0,80}");
+  /** A key before '=' ({@code clusterresolver.aws.region}, {@code --timeout}): shown, its value not. */
+  private static final java.util.regex.Pattern KEY = java.util.regex.Pattern.compile(
+      "(--?)?[A-Za-z][A-Za-z0-9._-]{0,80}");
+
+  /**
+   * picocli's "Unknown option(s)" and "Unmatched argument(s)" message, without what may be a
+   * secret: option names are shown, a value after '=' is {@code ***}, and any other argument (a
+   * secret given where no option takes it, like {@code --access-key SECRET}) is only counted.
+   *
+   * @param topLevel whether the arguments were given before a command (where no {@code -D} is taken)
+   */
+  static String unmatchedWithoutValues(List<String> unmatched, boolean topLevel) {
+    List<String> shown = new java.util.ArrayList<>();
+    int hidden = 0;
+    for (String argument : unmatched) {
+      int eq = argument.indexOf('=');
+      if (OPTION_NAME.matcher(argument).matches()) {
+        shown.add("'" + argument + "'");
+      } else if (eq > 0 && KEY.matcher(argument.substring(0, eq)).matches()) {
+        shown.add("'" + argument.substring(0, eq) + "=***'");
+      } else {
+        hidden++;
+      }
+    }
+    StringBuilder message = new StringBuilder("unknown option or argument: ").append(String.join(", ", shown));
+    if (hidden > 0) {
+      message.append(shown.isEmpty() ? "" : ", and ").append(hidden)
+          .append(hidden == 1 ? " argument" : " arguments").append(" not shown (it may hold a secret)");
+    }
+    if (topLevel && unmatched.stream().anyMatch(a -> a.startsWith("-D"))) {
+      message.append("; -D goes after the command: cluster-resolver resolve -D KEY=VALUE");
+    }
+    return message.toString();
   }
 
   private static int handleFailure(Exception e, CommandLine command, ParseResult parseResult) {
