@@ -2,6 +2,7 @@ package io.clusterresolver.cli;
 
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.ConfigurationException;
+import io.clusterresolver.internal.UntrustedText;
 import java.io.PrintWriter;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
@@ -206,7 +207,7 @@ public final class ClusterResolverCommand implements Runnable {
     }
     if (e instanceof ConfigurationException) {
       // The user must change a property, a variable or an argument: the message names which.
-      err.println("cluster-resolver: " + e.getMessage());
+      err.println("cluster-resolver: " + UntrustedText.withoutUserInfo(e.getMessage()));
       return ExitCodes.USAGE;
     }
     // Anything else escaping a provider or a command is a bug: say so, with the stack trace.
@@ -222,7 +223,9 @@ public final class ClusterResolverCommand implements Runnable {
       String message = t.getMessage();
       if (message != null && !message.isBlank()
           && messages.stream().noneMatch(m -> m.contains(message))) {
-        messages.add(t == e ? message : t.getClass().getSimpleName() + ": " + message);
+        // A cause's message is an SDK's or a server's text: escaped, and without a URL's password.
+        messages.add(UntrustedText.withoutUserInfo(
+            t == e ? message : t.getClass().getSimpleName() + ": " + UntrustedText.escape(message)));
       }
     }
     return String.join(System.lineSeparator() + "  caused by ", messages);
