@@ -70,6 +70,23 @@ class HostileInputTest {
   }
 
   @Test
+  void aPasswordInAnEndpointUrlIsNeverEchoed(@TempDir Path dir) throws Exception {
+    Path token = dir.resolve("token");
+    Files.writeString(token, "t0ken");
+    // Invalid (a space in the host) and valid but refused: both errors name the endpoint, neither its password.
+    CliRun invalid = usage("resolve", "--provider", "kubernetes", "-D", "clusterresolver.kubernetes.selector=app=t",
+        "-D", "clusterresolver.kubernetes.endpoint=https://admin:S3CR3T-PW@bad host:6443");
+    assertThat(invalid.err).contains("clusterresolver.kubernetes.endpoint").contains("https://***@bad host:6443")
+        .doesNotContain("S3CR3T");
+    CliRun refused = CliRun.run(Map.of(), "resolve", "--provider", "kubernetes", "-D", "clusterresolver.kubernetes.selector=app=t",
+        "-D", "clusterresolver.kubernetes.endpoint=http://admin:S3CR3T-PW@127.0.0.1:1",
+        "-D", "clusterresolver.kubernetes.token-file=" + token, "-D", "clusterresolver.kubernetes.namespace=ml",
+        "-D", "clusterresolver.kubernetes.timeout=3s");
+    assertThat(refused.code).as("%s", refused).isEqualTo(ExitCodes.RESOLUTION_FAILURE);
+    assertThat(refused.err).doesNotContain("S3CR3T");
+  }
+
+  @Test
   void aBareTokenInAConfigFileIsNotEchoed(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("tokens.properties");
     Files.writeString(file, "ghp_S3CR3TTOKENVALUE\n");
