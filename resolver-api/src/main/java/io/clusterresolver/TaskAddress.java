@@ -127,14 +127,7 @@ public record TaskAddress(String host, int port) {
   }
 
   private static String printable(String text) {
-    StringBuilder s = new StringBuilder();
-    text.codePoints().limit(200).forEach(c -> {
-      if (Character.isISOControl(c)) {
-        s.append(String.format("\\u%04x", c));
-      } else {
-        s.appendCodePoint(c);
-      }
-    });
-    return text.length() > 200 ? s + "…" : s.toString();
+    return io.clusterresolver.internal.UntrustedText.escape(text, 200);
   }
+
 }

@@ -2,6 +2,7 @@ package io.clusterresolver.cli;
 
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.ConfigurationException;
+import io.clusterresolver.internal.UntrustedText;
 import java.io.PrintWriter;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
@@ -135,7 +136,9 @@ public final class ClusterResolverCommand implements Runnable {
   private static int handleUsageError(ParameterException e, String[] args) {
     CommandLine command = e.getCommandLine();
     PrintWriter err = command.getErr();
-    err.println("cluster-resolver: " + withoutValues(e.getMessage()));
+    err.println("cluster-resolver: " + (e instanceof CommandLine.UnmatchedArgumentException unmatched
+        ? unmatchedWithoutValues(unmatched.getUnmatched(), command.getCommandSpec().parent() == null)
+        : withoutValues(e.getMessage())));
     if (!CommandLine.UnmatchedArgumentException.printSuggestions(e, err)) {
       err.println("Run '" + command.getCommandSpec().qualifiedName() + " --help' for usage.");
     }
@@ -158,6 +161,44 @@ public final class ClusterResolverCommand implements Runnable {
     return message;
   }
 
+  /** An option's name as typed ({@code --access-key}, {@code -Dclusterresolver.aws.region}): shown. */
+  private static final java.util.regex.Pattern OPTION_NAME = java.util.regex.Pattern.compile(
+      "--?[A-Za-z][A-Za-z0-9._-]{0,80}");
+  /** A key before '=' ({@code clusterresolver.aws.region}, {@code --timeout}): shown, its value not. */
+  private static final java.util.regex.Pattern KEY = java.util.regex.Pattern.compile(
+      "(--?)?[A-Za-z][A-Za-z0-9._-]{0,80}");
+
+  /**
+   * picocli's "Unknown option(s)" and "Unmatched argument(s)" message, without what may be a
+   * secret: option names are shown, a value after '=' is {@code ***}, and any other argument (a
+   * secret given where no option takes it, like {@code --access-key SECRET}) is only counted.
+   *
+   * @param topLevel whether the arguments were given before a command (where no {@code -D} is taken)
+   */
+  static String unmatchedWithoutValues(List<String> unmatched, boolean topLevel) {
+    List<String> shown = new java.util.ArrayList<>();
+    int hidden = 0;
+    for (String argument : unmatched) {
+      int eq = argument.indexOf('=');
+      if (OPTION_NAME.matcher(argument).matches()) {
+        shown.add("'" + argument + "'");
+      } else if (eq > 0 && KEY.matcher(argument.substring(0, eq)).matches()) {
+        shown.add("'" + argument.substring(0, eq) + "=***'");
+      } else {
+        hidden++;
+      }
+    }
+    StringBuilder message = new StringBuilder("unknown option or argument: ").append(String.join(", ", shown));
+    if (hidden > 0) {
+      message.append(shown.isEmpty() ? "" : ", and ").append(hidden)
+          .append(hidden == 1 ? " argument" : " arguments").append(" not shown (it may hold a secret)");
+    }
+    if (topLevel && unmatched.stream().anyMatch(a -> a.startsWith("-D"))) {
+      message.append("; -D goes after the command: cluster-resolver resolve -D KEY=VALUE");
+    }
+    return message.toString();
+  }
+
   private static int handleFailure(Exception e, CommandLine command, ParseResult parseResult) {
     PrintWriter err = command.getErr();
     if (e instanceof ClusterResolverException) {
@@ -166,7 +207,7 @@ public final class ClusterResolverCommand implements Runnable {
     }
     if (e instanceof ConfigurationException) {
       // The user must change a property, a variable or an argument: the message names which.
-      err.println("cluster-resolver: " + e.getMessage());
+      err.println("cluster-resolver: " + UntrustedText.withoutUserInfo(e.getMessage()));
       return ExitCodes.USAGE;
     }
     // Anything else escaping a provider or a command is a bug: say so, with the stack trace.
@@ -182,7 +223,9 @@ public final class ClusterResolverCommand implements Runnable {
       String message = t.getMessage();
       if (message != null && !message.isBlank()
           && messages.stream().noneMatch(m -> m.contains(message))) {
-        messages.add(t == e ? message : t.getClass().getSimpleName() + ": " + message);
+        // A cause's message is an SDK's or a server's text: escaped, and without a URL's password.
+        messages.add(UntrustedText.withoutUserInfo(
+            t == e ? message : t.getClass().getSimpleName() + ": " + UntrustedText.escape(message)));
       }
     }
     return String.join(System.lineSeparator() + "  caused by ", messages);

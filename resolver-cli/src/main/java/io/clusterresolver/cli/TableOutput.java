@@ -1,5 +1,6 @@
 package io.clusterresolver.cli;
 
+import io.clusterresolver.internal.UntrustedText;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,8 +25,9 @@ final class TableOutput {
     int rank = 0;
     for (GlobalRanks.Task task : ranks.tasks()) {
       boolean self = task.job.equals(r.taskType()) && Objects.equals(task.index, r.taskIndex());
-      rows.add(new String[] {self ? "*" : "", Integer.toString(rank++), task.job, Integer.toString(task.index),
-          task.address, self ? accelerators : ""});
+      // Job names come from tags and labels anyone with access to the fleet may set: no terminal escapes.
+      rows.add(new String[] {self ? "*" : "", Integer.toString(rank++), UntrustedText.escape(task.job),
+          Integer.toString(task.index), UntrustedText.escape(task.address), self ? UntrustedText.escape(accelerators) : ""});
     }
     int[] widths = new int[rows.get(0).length];
     for (String[] row : rows) {
@@ -35,7 +37,7 @@ final class TableOutput {
     }
     StringBuilder out = new StringBuilder()
         .append("provider ").append(r.provider())
-        .append(r.environment().isEmpty() ? "" : ", environment " + r.environment())
+        .append(r.environment().isEmpty() ? "" : ", environment " + UntrustedText.escape(r.environment()))
         .append(r.rpcLayer() == null ? "" : ", rpc layer " + r.rpcLayer())
         .append(", ").append(ranks.tasks().size()).append(ranks.tasks().size() == 1 ? " task" : " tasks")
         .append(r.taskType() == null ? ", this process is not a task of the cluster" : "")
@@ -50,7 +52,7 @@ final class TableOutput {
     List<String> emptyJobs = new ArrayList<>();
     for (String job : r.clusterSpec().jobs()) {
       if (r.clusterSpec().numTasks(job) == 0) {
-        emptyJobs.add(job);
+        emptyJobs.add(UntrustedText.escape(job));
       }
     }
     if (!emptyJobs.isEmpty()) {

@@ -44,6 +44,49 @@ class HostileInputTest {
   }
 
   @Test
+  void aSecretInAnUnknownOrMisplacedOptionIsNeverEchoed() {
+    // What picocli printed before (issue 20): "Unknown option: '-Dclusterresolver.azure.access-key=S3CR3T-1'",
+    // "Unknown options: '--access-key', 'S3CR3T-4'", "Unmatched argument at index 1: 'S3CR3T-5'".
+    String[][] commandLines = {
+      {"-Dclusterresolver.azure.access-key=S3CR3T-1", "resolve"},
+      {"-D", "clusterresolver.azure.access-key=S3CR3T-2", "resolve"},
+      {"resolve", "--access-key=S3CR3T-3"},
+      {"resolve", "--access-key", "S3CR3T-4"},
+      {"resolve", "S3CR3T-5"},
+      {"reslove", "-D", "clusterresolver.azure.access-key=S3CR3T-6"},
+      {"resolve", "--provider", "azure", "--timeout", "S3CR3T-7"},
+      {"resolve", "-Dclusterresolver.azure.access-key", "S3CR3T-8"},
+    };
+    for (String[] args : commandLines) {
+      CliRun run = usage(args);
+      assertThat(run.err).as("%s", String.join(" ", args)).doesNotContain("S3CR3T").contains("cluster-resolver: ");
+    }
+    assertThat(usage("-Dclusterresolver.azure.access-key=S3CR3T-1", "resolve").err)
+        .contains("'-Dclusterresolver.azure.access-key=***'").contains("-D goes after the command");
+    assertThat(usage("resolve", "--access-key", "S3CR3T-4").err)
+        .contains("'--access-key', and 1 argument not shown (it may hold a secret)");
+    assertThat(usage("reslove", "-D", "clusterresolver.azure.access-key=S3CR3T-6").err)
+        .contains("'clusterresolver.azure.access-key=***'").contains("Did you mean: cluster-resolver resolve");
+  }
+
+  @Test
+  void aPasswordInAnEndpointUrlIsNeverEchoed(@TempDir Path dir) throws Exception {
+    Path token = dir.resolve("token");
+    Files.writeString(token, "t0ken");
+    // Invalid (a space in the host) and valid but refused: both errors name the endpoint, neither its password.
+    CliRun invalid = usage("resolve", "--provider", "kubernetes", "-D", "clusterresolver.kubernetes.selector=app=t",
+        "-D", "clusterresolver.kubernetes.endpoint=https://admin:S3CR3T-PW@bad host:6443");
+    assertThat(invalid.err).contains("clusterresolver.kubernetes.endpoint").contains("https://***@bad host:6443")
+        .doesNotContain("S3CR3T");
+    CliRun refused = CliRun.run(Map.of(), "resolve", "--provider", "kubernetes", "-D", "clusterresolver.kubernetes.selector=app=t",
+        "-D", "clusterresolver.kubernetes.endpoint=http://admin:S3CR3T-PW@127.0.0.1:1",
+        "-D", "clusterresolver.kubernetes.token-file=" + token, "-D", "clusterresolver.kubernetes.namespace=ml",
+        "-D", "clusterresolver.kubernetes.timeout=3s");
+    assertThat(refused.code).as("%s", refused).isEqualTo(ExitCodes.RESOLUTION_FAILURE);
+    assertThat(refused.err).doesNotContain("S3CR3T");
+  }
+
+  @Test
   void aBareTokenInAConfigFileIsNotEchoed(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("tokens.properties");
     Files.writeString(file, "ghp_S3CR3TTOKENVALUE\n");

@@ -8,6 +8,17 @@ import org.junit.jupiter.api.Test;
 class TableOutputTest {
 
   @Test
+  void controlCharactersInJobNamesAreEscapedNotSentToTheTerminal() {
+    // A job name with an ANSI "clear screen", a carriage return and a right-to-left override (issue 20).
+    String job = "evil\u001b[2J\rfake\u202e";
+    CliRun run = CliRun.run(Map.of("TF_CONFIG", "{\"cluster\": {\"" + job.replace("\u001b", "\\u001b")
+        .replace("\r", "\\r").replace("\u202e", "\\u202e") + "\": [\"h1:2222\"]}}"), "resolve", "--format", "table");
+    assertThat(run.code).as("%s", run).isZero();
+    assertThat(run.out).doesNotContain("\u001b").doesNotContain("\r").doesNotContain("\u202e")
+        .contains("evil\\u001b[2J\\u000dfake\\u202e");
+  }
+
+  @Test
   void listsEveryTaskInRankOrderAndMarksThisOne() {
     CliRun run = CliRun.run(Map.of(), "resolve", "--provider", "fixture", "--format", "table",
         "-D", "clusterresolver.fixture.hosts=h1,h2", "-D", "clusterresolver.fixture.tasks-per-host=2",

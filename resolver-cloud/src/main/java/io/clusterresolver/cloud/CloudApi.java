@@ -2,6 +2,7 @@ package io.clusterresolver.cloud;
 
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.ConfigurationException;
+import io.clusterresolver.internal.UntrustedText;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -175,12 +176,12 @@ public final class CloudApi {
       case HTTP_ERROR:
         s.append(" failed with HTTP ").append(f.httpStatus());
         if (f.errorCode() != null) {
-          s.append(' ').append(f.errorCode());
+          s.append(' ').append(UntrustedText.escape(f.errorCode(), 100));
         }
         if (f.message() != null && !f.message().isBlank()) {
           s.append(" (").append(firstLine(f.message())).append(')');
         }
-        s.append(", request id ").append(f.requestId() == null ? "(none)" : f.requestId())
+        s.append(", request id ").append(f.requestId() == null ? "(none)" : UntrustedText.escape(f.requestId(), 100))
             .append(", after ").append(attempts);
         break;
       case MALFORMED_RESPONSE:
@@ -209,13 +210,13 @@ public final class CloudApi {
     return !name.isEmpty() && "AEIOUaeiou".indexOf(name.charAt(0)) >= 0;
   }
 
+  /** The first line of an API's or SDK's text, at most 300 code points, escaped and without URL passwords. */
   private static String firstLine(String s) {
     if (s == null) {
       return "no detail";
     }
     int nl = s.indexOf('\n');
-    String line = nl < 0 ? s : s.substring(0, nl);
-    return line.length() > 300 ? line.substring(0, 300) + "…" : line;
+    return UntrustedText.withoutUserInfo(UntrustedText.escape(nl < 0 ? s : s.substring(0, nl), 300));
   }
 
   private static Duration atLeastOneMs(Duration d) {

@@ -1,5 +1,6 @@
 package io.clusterresolver.cloud;
 
+import io.clusterresolver.internal.UntrustedText;
 import io.clusterresolver.spi.ConfigProperty;
 import io.clusterresolver.spi.ResolverConfig;
 import java.net.URI;
@@ -28,7 +29,8 @@ public final class Endpoints {
     } catch (IllegalArgumentException e) {
       // reported below
     }
-    problems.add(config.key(property) + ": '" + value + "' is not an http:// or https:// URL");
+    problems.add(config.key(property) + ": '" + UntrustedText.escape(UntrustedText.withoutUserInfo(value), 200)
+        + "' is not an http:// or https:// URL");
     return null;
   }
 }

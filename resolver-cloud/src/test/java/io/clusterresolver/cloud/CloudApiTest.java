@@ -32,6 +32,18 @@ class CloudApiTest {
   private static final Map<String, String> NEXT = Map.of("", "t1", "t1", "t2", "t2", "");
 
   @Test
+  void anApisErrorTextIsEscapedAndAUrlPasswordInItIsHidden() {
+    // What a hostile endpoint answers (issue 20): a forged log line, a terminal escape, a URL with a password.
+    assertThatThrownBy(() -> API.session(Duration.ofSeconds(5)).call("List", remaining -> {
+      throw new FakeSdkException(ApiFailure.http(500, "Err\u001b[31m", "denied\rINFO all good \u001b[2J"
+          + " see https://admin:S3CR3T@proxy.example/", "req\u0007", 1));
+    }))
+        .isInstanceOf(ClusterResolverException.class)
+        .hasMessage("demo: List failed with HTTP 500 Err\\u001b[31m (denied\\u000dINFO all good \\u001b[2J see"
+            + " https://***@proxy.example/), request id req\\u0007, after 1 attempt");
+  }
+
+  @Test
   void followsEveryPageInOrderUntilTheTokenRunsOut() {
     List<String> seen = new ArrayList<>();
     List<String> tokens = new ArrayList<>();

@@ -6,6 +6,7 @@ import io.clusterresolver.ClusterResolvers;
 import io.clusterresolver.ClusterSpec;
 import io.clusterresolver.ConfigurationException;
 import io.clusterresolver.TaskAddress;
+import io.clusterresolver.spi.PropertySources;
 import io.grpc.EquivalentAddressGroup;
 import io.grpc.NameResolver;
 import io.grpc.Status;
@@ -118,6 +119,7 @@ final class ClusterNameResolver extends NameResolver {
     } catch (ClusterResolverException e) {
       error = Status.UNAVAILABLE.withDescription(e.getMessage());
     } catch (RuntimeException e) {
+      // The target prints without its property values (they may be secrets).
       error = Status.INTERNAL.withDescription("resolving " + target + " failed: " + e).withCause(e);
     }
     List<EquivalentAddressGroup> found = groups;
@@ -151,7 +153,8 @@ final class ClusterNameResolver extends NameResolver {
     if (resolver == null) {
       resolver = target.provider() != null
           ? ClusterResolvers.create(target.provider(), target.properties())
-          : ClusterResolvers.detect();
+          // Detection reads the target's properties too: they choose and configure the provider.
+          : ClusterResolvers.detect(PropertySources.system(target.properties()));
     }
     return resolver;
   }

@@ -74,7 +74,7 @@ class ChannelFollowsTheFleetTest {
   @Test
   void theChannelReachesExactlyTheMembersAsTheFleetGrowsAndShrinks() throws Exception {
     fleetOf(3);
-    StringBuilder target = new StringBuilder("cluster://aws/worker?refresh-interval=200ms&min-refresh-interval=100ms");
+    StringBuilder target = new StringBuilder("cluster://aws/worker?refresh-interval=1s&min-refresh-interval=1s");
     Map<String, String> properties = new java.util.LinkedHashMap<>(ec2.providerProperties());
     properties.put("clusterresolver.aws.region", "us-east-1");
     properties.put("clusterresolver.aws.access-key-id", "AKIAEXAMPLESIMULATED");

@@ -70,6 +70,7 @@ class ClusterNameResolverTest {
       server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     }
     TestProvider.FAILURE.set(null);
+    TestProvider.CRASH.set(null);
   }
 
   /** A server on a free loopback port that answers with its own name. */
@@ -148,5 +149,57 @@ class ClusterNameResolverTest {
         .hasMessageContaining("names no job");
     assertThatThrownBy(() -> ClusterTarget.parse(URI.create("cluster://aws/ps?SECRETTOKEN")))
         .hasMessageNotContaining("SECRETTOKEN");
+  }
+
+  private static final String SECRET = "s3cr3t+base64/Zz==";
+
+  @Test
+  void aResolveThatFailsNeverShowsTheTargetsSecretInTheStatus() {
+    String target = "cluster://grpctest/worker?clusterresolver.grpctest.token=" + SECRET.replace("/", "%2F");
+    TestProvider.CRASH.set(new IllegalStateException("provider bug"));
+    assertThatThrownBy(() -> ask(channel(target)))
+        .isInstanceOf(StatusRuntimeException.class)
+        .hasMessageContaining("INTERNAL").hasMessageContaining("provider bug")
+        .hasMessageContaining("cluster://grpctest/worker?clusterresolver.grpctest.token=***")
+        .satisfies(e -> assertThat(String.valueOf(((StatusRuntimeException) e).getStatus())).doesNotContain("s3cr3t"))
+        .hasMessageNotContaining("s3cr3t");
+    TestProvider.CRASH.set(null);
+    TestProvider.FAILURE.set("grpctest: ListMembers failed with HTTP 503");
+    assertThatThrownBy(() -> ask(channel(target + "&clusterresolver.grpctest.unknown-key=" + SECRET)))
+        .isInstanceOf(StatusRuntimeException.class).hasMessageNotContaining("s3cr3t");
+  }
+
+  @Test
+  void aPlusInAQueryValueStaysAPlusAndPercentEscapesAreDecoded() {
+    // RFC 3986 (and gRPC's own target parsing) reads '+' in a query as '+'; only HTML forms mean a space.
+    ClusterTarget t = ClusterTarget.parse(URI.create(
+        "cluster://aws/ps?clusterresolver.aws.secret-key=ab+cd%2Bef%2Fg%3D%3D&clusterresolver.aws.region=%C3%A9u"));
+    assertThat(t.properties()).containsEntry("clusterresolver.aws.secret-key", "ab+cd+ef/g==")
+        .containsEntry("clusterresolver.aws.region", "\u00e9u");
+  }
+
+  @Test
+  void aDetectedProviderKeepsTheTargetsProperties() throws Exception {
+    TestProvider.CLUSTER.set(Map.of("worker", List.of(server("w0"))));
+    TestProvider.TOKENS.clear();
+    // No provider in the target: detection must see clusterresolver.grpctest.here and the resolver the token.
+    assertThat(ask(channel("cluster:///worker?clusterresolver.grpctest.here=yes&clusterresolver.grpctest.token=a+b")))
+        .isEqualTo("w0");
+    assertThat(TestProvider.TOKENS).containsExactly("a+b");
+  }
+
+  @Test
+  void refreshIntervalsBelowTheFloorAreRejectedNamingTheOption() {
+    for (String option : List.of("refresh-interval", "min-refresh-interval")) {
+      assertThatThrownBy(() -> ClusterTarget.parse(URI.create("cluster://aws/ps?" + option + "=1ms")))
+          .isInstanceOf(io.clusterresolver.ConfigurationException.class)
+          .hasMessageStartingWith(option + " (in the gRPC target's query): '1ms' is below the floor of 1000ms");
+      assertThat(ClusterTarget.parse(URI.create("cluster://aws/ps?" + option + "=1s")))
+          .extracting(option.equals("refresh-interval") ? ClusterTarget::refreshInterval : ClusterTarget::minRefreshInterval)
+          .isEqualTo(java.time.Duration.ofSeconds(1));
+    }
+    assertThat(ClusterTarget.parse(URI.create("cluster://aws/ps?refresh-interval=0s")).refreshInterval()).isZero();
+    assertThatThrownBy(() -> ClusterTarget.parse(URI.create("cluster://aws/ps?min-refresh-interval=0s")))
+        .hasMessageContaining("below the floor");
   }
 }

@@ -27,6 +27,17 @@ public final class TestProvider implements ClusterResolverProvider {
   /** A synchronization context no resolve may run in; checked by every resolve. */
   static final AtomicReference<SynchronizationContext> FORBIDDEN_CONTEXT = new AtomicReference<>();
   static final AtomicInteger RESOLVES_IN_FORBIDDEN_CONTEXT = new AtomicInteger();
+  /** When set, a resolve throws it (a bug in a provider: the channel sees INTERNAL). */
+  static final AtomicReference<RuntimeException> CRASH = new AtomicReference<>();
+  /** The {@code token} each created resolver was configured with ("" when none). */
+  static final List<String> TOKENS = new CopyOnWriteArrayList<>();
+
+  /** A secret the tests put in targets; it must never show in a status. */
+  static final ConfigProperty<String> TOKEN = ConfigProperty.string("token").secret()
+      .description("A secret for the tests").build();
+  /** Set (to anything) in the properties to make this provider the one detection picks. */
+  static final ConfigProperty<String> HERE = ConfigProperty.string("here")
+      .description("Makes this provider apply to the process").build();
 
   @Override
   public String name() {
@@ -40,16 +51,17 @@ public final class TestProvider implements ClusterResolverProvider {
 
   @Override
   public boolean isAvailable(ResolverContext context) {
-    return false;
+    return context.property(HERE.key(name())).isPresent();
   }
 
   @Override
   public List<ConfigProperty<?>> properties() {
-    return List.of();
+    return List.of(TOKEN, HERE);
   }
 
   @Override
   public ClusterResolver create(ResolverConfig config) {
+    TOKENS.add(config.find(TOKEN).orElse(""));
     return new ClusterResolver() {
       @Override
       public ClusterSpec clusterSpec() {
@@ -64,6 +76,9 @@ public final class TestProvider implements ClusterResolverProvider {
           } catch (IllegalStateException expected) {
             // Not in it: as it must be.
           }
+        }
+        if (CRASH.get() != null) {
+          throw CRASH.get();
         }
         if (FAILURE.get() != null) {
           throw new ClusterResolverException(FAILURE.get());

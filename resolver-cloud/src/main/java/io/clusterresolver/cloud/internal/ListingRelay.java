@@ -2,6 +2,7 @@ package io.clusterresolver.cloud.internal;
 
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.cloud.MemberSource;
+import io.clusterresolver.internal.UntrustedText;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -194,7 +195,7 @@ public final class ListingRelay {
     byte[] body = response.body();
     if (status != 200) {
       String text = new String(body, 0, Math.min(body.length, 2048), StandardCharsets.UTF_8).strip();
-      return fallBack("answered HTTP " + status + " (" + escaped(text) + ")");
+      return fallBack("answered HTTP " + status + " (" + UntrustedText.escape(text) + ")");
     }
     String type = response.headers().firstValue("Content-Type").orElse("");
     String age = response.headers().firstValue(RelayServer.AGE_HEADER).orElse("");
@@ -215,26 +216,15 @@ public final class ListingRelay {
       }
     }
     if (listing == null) {
-      return fallBack("answered something that is not a listing of this query (Content-Type '" + escaped(type) + "')");
+      return fallBack("answered something that is not a listing of this query (Content-Type '" + UntrustedText.escape(type) + "')");
     }
     Listing answer = listing;
     LOG.log(Level.DEBUG, () -> provider + ": " + answer.members().size() + " member(s) from the relay "
-        + uri.getAuthority() + ", " + escaped(age) + " ms old");
+        + uri.getAuthority() + ", " + UntrustedText.escape(age) + " ms old");
     return listing;
   }
 
-  /** Untrusted text with control characters written as Java escapes, so it cannot forge log lines. */
-  private static String escaped(String text) {
-    StringBuilder out = new StringBuilder(text.length());
-    text.codePoints().forEach(c -> {
-      if (Character.isISOControl(c)) {
-        out.append(String.format("\\u%04x", c));
-      } else {
-        out.appendCodePoint(c);
-      }
-    });
-    return out.toString();
-  }
+
 
   private static byte[] randomBytes() {
     byte[] bytes = new byte[16];
