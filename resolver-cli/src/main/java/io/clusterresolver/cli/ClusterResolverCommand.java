@@ -137,7 +137,7 @@ public final class ClusterResolverCommand implements Runnable {
     CommandLine command = e.getCommandLine();
     PrintWriter err = command.getErr();
     err.println("cluster-resolver: " + (e instanceof CommandLine.UnmatchedArgumentException unmatched
-        ? unmatchedWithoutValues(unmatched.getUnmatched(), command.getCommandSpec().parent() == null)
+        ? unmatchedWithoutValues(unmatched, command.getCommandSpec().parent() == null)
         : withoutValues(e.getMessage())));
     if (!CommandLine.UnmatchedArgumentException.printSuggestions(e, err)) {
       err.println("Run '" + command.getCommandSpec().qualifiedName() + " --help' for usage.");
@@ -159,6 +159,25 @@ public final class ClusterResolverCommand implements Runnable {
           + " shown: it may hold a secret)";
     }
     return message;
+  }
+
+  /** A word where a command goes: lower-case letters and dashes, like every command's name. */
+  private static final java.util.regex.Pattern COMMAND_WORD = java.util.regex.Pattern.compile("[a-z][a-z-]{0,31}");
+
+  /**
+   * The message for unmatched arguments. A mistyped command ({@code reslove}) is named: before any
+   * command, a lower-case word close enough to a command's name that picocli suggests one is that
+   * command misspelt, not a secret. Everything else goes through {@link #unmatchedWithoutValues}.
+   */
+  private static String unmatchedWithoutValues(CommandLine.UnmatchedArgumentException e, boolean topLevel) {
+    List<String> unmatched = e.getUnmatched();
+    if (topLevel && !unmatched.isEmpty() && COMMAND_WORD.matcher(unmatched.get(0)).matches()
+        && !e.getSuggestions().isEmpty()) {
+      List<String> rest = unmatched.subList(1, unmatched.size());
+      return "unknown command '" + unmatched.get(0) + "'"
+          + (rest.isEmpty() ? "" : "; " + unmatchedWithoutValues(rest, true));
+    }
+    return unmatchedWithoutValues(unmatched, topLevel);
   }
 
   /** An option's name as typed ({@code --access-key}, {@code -Dclusterresolver.aws.region}): shown. */
