@@ -1,8 +1,7 @@
 package io.clusterresolver.aws;
 
 import io.clusterresolver.ClusterResolver;
-import io.clusterresolver.spi.ClusterResolverProvider;
-import io.clusterresolver.spi.ConfigProperty;
+import io.clusterresolver.cloud.CloudResolverProvider;
 import io.clusterresolver.cloud.PlatformProbes;
 import io.clusterresolver.spi.ResolverConfig;
 import io.clusterresolver.spi.ResolverContext;
@@ -17,7 +16,7 @@ import java.util.Optional;
  * (all pages, under one deadline); this process finds its own task by its IMDSv2 instance id.
  * Properties: {@code clusterresolver.aws.*}, see the module README.
  */
-public final class AwsClusterResolverProvider implements ClusterResolverProvider {
+public final class AwsClusterResolverProvider extends CloudResolverProvider {
 
   /** The provider's name. */
   public static final String NAME = "aws";
@@ -27,17 +26,8 @@ public final class AwsClusterResolverProvider implements ClusterResolverProvider
       List.of("AWS_EXECUTION_ENV", "ECS_CONTAINER_METADATA_URI_V4", "ECS_CONTAINER_METADATA_URI", "AWS_BATCH_JOB_ID");
 
   /** A public zero-argument constructor that does no work, for {@link java.util.ServiceLoader}. */
-  public AwsClusterResolverProvider() {}
-
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  /** Below scheduler and configuration providers, above {@code local}. */
-  @Override
-  public int priority() {
-    return 50;
+  public AwsClusterResolverProvider() {
+    super(NAME, AwsProperties.ALL);
   }
 
   /**
@@ -66,11 +56,6 @@ public final class AwsClusterResolverProvider implements ClusterResolverProvider
     } catch (RuntimeException e) {
       return false;
     }
-  }
-
-  @Override
-  public List<ConfigProperty<?>> properties() {
-    return AwsProperties.ALL;
   }
 
   /** Validates the configuration and builds the resolver (in {@link AwsResolverFactory}, so that loading this provider loads no SDK class). */

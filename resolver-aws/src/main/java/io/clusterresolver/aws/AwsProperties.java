@@ -2,7 +2,6 @@ package io.clusterresolver.aws;
 
 import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.CloudProperties;
-import io.clusterresolver.cloud.internal.ListingSharing;
 import io.clusterresolver.spi.ConfigProperty;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -80,7 +79,7 @@ final class AwsProperties {
     List<ConfigProperty<?>> all = new ArrayList<>(List.of(REGION, ENDPOINT, IMDS_ENDPOINT, PROFILE, ACCESS_KEY_ID,
         SECRET_ACCESS_KEY, SESSION_TOKEN, TAGS, ASG, STATES, ZONES, VPC_ID, ADDRESS, ACCELERATORS,
         MAX_ATTEMPTS, RETRY_MODE, PAGE_SIZE, CloudProperties.MAX_ANSWER_MIB));
-    all.addAll(ListingSharing.ALL);
+    all.addAll(CloudProperties.sharing());
     all.addAll(CloudProperties.layout(TASKS_PER_INSTANCE));
     ALL = List.copyOf(all);
   }

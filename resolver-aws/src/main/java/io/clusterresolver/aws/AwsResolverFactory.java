@@ -4,15 +4,9 @@ import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.CloudProperties;
-import io.clusterresolver.cloud.Endpoints;
-import io.clusterresolver.cloud.MemberClusterResolver;
-import io.clusterresolver.cloud.MemberSource;
+import io.clusterresolver.cloud.CloudResolverSetup;
 import io.clusterresolver.cloud.SelfIdentity;
-import io.clusterresolver.cloud.internal.HeaderLogGuard;
-import io.clusterresolver.cloud.internal.ListingSharing;
-import io.clusterresolver.cloud.internal.SharedListing;
 import io.clusterresolver.spi.ResolverConfig;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,10 +39,10 @@ final class AwsResolverFactory {
   private AwsResolverFactory() {}
 
   static ClusterResolver create(ResolverConfig config) {
-    HeaderLogGuard.keepHeadersOutOfLogs(); // before any request, IMDS's included
-    List<String> problems = new ArrayList<>();
-    URI endpoint = Endpoints.httpUrl(config, AwsProperties.ENDPOINT, problems);
-    URI imdsEndpoint = Endpoints.httpUrl(config, AwsProperties.IMDS_ENDPOINT, problems);
+    CloudResolverSetup setup = CloudResolverSetup.start(config, AwsProperties.ALL, AwsProperties.TASKS_PER_INSTANCE);
+    List<String> problems = setup.problems();
+    URI endpoint = setup.endpoint(AwsProperties.ENDPOINT);
+    URI imdsEndpoint = setup.endpoint(AwsProperties.IMDS_ENDPOINT);
     boolean hasKey = config.isSet(AwsProperties.ACCESS_KEY_ID);
     boolean hasSecret = config.isSet(AwsProperties.SECRET_ACCESS_KEY);
     if (hasKey != hasSecret) {
@@ -69,8 +63,6 @@ final class AwsResolverFactory {
       problems.add(config.key(AwsProperties.RETRY_MODE) + ": '" + retryMode + "' is not a retry mode: use standard or"
           + " adaptive");
     }
-    MemberClusterResolver.Builder resolver = MemberClusterResolver.builder(NAME)
-        .configure(config, AwsProperties.TASKS_PER_INSTANCE, problems);
     ImdsClient imds = new ImdsClient(imdsEndpoint != null ? imdsEndpoint : ImdsClient.DEFAULT_ENDPOINT);
     boolean imdsDisabled = imdsEndpoint == null && "true".equalsIgnoreCase(config.getenv("AWS_EC2_METADATA_DISABLED"));
     String region = config.get(AwsProperties.REGION);
@@ -87,10 +79,7 @@ final class AwsResolverFactory {
       problems.add(config.key(AwsProperties.REGION) + ": '" + region + "' is not a region name: use lower-case words"
           + " and digits joined by dashes, like us-east-1 or eu-central-2");
     }
-    InetSocketAddress relay = ListingSharing.relayAddress(config, problems);
-    if (!problems.isEmpty()) {
-      throw ResolverConfig.problems(NAME, problems);
-    }
+    setup.requireValid();
 
     Ec2ClientBuilder ec2 = Ec2Client.builder()
         .region(Region.of(region))
@@ -110,25 +99,10 @@ final class AwsResolverFactory {
         AddressType.parse(config.get(AwsProperties.ADDRESS)), config.get(CloudProperties.TIMEOUT),
         config.get(AwsProperties.PAGE_SIZE), config.get(AwsProperties.ACCELERATORS),
         endpoint != null ? endpoint.toString() : region, identity == null ? () -> { } : identity::start);
-    MemberSource members = ListingSharing.around(config, source, query(config, endpoint, region), relay);
-    return resolver.source(members)
-        .selfIdentity(identity == null ? SelfIdentity.none() : SelfIdentity.cached(identity))
-        .environment(NAME)
-        .build();
-  }
-
-  /**
-   * Everything that decides what a listing returns, for sharing it between processes: where, what
-   * filters, which address and facts, and whose credentials (hashed: never written in clear).
-   */
-  private static String query(ResolverConfig config, URI endpoint, String region) {
-    String credentials = config.find(AwsProperties.ACCESS_KEY_ID).map(k -> "key " + SharedListing.digest(k))
-        .or(() -> config.find(AwsProperties.PROFILE).map(p -> "profile " + p))
-        .orElseGet(() -> "default chain " + SharedListing.digest(config.getenv("AWS_PROFILE") + "|" + config.getenv("AWS_ACCESS_KEY_ID")
-            + "|" + config.getenv("AWS_ROLE_ARN") + "|" + System.getProperty("aws.accessKeyId")));
-    return "aws 1|" + (endpoint != null ? endpoint : "") + "|" + region + "|" + filters(config) + "|"
-        + config.get(AwsProperties.ADDRESS) + "|" + config.get(AwsProperties.ACCELERATORS) + "|"
-        + config.get(AwsProperties.PAGE_SIZE) + "|" + credentials;
+    // The listing also depends on the region found elsewhere and on whose credentials the default chain finds.
+    return setup.resolver(source, identity == null ? SelfIdentity.none() : SelfIdentity.cached(identity), NAME,
+        region, config.getenv("AWS_PROFILE"), config.getenv("AWS_ACCESS_KEY_ID"), config.getenv("AWS_ROLE_ARN"),
+        System.getProperty("aws.accessKeyId"));
   }
 
   private static List<Filter> filters(ResolverConfig config) {

@@ -1,14 +1,12 @@
 package io.clusterresolver.azure;
 
 import io.clusterresolver.ClusterResolver;
+import io.clusterresolver.cloud.CloudResolverProvider;
 import io.clusterresolver.cloud.PlatformProbes;
-import io.clusterresolver.spi.ClusterResolverProvider;
-import io.clusterresolver.spi.ConfigProperty;
 import io.clusterresolver.spi.ResolverConfig;
 import io.clusterresolver.spi.ResolverContext;
 import java.net.URI;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -18,7 +16,7 @@ import java.util.Optional;
  * its own task by its resource id from the Instance Metadata Service. Properties:
  * {@code clusterresolver.azure.*}, see the module README.
  */
-public final class AzureClusterResolverProvider implements ClusterResolverProvider {
+public final class AzureClusterResolverProvider extends CloudResolverProvider {
 
   /** The provider's name. */
   public static final String NAME = "azure";
@@ -28,17 +26,8 @@ public final class AzureClusterResolverProvider implements ClusterResolverProvid
   static final Path DMI_CHASSIS_ASSET_TAG = Path.of("/sys/class/dmi/id/chassis_asset_tag");
 
   /** A public zero-argument constructor that does no work, for {@link java.util.ServiceLoader}. */
-  public AzureClusterResolverProvider() {}
-
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  /** Below scheduler and configuration providers, above {@code local}; like the other clouds. */
-  @Override
-  public int priority() {
-    return 50;
+  public AzureClusterResolverProvider() {
+    super(NAME, AzureProperties.ALL);
   }
 
   /**
@@ -63,11 +52,6 @@ public final class AzureClusterResolverProvider implements ClusterResolverProvid
     } catch (RuntimeException e) {
       return false;
     }
-  }
-
-  @Override
-  public List<ConfigProperty<?>> properties() {
-    return AzureProperties.ALL;
   }
 
   /** Validates the configuration and builds the resolver (in {@link AzureResolverFactory}, so that loading this provider loads no SDK class). */

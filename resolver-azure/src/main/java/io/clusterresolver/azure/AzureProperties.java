@@ -2,7 +2,6 @@ package io.clusterresolver.azure;
 
 import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.CloudProperties;
-import io.clusterresolver.cloud.internal.ListingSharing;
 import io.clusterresolver.spi.ConfigProperty;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,7 +50,7 @@ final class AzureProperties {
         TAG_NAMES_CASE_INSENSITIVE, ADDRESS, ENDPOINT, IMDS_ENDPOINT, CLIENT_ID, ACCESS_TOKEN,
         CloudProperties.MAX_ANSWER_MIB));
     all.addAll(CloudProperties.layout(TASKS_PER_VM));
-    all.addAll(ListingSharing.ALL);
+    all.addAll(CloudProperties.sharing());
     ALL = List.copyOf(all);
   }
 

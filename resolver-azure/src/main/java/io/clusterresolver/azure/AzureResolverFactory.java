@@ -4,19 +4,14 @@ import com.azure.core.credential.AccessToken;
 import com.azure.core.credential.TokenCredential;
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.cloud.AddressType;
-import io.clusterresolver.cloud.ClusterLayout;
 import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.CloudProperties;
-import io.clusterresolver.cloud.Endpoints;
-import io.clusterresolver.cloud.MemberClusterResolver;
+import io.clusterresolver.cloud.CloudResolverSetup;
 import io.clusterresolver.cloud.MemberOrder;
 import io.clusterresolver.cloud.SelfIdentity;
-import io.clusterresolver.cloud.internal.ListingSharing;
 import io.clusterresolver.spi.ResolverConfig;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.OffsetDateTime;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -35,9 +30,10 @@ final class AzureResolverFactory {
   private AzureResolverFactory() {}
 
   static ClusterResolver create(ResolverConfig config) {
-    List<String> problems = new ArrayList<>();
-    URI endpoint = Endpoints.httpUrl(config, AzureProperties.ENDPOINT, problems);
-    URI imdsEndpoint = Endpoints.httpUrl(config, AzureProperties.IMDS_ENDPOINT, problems);
+    CloudResolverSetup setup = CloudResolverSetup.start(config, AzureProperties.ALL, AzureProperties.TASKS_PER_VM);
+    List<String> problems = setup.problems();
+    URI endpoint = setup.endpoint(AzureProperties.ENDPOINT);
+    URI imdsEndpoint = setup.endpoint(AzureProperties.IMDS_ENDPOINT);
     if (endpoint != null && !"https".equals(endpoint.getScheme())) {
       problems.add(config.key(AzureProperties.ENDPOINT) + ": '" + endpoint + "' must be an https:// URL (the SDK"
           + " sends bearer tokens only over https; trust a private certificate with javax.net.ssl.trustStore)");
@@ -57,14 +53,10 @@ final class AzureResolverFactory {
       problems.add(config.key(AzureProperties.SCALE_SET) + " needs " + config.key(AzureProperties.RESOURCE_GROUP)
           + ": set the scale set's resource group");
     }
-    MemberClusterResolver.Builder resolver = MemberClusterResolver.builder(NAME)
-        .configure(config, AzureProperties.TASKS_PER_VM, problems);
     boolean rankScaleSet = scaleSet != null && !config.isSet(CloudProperties.ORDER);
-    ClusterLayout layout = ClusterLayout.fromConfig(config, AzureProperties.TASKS_PER_VM, new ArrayList<>());
-    if (layout != null && rankScaleSet) {
+    if (rankScaleSet) {
       // A scale set's default order: Uniform by integer instance id, Flexible by creation time (then id).
-      resolver.layout(ClusterLayout.builder().order(MemberOrder.byTag(AzureMemberSource.RANK_LABEL))
-          .jobs(layout.jobs()).tasksPerMember(layout.tasksPerMember()).port(layout.port()).build());
+      setup.orderUnlessSet(MemberOrder.byTag(AzureMemberSource.RANK_LABEL));
     }
     Imds imds = new Imds(imdsEndpoint != null ? imdsEndpoint : Imds.DEFAULT_ENDPOINT);
     String subscription = config.get(AzureProperties.SUBSCRIPTION);
@@ -81,10 +73,7 @@ final class AzureResolverFactory {
       problems.add(config.key(AzureProperties.SUBSCRIPTION) + ": '" + subscription + "' is not a subscription id"
           + " (a GUID like 00000000-0000-0000-0000-000000000000)");
     }
-    InetSocketAddress relay = ListingSharing.relayAddress(config, problems);
-    if (!problems.isEmpty()) {
-      throw ResolverConfig.problems(NAME, problems);
-    }
+    setup.requireValid();
 
     URI arm = endpoint != null ? endpoint : ArmClients.DEFAULT_ENDPOINT;
     ArmClients clients = ArmClients.create(arm, subscription, credential(config), TrustStores.fromSystemProperties(),
@@ -94,12 +83,8 @@ final class AzureResolverFactory {
         new AzureMemberSource.Scope(armScope, rg, scaleSet, rankScaleSet),
         tagMatcher(config), AddressType.parse(config.get(AzureProperties.ADDRESS)), config.get(CloudProperties.TIMEOUT),
         new SkuAccelerators(clients, armScope));
-    String query = ListingSharing.query(config, AzureProperties.ALL, armScope, config.getenv("AZURE_CLIENT_ID"),
-        config.getenv("AZURE_TENANT_ID"), config.getenv("AZURE_FEDERATED_TOKEN_FILE"));
-    return resolver.source(ListingSharing.around(config, source, query, relay))
-        .selfIdentity(SelfIdentity.cached(imds::resourceId))
-        .environment(NAME)
-        .build();
+    return setup.resolver(source, SelfIdentity.cached(imds::resourceId), NAME, armScope,
+        config.getenv("AZURE_CLIENT_ID"), config.getenv("AZURE_TENANT_ID"), config.getenv("AZURE_FEDERATED_TOKEN_FILE"));
   }
 
   private static TagMatcher tagMatcher(ResolverConfig config) {

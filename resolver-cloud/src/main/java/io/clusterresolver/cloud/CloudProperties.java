@@ -1,5 +1,6 @@
 package io.clusterresolver.cloud;
 
+import io.clusterresolver.cloud.internal.ListingSharing;
 import io.clusterresolver.spi.ConfigProperty;
 import io.clusterresolver.spi.TaskProperties;
 import java.time.Duration;
@@ -90,6 +91,17 @@ public final class CloudProperties {
         .oneOf(names.toArray(new String[0]))
         .description("Address tasks listen on; members without it are left out (and logged)")
         .build();
+  }
+
+  /**
+   * The listing-sharing declarations — {@code shared-listing}, {@code shared-listing-max-age},
+   * {@code shared-listing-dir}, {@code relay}, {@code relay-serve}, {@code relay-max-age},
+   * {@code relay-wait}, {@code relay-secret}, {@code relay-secret-file}, {@code relay-insecure} — in
+   * the order a README lists them. A provider built with {@link CloudResolverSetup} declares them all:
+   * its processes share listings, one per host and one per job through a relay.
+   */
+  public static List<ConfigProperty<?>> sharing() {
+    return ListingSharing.ALL;
   }
 
   /**

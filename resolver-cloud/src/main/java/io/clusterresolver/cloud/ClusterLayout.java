@@ -74,30 +74,45 @@ public final class ClusterLayout {
    */
   public static ClusterLayout fromConfig(
       ResolverConfig config, ConfigProperty<String> tasksPerMember, List<String> problems) {
+    return fromConfig(config, tasksPerMember, CloudProperties.JOB_TAG, CloudProperties.JOB, null, problems);
+  }
+
+  /**
+   * {@link #fromConfig(ResolverConfig, ConfigProperty, List)} under a provider's own words: its job
+   * tag property ({@code job-tag}, or Compute Engine's {@code job-label}), its fixed-job property
+   * ({@code null} when it declares none: then every member is in {@value #DEFAULT_JOB} unless the tag
+   * or {@code jobs} is set) and the order used when {@code order} is not set ({@code null}: the
+   * property's default).
+   */
+  static ClusterLayout fromConfig(ResolverConfig config, ConfigProperty<String> tasksPerMember,
+      ConfigProperty<String> jobTag, ConfigProperty<String> fixedJob, MemberOrder defaultOrder, List<String> problems) {
     int before = problems.size();
     Builder b = builder();
-    try {
-      b.order(MemberOrder.parse(config.get(CloudProperties.ORDER)));
-    } catch (IllegalArgumentException e) {
-      problems.add(config.key(CloudProperties.ORDER) + ": " + e.getMessage());
+    if (defaultOrder != null && !config.isSet(CloudProperties.ORDER)) {
+      b.order(defaultOrder);
+    } else {
+      try {
+        b.order(MemberOrder.parse(config.get(CloudProperties.ORDER)));
+      } catch (IllegalArgumentException e) {
+        problems.add(config.key(CloudProperties.ORDER) + ": " + e.getMessage());
+      }
     }
     TaskPorts.readTasksPerMember(config, tasksPerMember, b, problems);
-    boolean tagSet = config.isSet(CloudProperties.JOB_TAG);
+    boolean tagSet = config.isSet(jobTag);
     boolean countsSet = config.isSet(CloudProperties.JOBS);
-    boolean jobSet = config.isSet(CloudProperties.JOB);
+    boolean jobSet = fixedJob != null && config.isSet(fixedJob);
     if ((tagSet ? 1 : 0) + (countsSet ? 1 : 0) + (jobSet ? 1 : 0) > 1) {
-      problems.add("Set only one of " + config.key(CloudProperties.JOB) + ", "
-          + config.key(CloudProperties.JOB_TAG) + " and " + config.key(CloudProperties.JOBS));
+      problems.add("Set only one of " + (fixedJob != null ? config.key(fixedJob) + ", " : "")
+          + config.key(jobTag) + " and " + config.key(CloudProperties.JOBS));
     }
-    ConfigProperty<String> which = countsSet ? CloudProperties.JOBS : tagSet ? CloudProperties.JOB_TAG
-        : CloudProperties.JOB;
+    ConfigProperty<String> which = countsSet ? CloudProperties.JOBS : tagSet ? jobTag : fixedJob;
     try {
       if (countsSet) {
         b.jobs(JobAssignment.parseCounts(config.get(CloudProperties.JOBS)));
       } else if (tagSet) {
-        b.jobs(JobAssignment.fromTag(config.get(CloudProperties.JOB_TAG)));
+        b.jobs(JobAssignment.fromTag(config.get(jobTag)));
       } else {
-        b.jobs(JobAssignment.fixed(config.get(CloudProperties.JOB)));
+        b.jobs(JobAssignment.fixed(fixedJob != null ? config.get(fixedJob) : DEFAULT_JOB));
       }
     } catch (IllegalArgumentException e) {
       problems.add(config.key(which) + ": " + e.getMessage());

@@ -195,7 +195,11 @@ public final class MemberClusterResolver implements ClusterResolver {
      * problem is added to {@code problems}, naming its full key, and leaves the layout unchanged.
      */
     public Builder configure(ResolverConfig config, ConfigProperty<String> tasksPerMember, List<String> problems) {
-      ClusterLayout configured = ClusterLayout.fromConfig(config, tasksPerMember, problems);
+      return configure(config, ClusterLayout.fromConfig(config, tasksPerMember, problems), problems);
+    }
+
+    /** {@link #configure(ResolverConfig, ConfigProperty, List)} with the layout already read ({@code null}: it had a problem). */
+    Builder configure(ResolverConfig config, ClusterLayout configured, List<String> problems) {
       if (configured != null) {
         layout = configured;
       }

@@ -1,14 +1,12 @@
 package io.clusterresolver.gce;
 
 import io.clusterresolver.ClusterResolver;
+import io.clusterresolver.cloud.CloudResolverProvider;
 import io.clusterresolver.cloud.PlatformProbes;
-import io.clusterresolver.spi.ClusterResolverProvider;
-import io.clusterresolver.spi.ConfigProperty;
 import io.clusterresolver.spi.ResolverConfig;
 import io.clusterresolver.spi.ResolverContext;
 import java.net.URI;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -17,7 +15,7 @@ import java.util.Optional;
  * ({@code instances.aggregatedList}, every page); this process finds its own task by its instance
  * id from the metadata server. Properties: {@code clusterresolver.gce.*}, see the module README.
  */
-public final class GceClusterResolverProvider implements ClusterResolverProvider {
+public final class GceClusterResolverProvider extends CloudResolverProvider {
 
   /** The provider's name. */
   public static final String NAME = "gce";
@@ -26,17 +24,8 @@ public final class GceClusterResolverProvider implements ClusterResolverProvider
   static final Path DMI_PRODUCT_NAME = Path.of("/sys/class/dmi/id/product_name");
 
   /** A public zero-argument constructor that does no work, for {@link java.util.ServiceLoader}. */
-  public GceClusterResolverProvider() {}
-
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  /** Below scheduler and configuration providers, above {@code local}. */
-  @Override
-  public int priority() {
-    return 50;
+  public GceClusterResolverProvider() {
+    super(NAME, GceProperties.ALL);
   }
 
   /**
@@ -60,11 +49,6 @@ public final class GceClusterResolverProvider implements ClusterResolverProvider
     } catch (RuntimeException e) {
       return false;
     }
-  }
-
-  @Override
-  public List<ConfigProperty<?>> properties() {
-    return GceProperties.ALL;
   }
 
   /** Validates the configuration and builds the resolver (in another class, so loading this one loads no SDK class). */

@@ -1,7 +1,6 @@
 package io.clusterresolver.gce;
 
 import io.clusterresolver.cloud.CloudProperties;
-import io.clusterresolver.cloud.internal.ListingSharing;
 import io.clusterresolver.spi.ConfigProperty;
 import io.clusterresolver.spi.TaskProperties;
 import java.util.List;
@@ -60,7 +59,7 @@ final class GceProperties {
   static final List<ConfigProperty<?>> ALL = Stream.concat(Stream.of(PROJECT, ZONES, LABELS, INSTANCE_GROUP,
       STATES, ADDRESS, JOB_LABEL, CloudProperties.JOBS, CloudProperties.ORDER, TASKS_PER_INSTANCE, CloudProperties.PORT,
       TaskProperties.RPC_LAYER, TaskProperties.TASK_TYPE, TaskProperties.TASK_ID, ENDPOINT, METADATA_ENDPOINT,
-      CREDENTIALS, CloudProperties.TIMEOUT, CloudProperties.MAX_ANSWER_MIB), ListingSharing.ALL.stream()).collect(Collectors.toUnmodifiableList());
+      CREDENTIALS, CloudProperties.TIMEOUT, CloudProperties.MAX_ANSWER_MIB), CloudProperties.sharing().stream()).collect(Collectors.toUnmodifiableList());
 
   private GceProperties() {}
 }

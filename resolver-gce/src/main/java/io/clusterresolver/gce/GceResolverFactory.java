@@ -5,15 +5,9 @@ import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.CloudProperties;
-import io.clusterresolver.cloud.ClusterLayout;
-import io.clusterresolver.cloud.Endpoints;
-import io.clusterresolver.cloud.MemberClusterResolver;
+import io.clusterresolver.cloud.CloudResolverSetup;
 import io.clusterresolver.cloud.SelfIdentity;
-import io.clusterresolver.cloud.internal.HeaderLogGuard;
-import io.clusterresolver.cloud.internal.ListingSharing;
 import io.clusterresolver.spi.ResolverConfig;
-import io.clusterresolver.spi.TaskProperties;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,18 +32,15 @@ final class GceResolverFactory {
   private GceResolverFactory() {}
 
   static ClusterResolver create(ResolverConfig config) {
-    // Google's NetHttpTransport runs on HttpURLConnection, whose FINE log has the bearer token.
-    HeaderLogGuard.keepHeadersOutOfLogs();
-    List<String> problems = new ArrayList<>();
-    URI endpoint = Endpoints.httpUrl(config, GceProperties.ENDPOINT, problems);
-    URI metadataEndpoint = Endpoints.httpUrl(config, GceProperties.METADATA_ENDPOINT, problems);
+    // Compute Engine's word for the job tag is a label.
+    CloudResolverSetup setup = CloudResolverSetup.start(config, GceProperties.ALL, GceProperties.TASKS_PER_INSTANCE,
+        GceProperties.JOB_LABEL);
+    List<String> problems = setup.problems();
+    URI endpoint = setup.endpoint(GceProperties.ENDPOINT);
+    URI metadataEndpoint = setup.endpoint(GceProperties.METADATA_ENDPOINT);
     MetadataServer metadata = new MetadataServer(
         MetadataServer.baseOf(metadataEndpoint, config.getenv("GCE_METADATA_HOST")), Duration.ofSeconds(2));
-    ClusterLayout layout = GceLayout.fromConfig(config, problems);
     Duration timeout = config.get(CloudProperties.TIMEOUT);
-    if (timeout.isZero() || timeout.isNegative()) {
-      problems.add(config.key(CloudProperties.TIMEOUT) + ": '" + timeout.toMillis() + "ms' must be positive, like 30s");
-    }
     List<String> states = states(config, problems);
     List<String> zones = config.get(GceProperties.ZONES);
     zones.stream().filter(z -> !ZONE.matcher(z).matches()).forEach(z -> problems.add(config.key(GceProperties.ZONES)
@@ -87,26 +78,15 @@ final class GceResolverFactory {
             + config.key(GceProperties.ZONES) + ", like us-east1-b");
       }
     }
-    InetSocketAddress relay = ListingSharing.relayAddress(config, problems);
-    if (!problems.isEmpty()) {
-      throw ResolverConfig.problems(NAME, problems);
-    }
+    setup.requireValid();
 
     GceMemberSource.Query query = new GceMemberSource.Query(project, group != null ? List.of() : zones,
         config.get(GceProperties.LABELS), states, group, groupZone);
     ComputeClients compute = new ComputeClients(endpoint, credentials, timeout, AnswerLimit.of(config));
     GceMemberSource source = new GceMemberSource(compute, query, address(config.get(GceProperties.ADDRESS)), timeout,
         endpoint != null ? endpoint.toString() : "compute.googleapis.com");
-    return MemberClusterResolver.builder(NAME)
-        .layout(layout)
-        .taskType(config.get(TaskProperties.TASK_TYPE))
-        .taskId(config.get(TaskProperties.TASK_ID))
-        .rpcLayer(config.get(TaskProperties.RPC_LAYER))
-        .source(ListingSharing.around(config, source, ListingSharing.query(config, GceProperties.ALL, project,
-            groupZone, config.getenv("GOOGLE_APPLICATION_CREDENTIALS")), relay))
-        .selfIdentity(SelfIdentity.cached(() -> metadata.instanceId().map(InstanceFacts::memberId)))
-        .environment("")
-        .build();
+    return setup.resolver(source, SelfIdentity.cached(() -> metadata.instanceId().map(InstanceFacts::memberId)), "",
+        project, groupZone, config.getenv("GOOGLE_APPLICATION_CREDENTIALS"));
   }
 
   /** {@code internal} and {@code external} are Compute Engine's words for the private and public IPv4. */

@@ -1,0 +1,61 @@
+package io.clusterresolver.cloud;
+
+import io.clusterresolver.spi.ClusterResolverProvider;
+import io.clusterresolver.spi.ConfigProperty;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The provider class of a cloud provider: its name, the cloud priority and its declarations. A
+ * subclass adds detection ({@link #isAvailable}) and {@link #create}, which hands the configuration
+ * to a factory class of its own: only that class names the cloud's SDK, so that loading the provider
+ * (every {@link java.util.ServiceLoader} lookup, every detection) loads no SDK class.
+ *
+ * <pre>{@code
+ * public final class MyCloudProvider extends CloudResolverProvider {
+ *   public MyCloudProvider() {
+ *     super("mycloud", MyProperties.ALL);          // its own, CloudProperties.layout(...), CloudProperties.sharing()
+ *   }
+ *   public boolean isAvailable(ResolverContext context) { ... }
+ *   public ClusterResolver create(ResolverConfig config) {
+ *     return MyResolverFactory.create(config);     // a CloudResolverSetup and the cloud's source
+ *   }
+ * }
+ * }</pre>
+ */
+public abstract class CloudResolverProvider implements ClusterResolverProvider {
+
+  /** Below scheduler and configuration providers ({@code slurm}, {@code tfconfig}), above {@code local}. */
+  public static final int CLOUD_PRIORITY = 50;
+
+  private final String name;
+  private final List<ConfigProperty<?>> properties;
+
+  /**
+   * A provider; the constructor of a subclass stays public, without arguments and without work, for
+   * {@link java.util.ServiceLoader}.
+   *
+   * @param name the provider's name: its keys are {@code clusterresolver.<name>.*}
+   * @param properties every property it reads, in the order its README lists them
+   */
+  protected CloudResolverProvider(String name, List<ConfigProperty<?>> properties) {
+    this.name = Objects.requireNonNull(name, "name");
+    this.properties = List.copyOf(properties);
+  }
+
+  @Override
+  public final String name() {
+    return name;
+  }
+
+  /** {@value #CLOUD_PRIORITY}, like every cloud: below scheduler and configuration providers, above {@code local}. */
+  @Override
+  public int priority() {
+    return CLOUD_PRIORITY;
+  }
+
+  @Override
+  public final List<ConfigProperty<?>> properties() {
+    return properties;
+  }
+}
