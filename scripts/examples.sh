@@ -82,15 +82,22 @@ publish_modules() {
 # The plugin author's project: README.md's "Writing a provider" code, through the TCK.
 example_provider() {
   local readme_code tests
-  readme_code=$(awk '/^## Writing a provider/{s=1} s && /^```java$/{c=1; next} c && /^```$/{exit} c' README.md)
-  if ! diff <(echo "$readme_code") examples/provider/src/main/java/com/example/cluster/InventoryProvider.java >&2; then
-    fail "README.md's 'Writing a provider' code differs from examples/provider/.../InventoryProvider.java (above)"
-  fi
-  log "examples/provider: README code == InventoryProvider.java; running the TCK"
+  local block file
+  for block in 1:InventoryProvider 2:InventoryKitProvider; do
+    file=examples/provider/src/main/java/com/example/cluster/${block#*:}.java
+    # The block-th java block of the section "Writing a provider".
+    readme_code=$(awk -v n="${block%%:*}" '/^## Writing a provider/{s=1} s && /^## Modules/{exit}
+      s && /^```java$/{b++; if (b == n) {c=1; next}} c && /^```$/{exit} c' README.md)
+    if ! diff <(echo "$readme_code") "$file" >&2; then
+      fail "README.md's 'Writing a provider' code (java block ${block%%:*}) differs from $file (above)"
+    fi
+  done
+  log "examples/provider: README code == InventoryProvider.java and InventoryKitProvider.java; running the TCK"
   mvn_examples -q -f examples/provider/pom.xml verify
-  tests=$(sed -n 's/.*tests="\([0-9]*\)".*failures="\([0-9]*\)".*/\1 \2/p' \
-    examples/provider/target/surefire-reports/TEST-com.example.cluster.InventoryContractTest.xml | head -n 1)
-  log "examples/provider: InventoryContractTest passed (tests, failures: $tests)"
+  for tests in InventoryContractTest InventoryKitContractTest; do
+    log "examples/provider: $tests passed (tests, failures: $(sed -n 's/.*tests="\([0-9]*\)".*failures="\([0-9]*\)".*/\1 \2/p' \
+      "examples/provider/target/surefire-reports/TEST-com.example.cluster.$tests.xml" | head -n 1))"
+  done
 }
 
 # The application: one provider on its dependency tree, run as task 1 of a simulated Slurm step.

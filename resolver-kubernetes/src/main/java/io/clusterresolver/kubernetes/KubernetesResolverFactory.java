@@ -5,7 +5,7 @@ import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.CloudApi;
 import io.clusterresolver.cloud.CloudProperties;
-import io.clusterresolver.cloud.internal.HeaderLogGuard;
+import io.clusterresolver.cloud.CloudResolverSetup;
 import io.clusterresolver.cloud.JobAssignment;
 import io.clusterresolver.spi.ResolverConfig;
 import io.clusterresolver.spi.TaskProperties;
@@ -62,7 +62,7 @@ final class KubernetesResolverFactory {
       throw ResolverConfig.problems(NAME, problems);
     }
 
-    HeaderLogGuard.keepHeadersOutOfLogs(); // the JDK client logs the bearer token with -Djdk.httpclient.HttpClient.log
+    CloudResolverSetup.keepHeadersOutOfLogs(); // the JDK client logs the bearer token with -Djdk.httpclient.HttpClient.log
     AuditIds auditIds = new AuditIds();
     AnswerBounds bounds = new AnswerBounds(AnswerLimit.of(config), timeout);
     KubernetesClient client = new KubernetesClientBuilder().withConfig(connection.clientConfig())

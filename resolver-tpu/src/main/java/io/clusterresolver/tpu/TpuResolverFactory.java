@@ -7,7 +7,7 @@ import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.CloudProperties;
 import io.clusterresolver.cloud.Endpoints;
-import io.clusterresolver.cloud.internal.HeaderLogGuard;
+import io.clusterresolver.cloud.CloudResolverSetup;
 import io.clusterresolver.spi.ResolverConfig;
 import io.clusterresolver.spi.TaskProperties;
 import java.net.URI;
@@ -37,7 +37,7 @@ final class TpuResolverFactory {
 
   static ClusterResolver create(ResolverConfig config) {
     // Google's NetHttpTransport runs on HttpURLConnection, whose FINE log has the bearer token.
-    HeaderLogGuard.keepHeadersOutOfLogs();
+    CloudResolverSetup.keepHeadersOutOfLogs();
     List<String> problems = new ArrayList<>();
     URI endpoint = Endpoints.httpUrl(config, TpuProperties.ENDPOINT, problems);
     URI metadataEndpoint = Endpoints.httpUrl(config, TpuProperties.METADATA_ENDPOINT, problems);

@@ -68,10 +68,11 @@ class InventoryContractTest extends ProviderContractTest {
 
   @Override
   protected Map<String, String> properties(Map<String, String> extra) {
+    String prefix = "clusterresolver." + provider().name() + ".";
     Map<String, String> properties = new HashMap<>();
-    properties.put("clusterresolver.inventory.url", "http://127.0.0.1:" + server.getAddress().getPort());
-    properties.put("clusterresolver.inventory.token", TOKEN);
-    properties.put("clusterresolver.inventory.timeout", "2s");
+    properties.put(prefix + "url", "http://127.0.0.1:" + server.getAddress().getPort());
+    properties.put(prefix + "token", TOKEN);
+    properties.put(prefix + "timeout", "2s");
     properties.putAll(extra);
     return properties;
   }
@@ -81,10 +82,15 @@ class InventoryContractTest extends ProviderContractTest {
     return environment;
   }
 
-  /** Member i is at 10.0.0.(i+1), as the inventory above lists it, at the provider's default port 2222. */
+  /** Member i is at 10.0.0.(i+1), as the inventory above lists it, at the provider's default port. */
   @Override
   protected java.util.List<String> expectedAddresses(int n) {
-    return java.util.stream.IntStream.range(0, n).mapToObj(i -> "10.0.0." + (i + 1) + ":2222").toList();
+    return java.util.stream.IntStream.range(0, n).mapToObj(i -> "10.0.0." + (i + 1) + ":" + defaultPort()).toList();
+  }
+
+  /** The default port: 2222 is this provider's own; the kit's is 8888. */
+  protected int defaultPort() {
+    return 2222;
   }
 
   @Override
