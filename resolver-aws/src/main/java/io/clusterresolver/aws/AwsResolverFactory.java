@@ -65,20 +65,11 @@ final class AwsResolverFactory {
     }
     ImdsClient imds = new ImdsClient(imdsEndpoint != null ? imdsEndpoint : ImdsClient.DEFAULT_ENDPOINT);
     boolean imdsDisabled = imdsEndpoint == null && "true".equalsIgnoreCase(config.getenv("AWS_EC2_METADATA_DISABLED"));
-    String region = config.get(AwsProperties.REGION);
-    if (region == null) {
-      region = config.getenv("AWS_REGION") != null ? config.getenv("AWS_REGION") : config.getenv("AWS_DEFAULT_REGION");
-    }
-    if (region == null && problems.isEmpty() && !imdsDisabled) {
-      region = imds.region().orElse(null);
-    }
-    if (region == null) {
-      problems.add(config.key(AwsProperties.REGION) + " is not set and no region was found in AWS_REGION, "
-          + "AWS_DEFAULT_REGION or the instance metadata: set it, like us-east-1");
-    } else if (!REGION_NAME.matcher(region).matches()) {
-      problems.add(config.key(AwsProperties.REGION) + ": '" + region + "' is not a region name: use lower-case words"
-          + " and digits joined by dashes, like us-east-1 or eu-central-2");
-    }
+    String region = setup.lookup(AwsProperties.REGION, "region", "us-east-1")
+        .orEnvironment("AWS_REGION", "AWS_DEFAULT_REGION")
+        .orMetadata("the instance metadata", imdsDisabled ? Optional::empty : imds::region)
+        .matching(REGION_NAME, "region name: use lower-case words and digits joined by dashes, like us-east-1 or"
+            + " eu-central-2");
     setup.requireValid();
 
     Ec2ClientBuilder ec2 = Ec2Client.builder()

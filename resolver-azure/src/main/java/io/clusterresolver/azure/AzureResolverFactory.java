@@ -59,20 +59,12 @@ final class AzureResolverFactory {
       setup.orderUnlessSet(MemberOrder.byTag(AzureMemberSource.RANK_LABEL));
     }
     Imds imds = new Imds(imdsEndpoint != null ? imdsEndpoint : Imds.DEFAULT_ENDPOINT);
-    String subscription = config.get(AzureProperties.SUBSCRIPTION);
-    if (subscription == null) {
-      subscription = config.getenv("AZURE_SUBSCRIPTION_ID");
-    }
-    if (subscription == null && problems.isEmpty()) {
-      subscription = imds.compute().map(Imds.Compute::subscriptionId).filter(s -> !s.isEmpty()).orElse(null);
-    }
-    if (subscription == null) {
-      problems.add(config.key(AzureProperties.SUBSCRIPTION) + " is not set and no subscription was found in"
-          + " AZURE_SUBSCRIPTION_ID or the instance metadata: set it, like 00000000-0000-0000-0000-000000000000");
-    } else if (!SUBSCRIPTION_ID.matcher(subscription).matches()) {
-      problems.add(config.key(AzureProperties.SUBSCRIPTION) + ": '" + subscription + "' is not a subscription id"
-          + " (a GUID like 00000000-0000-0000-0000-000000000000)");
-    }
+    String subscription = setup.lookup(AzureProperties.SUBSCRIPTION, "subscription",
+            "00000000-0000-0000-0000-000000000000")
+        .orEnvironment("AZURE_SUBSCRIPTION_ID")
+        .orMetadata("the instance metadata",
+            () -> imds.compute().map(Imds.Compute::subscriptionId).filter(s -> !s.isEmpty()))
+        .matching(SUBSCRIPTION_ID, "subscription id (a GUID like 00000000-0000-0000-0000-000000000000)");
     setup.requireValid();
 
     URI arm = endpoint != null ? endpoint : ArmClients.DEFAULT_ENDPOINT;

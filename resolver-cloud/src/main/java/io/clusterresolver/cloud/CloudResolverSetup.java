@@ -10,6 +10,9 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
 /**
  * What every cloud provider's factory does around its own cloud, done once: credentials kept out of
@@ -117,6 +120,93 @@ public final class CloudResolverSetup {
    */
   public List<String> problems() {
     return problems;
+  }
+
+  /**
+   * A value the user may leave to the platform, like a region, a project or a subscription: the
+   * property when set, else the first environment variable set, else what the metadata server says
+   * (asked only while {@link #problems()} is empty). Without a value, a problem names the key, where
+   * the value was looked for and an example:
+   *
+   * <pre>{@code
+   * String region = setup.lookup(AwsProperties.REGION, "region", "us-east-1")
+   *     .orEnvironment("AWS_REGION", "AWS_DEFAULT_REGION")
+   *     .orMetadata("the instance metadata", imds::region)
+   *     .matching(REGION_NAME, "region name: lower-case words and digits joined by dashes");
+   * }</pre>
+   *
+   * @param property the property that sets it
+   * @param what its name in messages, like {@code region}
+   * @param example a valid value, for messages
+   */
+  public Lookup lookup(ConfigProperty<String> property, String what, String example) {
+    return new Lookup(property, what, example);
+  }
+
+  /** A value from a property, the environment or a metadata server: see {@link #lookup}. */
+  public final class Lookup {
+    private final ConfigProperty<String> property;
+    private final String what;
+    private final String example;
+    private final List<String> places = new ArrayList<>();
+    private final List<Supplier<Optional<String>>> sources = new ArrayList<>();
+
+    private Lookup(ConfigProperty<String> property, String what, String example) {
+      this.property = Objects.requireNonNull(property, "property");
+      this.what = Objects.requireNonNull(what, "what");
+      this.example = Objects.requireNonNull(example, "example");
+      sources.add(() -> config.find(property));
+    }
+
+    /** Then the first of these environment variables that is set. */
+    public Lookup orEnvironment(String... variables) {
+      for (String variable : variables) {
+        places.add(variable);
+        sources.add(() -> Optional.ofNullable(config.getenv(variable)));
+      }
+      return this;
+    }
+
+    /**
+     * Then {@code metadata}, asked only while no problem was found: a configuration already wrong
+     * gets its error without waiting on a metadata server.
+     *
+     * @param place where it looks, for messages, like {@code the instance metadata}
+     */
+    public Lookup orMetadata(String place, Supplier<Optional<String>> metadata) {
+      places.add(place);
+      sources.add(() -> problems.isEmpty() ? metadata.get() : Optional.empty());
+      return this;
+    }
+
+    /** The value, or {@code null} when none was found (a problem names the key and where it was looked for). */
+    public String get() {
+      for (Supplier<Optional<String>> source : sources) {
+        Optional<String> value = source.get();
+        if (value.isPresent()) {
+          return value.get();
+        }
+      }
+      problems.add(config.key(property) + " is not set" + (places.isEmpty() ? "" : " and no " + what
+          + " was found in " + String.join(", ", places.subList(0, places.size() - 1))
+          + (places.size() > 1 ? " or " : "") + places.get(places.size() - 1)) + ": set it, like " + example);
+      return null;
+    }
+
+    /**
+     * {@link #get()}, also {@code null} when the value does not match {@code format}: then a problem
+     * says {@code KEY: 'VALUE' is not a RULE}.
+     *
+     * @param rule what a valid value is, like {@code region name: lower-case words and digits joined by dashes}
+     */
+    public String matching(Pattern format, String rule) {
+      String value = get();
+      if (value != null && !format.matcher(value).matches()) {
+        problems.add(config.key(property) + ": '" + value + "' is not a " + rule);
+        return null;
+      }
+      return value;
+    }
   }
 
   /**

@@ -115,6 +115,52 @@ class CloudResolverSetupTest {
         .hasMessageContaining("clusterresolver.mycloud.zone is not set");
   }
 
+  /** A zone from {@code zone}, else MYCLOUD_ZONE, else the metadata server (answering {@code metadata}, asks counted). */
+  private static String zone(CloudResolverSetup setup, Optional<String> metadata, AtomicInteger asked) {
+    return setup.lookup(ZONE, "zone", "z1")
+        .orEnvironment("MYCLOUD_ZONE", "OTHER_ZONE")
+        .orMetadata("the metadata server", () -> {
+          asked.incrementAndGet();
+          return metadata;
+        })
+        .matching(java.util.regex.Pattern.compile("z[0-9]+"), "zone name (z and digits, like z1)");
+  }
+
+  private static CloudResolverSetup setup(Map<String, String> environment, String... keyValues) {
+    Map<String, String> properties = new HashMap<>();
+    for (int i = 0; i < keyValues.length; i += 2) {
+      properties.put("clusterresolver.mycloud." + keyValues[i], keyValues[i + 1]);
+    }
+    return CloudResolverSetup.start(ResolverConfig.resolve("mycloud", DECLARED,
+        PropertySources.withEnvironment(properties, environment)), DECLARED, TASKS_PER_VM);
+  }
+
+  @Test
+  void aValueLeftToThePlatformComesFromThePropertyTheEnvironmentOrTheMetadataServerInThatOrder() {
+    AtomicInteger asked = new AtomicInteger();
+    assertThat(zone(setup(Map.of("MYCLOUD_ZONE", "z2"), "zone", "z1"), Optional.of("z3"), asked)).isEqualTo("z1");
+    assertThat(zone(setup(Map.of("OTHER_ZONE", "z2")), Optional.of("z3"), asked)).isEqualTo("z2");
+    assertThat(asked).hasValue(0);
+    assertThat(zone(setup(Map.of()), Optional.of("z3"), asked)).isEqualTo("z3");
+    assertThat(asked).hasValue(1);
+
+    CloudResolverSetup nowhere = setup(Map.of());
+    assertThat(zone(nowhere, Optional.empty(), asked)).isNull();
+    assertThat(nowhere.problems()).containsExactly("clusterresolver.mycloud.zone is not set and no zone was found in"
+        + " MYCLOUD_ZONE, OTHER_ZONE or the metadata server: set it, like z1");
+
+    // A configuration already wrong gets its error without waiting on the metadata server.
+    CloudResolverSetup wrong = setup(Map.of(), "order", "shoe-size");
+    assertThat(zone(wrong, Optional.of("z3"), asked)).isNull();
+    assertThat(asked).hasValue(2);
+    assertThat(wrong.problems()).hasSize(2).last().asString().startsWith("clusterresolver.mycloud.zone is not set");
+
+    CloudResolverSetup invalid = setup(Map.of("MYCLOUD_ZONE", "europe"));
+    assertThat(zone(invalid, Optional.of("z3"), asked)).isNull();
+    assertThat(invalid.problems())
+        .containsExactly("clusterresolver.mycloud.zone: 'europe' is not a zone name (z and digits, like z1)");
+  }
+
   @Test
   void aResolverNeedsTheConfigurationChecked() {
     CloudResolverSetup setup = CloudResolverSetup.start(config(DECLARED), DECLARED, TASKS_PER_VM);

@@ -19,7 +19,6 @@ import java.util.regex.Pattern;
 /** Builds the {@code gce} resolver: validation, credentials, the query and the layout. */
 final class GceResolverFactory {
 
-  private static final String NAME = GceClusterResolverProvider.NAME;
   /** Zone names: lower-case letters, digits and '-' (us-east1-b, us-south1-ai1b). */
   private static final Pattern ZONE = Pattern.compile("[a-z][-a-z0-9]*");
   /** Project ids: lower-case letters, digits and '-' (domain-scoped ones also '.' and ':'). */
@@ -56,20 +55,10 @@ final class GceResolverFactory {
           + config.key(GceProperties.ZONES) + ", not " + zones.size());
     }
     CredentialsProvider credentials = GceCredentials.of(config, problems);
-    String project = config.get(GceProperties.PROJECT);
-    if (project == null) {
-      project = config.getenv("GOOGLE_CLOUD_PROJECT");
-    }
-    if (project == null && problems.isEmpty()) {
-      project = metadata.projectId().orElse(null);
-    }
-    if (project == null) {
-      problems.add(config.key(GceProperties.PROJECT) + " is not set and no project was found in GOOGLE_CLOUD_PROJECT"
-          + " or the metadata server: set it, like my-project");
-    } else if (!PROJECT.matcher(project).matches()) {
-      problems.add(config.key(GceProperties.PROJECT) + ": '" + project + "' is not a project id (lower-case"
-          + " letters, digits and '-', starting with a letter, like my-project)");
-    }
+    String project = setup.lookup(GceProperties.PROJECT, "project", "my-project")
+        .orEnvironment("GOOGLE_CLOUD_PROJECT")
+        .orMetadata("the metadata server", metadata::projectId)
+        .matching(PROJECT, "project id (lower-case letters, digits and '-', starting with a letter, like my-project)");
     String groupZone = null;
     if (group != null && problems.isEmpty()) {
       groupZone = zones.isEmpty() ? metadata.zone().orElse(null) : zones.get(0);

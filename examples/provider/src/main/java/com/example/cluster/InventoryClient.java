@@ -23,12 +23,19 @@ final class InventoryClient {
   /** A machine of a pool. */
   record Member(String name, String host, long created) {}
 
+  private final String provider;
   private final URI base;
   private final Optional<String> token;
   private final Duration timeout;
   private final HttpClient http;
 
   InventoryClient(String url, Optional<String> token, Duration timeout) {
+    this("inventory", url, token, timeout);
+  }
+
+  /** A client whose messages start with {@code provider}, the name of the provider that uses it. */
+  InventoryClient(String provider, String url, Optional<String> token, Duration timeout) {
+    this.provider = provider;
     this.base = URI.create(url.endsWith("/") ? url : url + "/");
     this.token = token;
     this.timeout = timeout;
@@ -43,7 +50,7 @@ final class InventoryClient {
    */
   List<Member> members(String pool) {
     URI uri = base.resolve("v1/pools/" + URLEncoder.encode(pool, StandardCharsets.UTF_8) + "/members");
-    String operation = "inventory: GET " + uri.getPath();
+    String operation = provider + ": GET " + uri.getPath();
     HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(timeout).GET();
     token.ifPresent(t -> request.header("Authorization", "Bearer " + t));
     HttpResponse<String> response;

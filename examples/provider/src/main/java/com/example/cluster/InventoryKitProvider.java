@@ -44,7 +44,7 @@ public final class InventoryKitProvider extends CloudResolverProvider {
     CloudResolverSetup setup = CloudResolverSetup.start(config, PROPERTIES, TASKS_PER_MEMBER);
     URI url = setup.endpoint(InventoryProvider.URL);      // an http(s) URL, or a problem naming the key
     setup.requireValid();                                 // every problem at once, naming each key
-    InventoryClient client = new InventoryClient(url.toString(), config.find(InventoryProvider.TOKEN),
+    InventoryClient client = new InventoryClient(name(), url.toString(), config.find(InventoryProvider.TOKEN),
         config.get(CloudProperties.TIMEOUT));
     String pool = config.get(InventoryProvider.POOL);
     MemberSource inventory = () -> client.members(pool).stream()
