@@ -60,6 +60,9 @@ public final class CloudApi {
   private final String credentialsHint;
   private final String endpointProperty;
   private final String apiName;
+  /** The least time a wait must leave for the attempt after it; less, and the attempt would only time out. */
+  private static final Duration NEXT_ATTEMPT = Duration.ofMillis(100);
+
   private final RetryPolicy retry;
   private final LongSupplier nanoTime;
   private final Sleeper sleeper;
@@ -185,7 +188,7 @@ public final class CloudApi {
           }
           Duration wait = retry.waitAfter(attempt, f, random);
           Duration left = deadline.remaining();
-          if (wait.compareTo(left) >= 0) {
+          if (wait.plus(NEXT_ATTEMPT).compareTo(left) >= 0) {
             throw gaveUp(operation, f, wait, left, e);
           }
           try {

@@ -9,7 +9,8 @@ import java.util.function.DoubleSupplier;
  * at most {@link #maxAttempts()} attempts, waiting what the API asked for ({@code Retry-After}) or else
  * a jittered exponential backoff (attempt {@code n} waits between half and all of
  * {@code min(maxBackoff, baseBackoff * 2^(n-1))}), and never past the resolve's {@link Deadline}: a wait
- * that would end after it is not started, and the call fails at once naming its attempts. Immutable.
+ * that would not leave 100 ms of it for the next attempt is not started, and the call fails at once with
+ * the deadline's error naming its attempts and the last failure. Immutable.
  *
  * <pre>{@code
  * CloudApi.builder("gce", GceFailures::read)
