@@ -8,13 +8,14 @@ import java.util.function.DoubleSupplier;
  * How {@link CloudApi} retries a call whose failure {@linkplain ApiFailure#isRetryable() is retryable}:
  * at most {@link #maxAttempts()} attempts, waiting what the API asked for ({@code Retry-After}) or else
  * a jittered exponential backoff (attempt {@code n} waits between half and all of
- * {@code min(maxBackoff, baseBackoff * 2^(n-1))}), and never past the resolve's {@link Deadline}: a wait
+ * {@code min(maxBackoff, base * 2^(n-1))}, where the base is {@link #throttlingBackoff()} when the API
+ * is {@linkplain ApiFailure#isThrottling() throttling} and {@link #baseBackoff()} otherwise), and never past the resolve's {@link Deadline}: a wait
  * that would not leave 100 ms of it for the next attempt is not started, and the call fails at once with
  * the deadline's error naming its attempts and the last failure. Immutable.
  *
  * <pre>{@code
  * CloudApi.builder("gce", GceFailures::read)
- *     .retryPolicy(RetryPolicy.builder().baseBackoff(Duration.ofSeconds(1)).build())
+ *     .retryPolicy(RetryPolicy.builder().throttlingBackoff(Duration.ofSeconds(1)).build())
  *     .build();
  * }</pre>
  *
@@ -29,11 +30,13 @@ public final class RetryPolicy {
 
   private final int maxAttempts;
   private final Duration baseBackoff;
+  private final Duration throttlingBackoff;
   private final Duration maxBackoff;
 
   private RetryPolicy(Builder b) {
     this.maxAttempts = b.maxAttempts;
     this.baseBackoff = b.baseBackoff;
+    this.throttlingBackoff = b.throttlingBackoff == null ? b.baseBackoff : b.throttlingBackoff;
     this.maxBackoff = b.maxBackoff;
   }
 
@@ -65,6 +68,11 @@ public final class RetryPolicy {
     return baseBackoff;
   }
 
+  /** The backoff before the second attempt when the API is throttling (before jitter); the base backoff unless set. */
+  public Duration throttlingBackoff() {
+    return throttlingBackoff;
+  }
+
   /** The longest backoff (before jitter); a {@code Retry-After} may ask for longer. */
   public Duration maxBackoff() {
     return maxBackoff;
@@ -80,7 +88,7 @@ public final class RetryPolicy {
     if (failure.retryAfter() != null) {
       return failure.retryAfter();
     }
-    long ceiling = baseBackoff.toNanos();
+    long ceiling = (failure.isThrottling() ? throttlingBackoff : baseBackoff).toNanos();
     for (int i = 1; i < attempt && ceiling < maxBackoff.toNanos(); i++) {
       ceiling *= 2;
     }
@@ -90,14 +98,15 @@ public final class RetryPolicy {
 
   @Override
   public String toString() {
-    return "RetryPolicy{" + maxAttempts + " attempts, backoff " + baseBackoff.toMillis() + " ms to "
-        + maxBackoff.toMillis() + " ms}";
+    return "RetryPolicy{" + maxAttempts + " attempts, backoff " + baseBackoff.toMillis() + " ms (throttled "
+        + throttlingBackoff.toMillis() + " ms) to " + maxBackoff.toMillis() + " ms}";
   }
 
   /** Builds a {@link RetryPolicy}. */
   public static final class Builder {
     private int maxAttempts = 4;
     private Duration baseBackoff = Duration.ofMillis(200);
+    private Duration throttlingBackoff;
     private Duration maxBackoff = Duration.ofSeconds(8);
 
     private Builder() {}
@@ -117,6 +126,15 @@ public final class RetryPolicy {
       return this;
     }
 
+    /**
+     * The backoff before the second attempt when the API is throttling, doubled for each next one: a
+     * quota that refills each minute is not helped by a quick retry.
+     */
+    public Builder throttlingBackoff(Duration backoff) {
+      this.throttlingBackoff = positive(backoff, "throttlingBackoff");
+      return this;
+    }
+
     /** The longest backoff. */
     public Builder maxBackoff(Duration backoff) {
       this.maxBackoff = positive(backoff, "maxBackoff");
@@ -125,8 +143,10 @@ public final class RetryPolicy {
 
     /** @throws IllegalArgumentException when the longest backoff is shorter than the first */
     public RetryPolicy build() {
-      if (maxBackoff.compareTo(baseBackoff) < 0) {
-        throw new IllegalArgumentException("maxBackoff " + maxBackoff + " is shorter than baseBackoff " + baseBackoff);
+      for (Duration first : new Duration[] {baseBackoff, throttlingBackoff}) {
+        if (first != null && maxBackoff.compareTo(first) < 0) {
+          throw new IllegalArgumentException("maxBackoff " + maxBackoff + " is shorter than the first backoff " + first);
+        }
       }
       return new RetryPolicy(this);
     }

@@ -126,6 +126,16 @@ class CloudApiRetryTest {
   }
 
   @Test
+  void throttlingBacksOffFromItsOwnSlowerBase() {
+    RetryPolicy policy = RetryPolicy.builder().baseBackoff(Duration.ofMillis(100)).throttlingBackoff(Duration.ofSeconds(1))
+        .build();
+    assertThat(api(policy).session(Duration.ofSeconds(10)).call("instances.list",
+        failing(http(403, "rateLimitExceeded"), http(503, null)))).isEqualTo("ok");
+    // Jitter 0.5 of [b/2, b]: attempt 1 throttled, 1 s -> 750 ms; attempt 2 a 503, 200 ms -> 150 ms.
+    assertThat(sleeps).containsExactly(Duration.ofMillis(750), Duration.ofMillis(150));
+  }
+
+  @Test
   void notTheApisAnswerIsNeverRetried() {
     CloudApi api = api(RetryPolicy.defaults());
     assertThatThrownBy(() -> api.session(Duration.ofSeconds(10)).call("List", remaining -> {

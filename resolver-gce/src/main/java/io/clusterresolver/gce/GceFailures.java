@@ -29,9 +29,9 @@ final class GceFailures {
           + " (roles/compute.viewer)")
       .credentialsHint(CREDENTIALS_HINT)
       .apiName("Compute Engine")
-      // Backoff from 1 s: the rate quotas (403 rateLimitExceeded) refill each minute (cloud.google.com/compute/api-quota).
-      .retryPolicy(RetryPolicy.builder().maxAttempts(6).baseBackoff(Duration.ofSeconds(1))
-          .maxBackoff(Duration.ofSeconds(16)).build())
+      // Throttled from 1 s: the rate quotas (403 rateLimitExceeded) refill each minute (cloud.google.com/compute/api-quota).
+      .retryPolicy(RetryPolicy.builder().maxAttempts(4).baseBackoff(Duration.ofMillis(200))
+          .throttlingBackoff(Duration.ofSeconds(1)).maxBackoff(Duration.ofSeconds(16)).build())
       .build();
 
   private GceFailures() {}
