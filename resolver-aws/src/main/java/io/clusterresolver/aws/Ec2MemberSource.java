@@ -47,6 +47,7 @@ final class Ec2MemberSource implements MemberSource {
   private static final String PROVIDER = AwsClusterResolverProvider.NAME;
   private static final CloudApi API = CloudApi.builder(PROVIDER, Ec2MemberSource::readFailure)
       .apiName("EC2")
+      .retryPolicy(io.clusterresolver.cloud.RetryPolicy.none()) // the SDK's retry strategy and max-attempts retry
       .permissions("ec2:DescribeInstances and ec2:DescribeInstanceTypes (credentials: clusterresolver.aws.profile,"
           + " static keys or the default chain)")
       .credentialsHint("set clusterresolver.aws.profile (a profile of ~/.aws/credentials), or"

@@ -21,8 +21,9 @@ import javax.net.ssl.SSLContext;
 
 /**
  * The SDK's inner (generated) clients of Compute and Network on one HTTP pipeline: the JDK HTTP
- * client with bounded answers ({@link BoundedHttpClient}), the {@link DeadlineRetryPolicy} and the bearer token. Only the inner clients' listings are
- * used: the fluent API's per-VM calls are never made.
+ * client with bounded answers ({@link BoundedHttpClient}), the {@link DeadlinePolicy} and the bearer token, and
+ * no retry policy (the kit's {@code CloudApi} retries each call, so nothing retries twice). Only the inner clients'
+ * listings are used: the fluent API's per-VM calls are never made.
  *
  * <p>The clients are what {@code ComputeManager.authenticate(pipeline, profile).serviceClient()}
  * (and {@code NetworkManager}'s) return, built with the same builders those managers use, without
@@ -35,7 +36,6 @@ final class ArmClients {
   /** Resource Manager's token scope (the fixed token of {@code access-token} ignores it). */
   static final String SCOPE = "https://management.azure.com/.default";
   static final URI DEFAULT_ENDPOINT = URI.create("https://management.azure.com");
-  private static final int MAX_ATTEMPTS = 10;
 
   final ComputeManagementClient compute;
   final NetworkManagementClient network;
@@ -62,7 +62,7 @@ final class ArmClients {
         .build(), limit, timeout);
     HttpPipeline pipeline = new HttpPipelineBuilder()
         .httpClient(http)
-        .policies(new UserAgentPolicy("cluster-resolver-azure"), new DeadlineRetryPolicy(MAX_ATTEMPTS),
+        .policies(new UserAgentPolicy("cluster-resolver-azure"), new DeadlinePolicy(),
             new BearerTokenAuthenticationPolicy(credential, SCOPE))
         .build();
     Map<String, String> endpoints = new HashMap<>(AzureEnvironment.AZURE.getEndpoints());

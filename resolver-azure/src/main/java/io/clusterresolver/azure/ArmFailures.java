@@ -5,6 +5,9 @@ import com.azure.core.exception.HttpResponseException;
 import com.azure.core.http.HttpResponse;
 import com.azure.core.management.exception.ManagementException;
 import io.clusterresolver.cloud.ApiFailure;
+import io.clusterresolver.cloud.RetryAfter;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.TimeoutException;
 import reactor.core.Exceptions;
 
@@ -13,25 +16,10 @@ final class ArmFailures {
 
   private ArmFailures() {}
 
-  /** A failed call with the number of attempts the pipeline made. */
-  static final class Attempted extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-    final int attempts;
-
-    Attempted(RuntimeException cause, int attempts) {
-      super(cause.getMessage(), cause, false, false);
-      this.attempts = attempts;
-    }
-  }
-
+  /** The facts of one attempt's failure (the pipeline makes one attempt per call: {@link DeadlinePolicy}). */
   static ApiFailure read(RuntimeException e) {
     int attempts = 1;
-    Throwable t = e;
-    if (e instanceof Attempted) {
-      attempts = Math.max(1, ((Attempted) e).attempts);
-      t = e.getCause();
-    }
-    t = Exceptions.unwrap(t);
+    Throwable t = Exceptions.unwrap(e);
     if (t instanceof ClientAuthenticationException || t.getClass().getName().startsWith("com.azure.identity.")) {
       return ApiFailure.of(ApiFailure.Kind.CREDENTIALS, firstLine(t.getMessage()), attempts);
     }
@@ -50,7 +38,8 @@ final class ArmFailures {
         message = ((ManagementException) http).getValue().getMessage();
       }
       return ApiFailure.http(status, code != null ? code : "HTTP " + status,
-          message != null ? message : firstLine(http.getMessage()), requestId, attempts);
+          message != null ? message : firstLine(http.getMessage()), requestId, attempts)
+          .withRetryAfter(retryAfter(response));
     }
     for (Throwable c = t; c != null; c = c.getCause()) {
       if (c instanceof TimeoutException || c instanceof java.net.http.HttpTimeoutException) {
@@ -64,6 +53,17 @@ final class ArmFailures {
     }
     return ApiFailure.of(ApiFailure.Kind.NO_RESPONSE, t.getClass().getSimpleName() + ": " + firstLine(t.getMessage()),
         attempts);
+  }
+
+  /** ARM's wait: {@code retry-after-ms}, {@code x-ms-retry-after-ms}, or {@code Retry-After} (seconds or HTTP-date). */
+  static Duration retryAfter(HttpResponse response) {
+    for (String header : new String[] {"retry-after-ms", "x-ms-retry-after-ms"}) {
+      String ms = response.getHeaderValue(header);
+      if (ms != null && ms.trim().matches("\\d{1,9}")) {
+        return Duration.ofMillis(Long.parseLong(ms.trim()));
+      }
+    }
+    return RetryAfter.parse(response.getHeaderValue("Retry-After"), Instant.now());
   }
 
   private static String firstLine(String s) {

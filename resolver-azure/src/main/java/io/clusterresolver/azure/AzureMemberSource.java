@@ -12,6 +12,7 @@ import com.azure.resourcemanager.network.fluent.models.PublicIpAddressInner;
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.CloudApi;
+import io.clusterresolver.cloud.RetryPolicy;
 import io.clusterresolver.cloud.Member;
 import io.clusterresolver.cloud.MemberOrder;
 import io.clusterresolver.cloud.MemberSource;
@@ -61,6 +62,7 @@ final class AzureMemberSource implements MemberSource {
       .credentialsHint("set clusterresolver.azure.access-token, or give the default chain credentials (a managed"
           + " identity, with clusterresolver.azure.client-id for a user-assigned one; AZURE_CLIENT_ID/AZURE_TENANT_ID/"
           + "AZURE_CLIENT_SECRET; the Azure CLI login)")
+      .retryPolicy(RetryPolicy.builder().maxAttempts(10).maxBackoff(Duration.ofSeconds(8)).build())
       .build();
 
   private final ArmClients arm;

@@ -63,7 +63,7 @@ final class BoundedHttpClient implements HttpClient {
   }
 
   private Duration within(Context context) {
-    return context.getData(DeadlineRetryPolicy.DEADLINE).map(d -> ((Deadline) d).remaining()).orElse(defaultTime);
+    return context.getData(DeadlinePolicy.DEADLINE).map(d -> ((Deadline) d).remaining()).orElse(defaultTime);
   }
 
   /** {@code https://management.azure.com:443}: where the answer came from, without path or query. */

@@ -5,13 +5,12 @@ import com.azure.core.http.rest.PagedResponse;
 import com.azure.core.util.Context;
 import io.clusterresolver.cloud.CloudApi;
 import java.util.Iterator;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
  * One ARM listing, page by page through the kit's {@link CloudApi.Session}: each page is one call
- * (its own attempts and retries, under the resolve's deadline), {@code nextLink} followed verbatim,
+ * (retried by the session, under the resolve's deadline), {@code nextLink} followed verbatim,
  * and a page that fails fails the whole listing.
  */
 final class Paging {
@@ -19,23 +18,17 @@ final class Paging {
   private Paging() {}
 
   /**
-   * @param listing the SDK listing for a call context (created afresh for each page, so each page
-   *     carries its own attempt counter)
+   * @param listing the SDK listing for a call context (created afresh for each page and attempt)
    * @return the number of pages
    */
   static <T> int forEach(CloudApi.Session session, String operation, Function<Context, PagedIterable<T>> listing,
       Consumer<T> each) {
     return session.forEachPage(operation,
         (token, remaining) -> {
-          AtomicInteger attempts = new AtomicInteger();
-          try {
-            PagedIterable<T> pages = listing.apply(DeadlineRetryPolicy.context(session.deadline(), attempts));
-            Iterator<PagedResponse<T>> it = (token == null ? pages.iterableByPage() : pages.iterableByPage(token))
-                .iterator();
-            return it.hasNext() ? it.next() : null;
-          } catch (RuntimeException e) {
-            throw new ArmFailures.Attempted(e, attempts.get());
-          }
+          PagedIterable<T> pages = listing.apply(DeadlinePolicy.context(session.deadline()));
+          Iterator<PagedResponse<T>> it = (token == null ? pages.iterableByPage() : pages.iterableByPage(token))
+              .iterator();
+          return it.hasNext() ? it.next() : null;
         },
         page -> page == null ? null : page.getContinuationToken(),
         page -> {
@@ -47,13 +40,6 @@ final class Paging {
 
   /** One call (not a listing) under the session's deadline. */
   static <T> T call(CloudApi.Session session, String operation, Function<Context, T> call) {
-    return session.call(operation, remaining -> {
-      AtomicInteger attempts = new AtomicInteger();
-      try {
-        return call.apply(DeadlineRetryPolicy.context(session.deadline(), attempts));
-      } catch (RuntimeException e) {
-        throw new ArmFailures.Attempted(e, attempts.get());
-      }
-    });
+    return session.call(operation, remaining -> call.apply(DeadlinePolicy.context(session.deadline())));
   }
 }

@@ -1,5 +1,7 @@
 package io.clusterresolver.cloud;
 
+import java.time.Duration;
+
 /**
  * What went wrong in one cloud API call, as a provider reads it off its SDK's exception: the facts
  * {@link CloudApi} needs to write one explained {@link io.clusterresolver.ClusterResolverException}
@@ -10,9 +12,13 @@ package io.clusterresolver.cloud;
  * @param errorCode the API's error code ({@code RequestLimitExceeded}, {@code PERMISSION_DENIED}), or {@code null}
  * @param message the API's error message, or {@code null}
  * @param requestId the request id to quote to the cloud's support, or {@code null}
- * @param attempts how many attempts the SDK made, at least 1
+ * @param attempts how many attempts the SDK made for this one call of {@link CloudApi}, at least 1 (more than 1
+ *     only for an SDK that retries itself, like AWS's: {@link RetryPolicy#none()})
+ * @param retryAfter how long the API asked to wait before the next attempt ({@code Retry-After}, read with
+ *     {@link RetryAfter#parse}), or {@code null} when it did not say
  */
-public record ApiFailure(Kind kind, int httpStatus, String errorCode, String message, String requestId, int attempts) {
+public record ApiFailure(Kind kind, int httpStatus, String errorCode, String message, String requestId, int attempts,
+    Duration retryAfter) {
 
   /** The kinds of failure, each explained differently. */
   public enum Kind {
@@ -34,6 +40,24 @@ public record ApiFailure(Kind kind, int httpStatus, String errorCode, String mes
       throw new IllegalArgumentException("kind");
     }
     attempts = Math.max(1, attempts);
+    if (retryAfter != null && retryAfter.isNegative()) {
+      retryAfter = Duration.ZERO;
+    }
+  }
+
+  /** A failure the API gave no {@code Retry-After} for (the form before {@link #retryAfter()} existed). */
+  public ApiFailure(Kind kind, int httpStatus, String errorCode, String message, String requestId, int attempts) {
+    this(kind, httpStatus, errorCode, message, requestId, attempts, null);
+  }
+
+  /** This failure with the wait the API asked for ({@code Retry-After}), or {@code null} for none. */
+  public ApiFailure withRetryAfter(Duration wait) {
+    return new ApiFailure(kind, httpStatus, errorCode, message, requestId, attempts, wait);
+  }
+
+  /** This failure counted as {@code attempts} attempts in all. */
+  ApiFailure withAttempts(int attempts) {
+    return new ApiFailure(kind, httpStatus, errorCode, message, requestId, attempts, retryAfter);
   }
 
   /** An error status from the API. */
@@ -59,5 +83,28 @@ public record ApiFailure(Kind kind, int httpStatus, String errorCode, String mes
   public boolean isThrottling() {
     return httpStatus == 429 || (errorCode != null && (errorCode.contains("Throttl") || errorCode.contains("LimitExceeded")
         || errorCode.equals("RESOURCE_EXHAUSTED") || errorCode.equals("rateLimitExceeded")));
+  }
+
+  /**
+   * Whether trying the same call again may succeed: throttling in every shape the clouds use
+   * ({@linkplain #isThrottling() above}), a server error (5xx but 501 Not Implemented and 505 HTTP
+   * Version Not Supported, RFC 9110 §15.6), 408 Request Timeout, gRPC's {@code UNAVAILABLE}, and no
+   * response at all (connection refused or reset). Never credentials, a refused or unknown caller
+   * (401, 403 that is not throttling), a missing resource or any other 4xx, an answer that is not
+   * the API's, or a call that ran out of time.
+   */
+  public boolean isRetryable() {
+    switch (kind) {
+      case NO_RESPONSE:
+        return true;
+      case HTTP_ERROR:
+        if (httpStatus == 401 || httpStatus == 404) {
+          return false; // whatever code came with it: a refused caller or a missing resource stays so
+        }
+        return isThrottling() || httpStatus == 408 || httpStatus >= 500 && httpStatus != 501 && httpStatus != 505
+            || "UNAVAILABLE".equals(errorCode);
+      default:
+        return false;
+    }
   }
 }

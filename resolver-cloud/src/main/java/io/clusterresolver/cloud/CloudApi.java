@@ -5,19 +5,26 @@ import io.clusterresolver.ConfigurationException;
 import io.clusterresolver.internal.UntrustedText;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
+import java.util.function.DoubleSupplier;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 /**
  * How a cloud provider calls its API: every call of one resolve under one {@link Deadline}, every
  * page followed, and every failure turned into one explained {@link ClusterResolverException} —
  * the provider, the operation and page, the HTTP status, the API's error code and message, the
- * request id, the attempts, and what to change — written the same way for every cloud. Retries
- * and backoff stay with the cloud's SDK; this only bounds them. Immutable and thread-safe.
+ * request id, the attempts, and what to change — written the same way for every cloud. A call whose
+ * failure {@linkplain ApiFailure#isRetryable() is retryable} is tried again by its {@link RetryPolicy}
+ * (backoff or the API's {@code Retry-After}, never past the deadline), and its attempts are counted
+ * here, in one place: a provider turns its SDK's own retries off, or keeps them and uses {@link
+ * RetryPolicy#none()}. Immutable and thread-safe.
  *
  * <pre>{@code
  * CloudApi api = CloudApi.builder("aws", AwsFailures::describe)
  *     .permissions("ec2:DescribeInstances")
+ *     .retryPolicy(RetryPolicy.none()) // the AWS SDK retries itself
  *     .build();
  * CloudApi.Session session = api.session(timeout);
  * session.forEachPage("DescribeInstances",
@@ -53,8 +60,25 @@ public final class CloudApi {
   private final String credentialsHint;
   private final String endpointProperty;
   private final String apiName;
+  /** The least time a wait must leave for the attempt after it; less, and the attempt would only time out. */
+  private static final Duration NEXT_ATTEMPT = Duration.ofMillis(100);
+
+  private final RetryPolicy retry;
+  private final LongSupplier nanoTime;
+  private final Sleeper sleeper;
+  private final DoubleSupplier random;
+
+  /** Waits between attempts; tests give one that moves their clock instead of sleeping. */
+  @FunctionalInterface
+  interface Sleeper {
+    void sleep(Duration wait) throws InterruptedException;
+  }
 
   private CloudApi(Builder b) {
+    this.retry = b.retry;
+    this.nanoTime = b.nanoTime;
+    this.sleeper = b.sleeper;
+    this.random = b.random;
     this.apiName = b.apiName;
     this.provider = b.provider;
     this.failures = b.failures;
@@ -75,7 +99,7 @@ public final class CloudApi {
 
   /** The calls of one resolve, under one deadline of {@code timeout}. */
   public Session session(Duration timeout) {
-    return new Session(Deadline.after(timeout));
+    return new Session(Deadline.after(timeout, nanoTime));
   }
 
   /**
@@ -98,7 +122,7 @@ public final class CloudApi {
     /**
      * Runs one call.
      *
-     * @throws ClusterResolverException when it fails (after the SDK's retries) or time is up
+     * @throws ClusterResolverException when it fails (after the retries of the {@link RetryPolicy}) or time is up
      */
     public <T> T call(String operation, Call<T> call) {
       return run(operation, call);
@@ -133,26 +157,58 @@ public final class CloudApi {
       return page;
     }
 
+    /** Runs a call, retrying it by the policy; its attempts are counted here and nowhere else. */
     private <T> T run(String operation, Call<T> call) {
-      deadline.check(provider, operation);
-      try {
-        return call.run(atLeastOneMs(deadline.remaining()));
-      } catch (ClusterResolverException e) {
-        throw e;
-      } catch (NotTheApiException e) {
-        throw new ClusterResolverException(describe(operation,
-            ApiFailure.of(ApiFailure.Kind.MALFORMED_RESPONSE, e.getMessage(), 1)), e, false);
-      } catch (RuntimeException e) {
-        AnswerLimitException limit = AnswerLimitException.find(e);
-        if (limit != null && !limit.tooSlow()) {
-          throw new ClusterResolverException(provider + ": " + operation + ": " + limit.getMessage()
-              + "; check that " + endpointProperty + " points at the API", e);
+      int attempts = 0;
+      for (int attempt = 1; ; attempt++) {
+        deadline.check(provider, attempt == 1 ? operation : operation + " (" + attempts + " attempts)");
+        try {
+          return call.run(atLeastOneMs(deadline.remaining()));
+        } catch (ClusterResolverException e) {
+          throw e;
+        } catch (NotTheApiException e) {
+          throw new ClusterResolverException(describe(operation,
+              ApiFailure.of(ApiFailure.Kind.MALFORMED_RESPONSE, e.getMessage(), 1)), e, false);
+        } catch (RuntimeException e) {
+          AnswerLimitException limit = AnswerLimitException.find(e);
+          if (limit != null && !limit.tooSlow()) {
+            throw new ClusterResolverException(provider + ": " + operation + ": " + limit.getMessage()
+                + "; check that " + endpointProperty + " points at the API", e);
+          }
+          if (deadline.expired() || limit != null) {
+            throw deadline.timedOut(provider, operation + (attempt == 1 ? "" : " (" + attempt + " attempts)")
+                + (limit == null ? "" : " (" + limit.getMessage() + ")"), e);
+          }
+          ApiFailure read = failures.read(e);
+          attempts += read.attempts();
+          ApiFailure f = read.withAttempts(attempts);
+          // More than one attempt in one call: the SDK retried it already, and retrying again would multiply.
+          if (!f.isRetryable() || read.attempts() > 1 || attempt >= retry.maxAttempts()) {
+            throw explain(operation, f, e);
+          }
+          Duration wait = retry.waitAfter(attempt, f, random);
+          Duration left = deadline.remaining();
+          if (wait.plus(NEXT_ATTEMPT).compareTo(left) >= 0) {
+            throw gaveUp(operation, f, wait, left, e);
+          }
+          try {
+            sleeper.sleep(wait);
+          } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw explain(operation, f, e);
+          }
         }
-        if (deadline.expired() || limit != null) {
-          throw deadline.timedOut(provider, operation + (limit == null ? "" : " (" + limit.getMessage() + ")"), e);
-        }
-        throw explain(operation, failures.read(e), e);
       }
+    }
+
+    /** The deadline's error for a retry whose wait would end after it: not waited for, naming the last failure. */
+    private ClusterResolverException gaveUp(String operation, ApiFailure f, Duration wait, Duration left,
+        RuntimeException cause) {
+      String last = describe(operation, f).substring(provider.length() + 2 + operation.length());
+      String why = f.retryAfter() != null ? "the API asked to wait " + wait.toMillis() + " ms (Retry-After)"
+          : "the next backoff is " + wait.toMillis() + " ms";
+      return new ClusterResolverException(deadline.timedOut(provider, operation, null).getMessage() + ": " + why
+          + " and " + left.toMillis() + " ms are left, so it gave up; the last attempt" + last, cause);
     }
 
     private RuntimeException explain(String operation, ApiFailure f, RuntimeException cause) {
@@ -230,6 +286,10 @@ public final class CloudApi {
     private String permissions;
     private String credentialsHint;
     private String apiName;
+    private RetryPolicy retry = RetryPolicy.defaults();
+    private LongSupplier nanoTime = System::nanoTime;
+    private Sleeper sleeper = wait -> Thread.sleep(wait.toMillis(), (int) (wait.toNanos() % 1_000_000));
+    private DoubleSupplier random = () -> ThreadLocalRandom.current().nextDouble();
 
     private Builder(String provider, FailureReader failures) {
       this.provider = Objects.requireNonNull(provider, "provider");
@@ -254,6 +314,23 @@ public final class CloudApi {
      */
     public Builder apiName(String name) {
       this.apiName = name;
+      return this;
+    }
+
+    /**
+     * How failed calls are retried; {@link RetryPolicy#defaults()} unless set. Use {@link RetryPolicy#none()}
+     * when the SDK retries itself, so that no call is retried twice over.
+     */
+    public Builder retryPolicy(RetryPolicy policy) {
+      this.retry = Objects.requireNonNull(policy, "policy");
+      return this;
+    }
+
+    /** A test's time: its clock (nanoseconds), what waits (moving that clock) and the jitter (in [0, 1)). */
+    Builder time(LongSupplier nanoTime, Sleeper sleeper, DoubleSupplier random) {
+      this.nanoTime = nanoTime;
+      this.sleeper = sleeper;
+      this.random = random;
       return this;
     }
 

@@ -4,11 +4,12 @@ import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.spi.ConfigProperty;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.LongSupplier;
 
 /**
- * An overall time limit for one resolve, across pages and retries. Retries belong to whoever owns
- * backoff (a cloud SDK's retry strategy); the deadline only bounds the total, so a resolve never
- * hangs past it. Immutable.
+ * An overall time limit for one resolve, across pages and retries: {@link CloudApi} retries within it
+ * ({@link RetryPolicy}) and never starts a wait that would end after it, so a resolve never hangs past
+ * it. Immutable.
  *
  * <pre>{@code
  * Deadline deadline = Deadline.after(config.duration("timeout"));
@@ -22,19 +23,26 @@ public final class Deadline {
 
   private final long endNanos;
   private final Duration budget;
+  private final LongSupplier nanoTime;
 
-  private Deadline(long endNanos, Duration budget) {
+  private Deadline(long endNanos, Duration budget, LongSupplier nanoTime) {
     this.endNanos = endNanos;
     this.budget = budget;
+    this.nanoTime = nanoTime;
   }
 
   /** A deadline {@code budget} from now. */
   public static Deadline after(Duration budget) {
+    return after(budget, System::nanoTime);
+  }
+
+  /** A deadline {@code budget} from now on {@code nanoTime} (a test's clock; {@link System#nanoTime} otherwise). */
+  static Deadline after(Duration budget, LongSupplier nanoTime) {
     Objects.requireNonNull(budget, "budget");
     if (budget.isNegative() || budget.isZero()) {
       throw new IllegalArgumentException("A deadline needs a positive time budget, not " + budget);
     }
-    return new Deadline(System.nanoTime() + budget.toNanos(), budget);
+    return new Deadline(nanoTime.getAsLong() + budget.toNanos(), budget, nanoTime);
   }
 
   /** The total budget this deadline was made with. */
@@ -44,13 +52,13 @@ public final class Deadline {
 
   /** The time left, zero once expired. */
   public Duration remaining() {
-    long left = endNanos - System.nanoTime();
+    long left = endNanos - nanoTime.getAsLong();
     return left <= 0 ? Duration.ZERO : Duration.ofNanos(left);
   }
 
   /** Whether the time is up. */
   public boolean expired() {
-    return endNanos - System.nanoTime() <= 0;
+    return endNanos - nanoTime.getAsLong() <= 0;
   }
 
   /**

@@ -25,6 +25,7 @@ class CloudApiTest {
   private static final CloudApi API = CloudApi.builder("demo", e -> e instanceof FakeSdkException
           ? ((FakeSdkException) e).failure : ApiFailure.of(ApiFailure.Kind.NO_RESPONSE, e.getMessage(), 1))
       .permissions("compute.instances.list")
+      .retryPolicy(RetryPolicy.none()) // these tests are about the wording; CloudApiRetryTest is about retries
       .build();
 
   /** Three pages a, b, c chained by tokens t1, t2. */

@@ -8,7 +8,6 @@ import com.google.api.gax.httpjson.HttpJsonCallContext;
 import com.google.api.gax.retrying.RetrySettings;
 import com.google.api.gax.rpc.ApiCallContext;
 import com.google.api.gax.rpc.ClientSettings;
-import com.google.api.gax.rpc.StatusCode;
 import com.google.api.gax.rpc.UnaryCallSettings;
 import com.google.auth.Credentials;
 import com.google.cloud.compute.v1.AggregatedListInstancesRequest;
@@ -33,24 +32,18 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.function.Function;
 
 /**
  * The four Compute Engine calls the provider makes, with the real {@code google-cloud-compute}
  * clients over REST, created on first use (so creating a resolver touches neither the network nor
- * the credentials). Each call runs with what is left of the resolve's deadline; the SDK retries
- * throttling (429) and server errors (500, 503) within it, and this class retries Compute Engine's
- * rate-quota answer (403 {@code rateLimitExceeded}), which the SDK takes for a permission error.
+ * the credentials). Each call runs with what is left of the resolve's deadline and is made once: the
+ * kit's {@code CloudApi} retries it ({@link GceFailures#API}), Compute Engine's rate-quota answer (403
+ * {@code rateLimitExceeded}, which the SDK would take for a permission error) included.
  */
 final class ComputeClients {
 
   /** Compute Engine's largest page. */
   static final int PAGE_SIZE = 500;
-
-  /** Reads are idempotent: throttling (429), server errors (500, 503) and lost answers are retried. */
-  private static final Set<StatusCode.Code> RETRYABLE = Set.of(StatusCode.Code.RESOURCE_EXHAUSTED,
-      StatusCode.Code.INTERNAL, StatusCode.Code.UNAVAILABLE, StatusCode.Code.DEADLINE_EXCEEDED);
 
   private final URI endpoint;
   private final CredentialsProvider credentials;
@@ -123,7 +116,7 @@ final class ComputeClients {
     if (token != null) {
       r.setPageToken(token);
     }
-    return withRateQuotaRetries(remaining, left -> instances().aggregatedListCallable().call(r.build(), context(left)));
+    return instances().aggregatedListCallable().call(r.build(), context(remaining));
   }
 
   InstanceList list(String project, String zone, String filter, String token, Duration remaining) {
@@ -135,7 +128,7 @@ final class ComputeClients {
     if (token != null) {
       r.setPageToken(token);
     }
-    return withRateQuotaRetries(remaining, left -> instances().listCallable().call(r.build(), context(left)));
+    return instances().listCallable().call(r.build(), context(remaining));
   }
 
   InstanceGroupsListInstances groupMembers(String project, String zone, String group, String instanceState,
@@ -147,55 +140,13 @@ final class ComputeClients {
     if (token != null) {
       r.setPageToken(token);
     }
-    return withRateQuotaRetries(remaining, left -> groups().listInstancesCallable().call(r.build(), context(left)));
+    return groups().listInstancesCallable().call(r.build(), context(remaining));
   }
 
   MachineType machineType(String project, String zone, String type, Duration remaining) {
     GetMachineTypeRequest request = GetMachineTypeRequest.newBuilder().setProject(project).setZone(zone)
         .setMachineType(type).build();
-    return withRateQuotaRetries(remaining, left -> machineTypes().getCallable().call(request, context(left)));
-  }
-
-  /**
-   * Runs a call, retrying Compute Engine's answer to a project over its rate quota (403
-   * {@code rateLimitExceeded}, which the SDK does not retry: see {@link GceFailures#isRateQuota})
-   * with jittered exponential backoff from 1 s (the quotas refill each minute) while the deadline
-   * leaves time for the wait. Every other failure is the SDK's to retry or to report.
-   */
-  private static <T> T withRateQuotaRetries(Duration remaining, Function<Duration, T> call) {
-    long deadline = System.nanoTime() + remaining.toNanos();
-    long backoffMs = 1000;
-    for (int attempt = 1; ; attempt++) {
-      try {
-        return call.apply(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
-      } catch (RuntimeException e) {
-        long waitMs = ThreadLocalRandom.current().nextLong(backoffMs / 2, backoffMs + 1);
-        if (!GceFailures.isRateQuota(e) || System.nanoTime() + waitMs * 1_000_000 >= deadline) {
-          if (attempt > 1) {
-            e.addSuppressed(new Attempts(attempt));
-          }
-          throw e;
-        }
-        try {
-          Thread.sleep(waitMs);
-        } catch (InterruptedException interrupted) {
-          Thread.currentThread().interrupt();
-          throw e;
-        }
-        backoffMs = Math.min(backoffMs * 2, 16_000);
-      }
-    }
-  }
-
-  /** How many attempts {@link #withRateQuotaRetries} made, carried as a suppressed exception. */
-  static final class Attempts extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-    final int count;
-
-    Attempts(int count) {
-      super(count + " attempts", null, false, false);
-      this.count = count;
-    }
+    return machineTypes().getCallable().call(request, context(remaining));
   }
 
   private static ApiCallContext context(Duration remaining) {
@@ -243,12 +194,10 @@ final class ComputeClients {
     return builder;
   }
 
+  /** One attempt per call: the kit retries (an SDK retry inside it would multiply the attempts). */
   private void retries(UnaryCallSettings.Builder<?, ?> settings) {
-    settings.setRetryableCodes(RETRYABLE).setRetrySettings(RetrySettings.newBuilder()
-        .setMaxAttempts(4)
-        .setInitialRetryDelayDuration(Duration.ofMillis(200))
-        .setRetryDelayMultiplier(2.0)
-        .setMaxRetryDelayDuration(Duration.ofSeconds(2))
+    settings.setRetryableCodes(Set.of()).setRetrySettings(RetrySettings.newBuilder()
+        .setMaxAttempts(1)
         .setInitialRpcTimeoutDuration(timeout)
         .setRpcTimeoutMultiplier(1.0)
         .setMaxRpcTimeoutDuration(timeout)

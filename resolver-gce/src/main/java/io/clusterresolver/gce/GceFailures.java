@@ -8,6 +8,10 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.clusterresolver.cloud.ApiFailure;
 import io.clusterresolver.cloud.CloudApi;
+import io.clusterresolver.cloud.RetryAfter;
+import io.clusterresolver.cloud.RetryPolicy;
+import java.time.Duration;
+import java.time.Instant;
 
 /**
  * Reads Compute Engine failures for the kit: the HTTP status and Google's JSON error body
@@ -25,6 +29,9 @@ final class GceFailures {
           + " (roles/compute.viewer)")
       .credentialsHint(CREDENTIALS_HINT)
       .apiName("Compute Engine")
+      // Throttled from 1 s: the rate quotas (403 rateLimitExceeded) refill each minute (cloud.google.com/compute/api-quota).
+      .retryPolicy(RetryPolicy.builder().maxAttempts(4).baseBackoff(Duration.ofMillis(200))
+          .throttlingBackoff(Duration.ofSeconds(1)).maxBackoff(Duration.ofSeconds(16)).build())
       .build();
 
   private GceFailures() {}
@@ -42,7 +49,9 @@ final class GceFailures {
         reason = text(error.get("status"), null);
       }
       String requestId = http.getHeaders() == null ? null : http.getHeaders().getFirstHeaderStringValue("x-request-id");
-      return ApiFailure.http(http.getStatusCode(), reason, message, requestId, attempts(e));
+      String retryAfter = http.getHeaders() == null ? null : http.getHeaders().getFirstHeaderStringValue("Retry-After");
+      return ApiFailure.http(http.getStatusCode(), reason, message, requestId, 1)
+          .withRetryAfter(RetryAfter.parse(retryAfter, Instant.now()));
     }
     if (e instanceof ApiException && ((ApiException) e).getStatusCode().getCode() == StatusCode.Code.DEADLINE_EXCEEDED) {
       return ApiFailure.of(ApiFailure.Kind.TIMEOUT, e.getMessage(), 1);
@@ -59,18 +68,6 @@ final class GceFailures {
       root = root.getCause();
     }
     return ApiFailure.of(ApiFailure.Kind.NO_RESPONSE, root.getClass().getSimpleName() + ": " + root.getMessage(), 1);
-  }
-
-  /**
-   * Whether Compute Engine refused a call because the project is over a per-minute rate quota: HTTP
-   * 403 with reason {@code rateLimitExceeded} or {@code userRateLimitExceeded}
-   * (cloud.google.com/compute/api-quota). gax files it under {@code PERMISSION_DENIED} and never
-   * retries it; a 429 is {@code RESOURCE_EXHAUSTED}, which gax retries itself.
-   */
-  static boolean isRateQuota(RuntimeException e) {
-    HttpResponseException http = cause(e, HttpResponseException.class);
-    String reason = http == null || http.getStatusCode() != 403 ? null : reason(errorOf(http));
-    return "rateLimitExceeded".equals(reason) || "userRateLimitExceeded".equals(reason);
   }
 
   /** The first of {@code error.errors[].reason} of Google's JSON error object, or {@code null}. */
@@ -90,18 +87,6 @@ final class GceFailures {
     } catch (RuntimeException notGoogleJson) {
       return null;
     }
-  }
-
-  /** Attempts the provider made for a call it retried itself (rate quotas); 1 otherwise. */
-  private static int attempts(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      for (Throwable s : t.getSuppressed()) {
-        if (s instanceof ComputeClients.Attempts) {
-          return ((ComputeClients.Attempts) s).count;
-        }
-      }
-    }
-    return 1;
   }
 
   private static String text(JsonElement element, String fallback) {

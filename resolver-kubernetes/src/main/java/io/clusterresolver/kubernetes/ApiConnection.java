@@ -1,6 +1,7 @@
 package io.clusterresolver.kubernetes;
 
 import io.clusterresolver.cloud.Endpoints;
+import io.clusterresolver.cloud.RetryPolicy;
 import io.clusterresolver.spi.ResolverConfig;
 import io.fabric8.kubernetes.client.Config;
 import java.io.IOException;
@@ -19,6 +20,15 @@ import java.util.regex.Pattern;
  * Immutable; the token file is read again on every request ({@link TokenFile}).
  */
 final class ApiConnection {
+
+  /**
+   * How the kit's {@code CloudApi} retries a list call (429, 5xx, no response): 4 attempts, backoff from
+   * 100 ms doubling, what the fabric8 client did before. The client itself makes one attempt, so nothing
+   * retries twice. (The API server's {@code Retry-After} is not read: fabric8's exception does not carry
+   * the headers.)
+   */
+  static final RetryPolicy RETRY = RetryPolicy.builder().maxAttempts(4).baseBackoff(Duration.ofMillis(100))
+      .maxBackoff(Duration.ofSeconds(2)).build();
 
   /** Larger than any kubeconfig of a few clusters with their certificates inline. */
   private static final int MAX_KUBECONFIG_BYTES = 1024 * 1024;
@@ -161,8 +171,7 @@ final class ApiConnection {
     client.setNamespace(namespace);
     client.setRequestTimeout(millis);
     client.setConnectionTimeout(Math.min(millis, 5_000));
-    client.setRequestRetryBackoffLimit(KubernetesResolverFactory.RETRIES);
-    client.setRequestRetryBackoffInterval(100);
+    client.setRequestRetryBackoffLimit(0); // one attempt: CloudApi retries (RETRY)
     return problems.size() > before ? null : new ApiConnection(client, namespace, token, credentials);
   }
 

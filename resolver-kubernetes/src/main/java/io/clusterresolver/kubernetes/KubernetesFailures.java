@@ -22,12 +22,8 @@ final class KubernetesFailures {
     }
   }
 
-  /**
-   * The failure an exception reports.
-   *
-   * @param attempts how many attempts the client makes for a retryable failure (429, 5xx, no response)
-   */
-  static ApiFailure read(RuntimeException failure, int attempts) {
+  /** The failure of one attempt (the client makes one: {@link ApiConnection#RETRY}). */
+  static ApiFailure read(RuntimeException failure) {
     String auditId = failure instanceof Audited a ? a.auditId : null;
     RuntimeException e = failure instanceof Audited a ? (RuntimeException) a.getCause() : failure;
     for (Throwable t = e; t != null; t = t.getCause()) {
@@ -43,9 +39,7 @@ final class KubernetesFailures {
       Status status = k.getStatus();
       String reason = status == null ? null : status.getReason();
       String message = status == null || status.getMessage() == null ? k.getMessage() : status.getMessage();
-      // The client retries 429 (after the Retry-After the API server sends) and 5xx; not other errors.
-      boolean retried = k.getCode() >= 500 || k.getCode() == 429;
-      return ApiFailure.http(k.getCode(), reason, message, auditId, retried ? attempts : 1);
+      return ApiFailure.http(k.getCode(), reason, message, auditId, 1);
     }
     if (e instanceof KubernetesClientException k && k.getCode() >= 200 && k.getCode() < 300) {
       return ApiFailure.of(ApiFailure.Kind.MALFORMED_RESPONSE, k.getMessage(), 1);
@@ -55,6 +49,6 @@ final class KubernetesFailures {
       root = root.getCause();
     }
     return ApiFailure.of(ApiFailure.Kind.NO_RESPONSE, root.getClass().getSimpleName()
-        + (root.getMessage() == null ? "" : ": " + root.getMessage()), attempts);
+        + (root.getMessage() == null ? "" : ": " + root.getMessage()), 1);
   }
 }

@@ -18,9 +18,6 @@ import java.util.List;
 /** Builds the {@code kubernetes} resolver: validation, the connection, the fabric8 client and the layout. */
 final class KubernetesResolverFactory {
 
-  /** Retries of a failed request (5xx, no response) by the fabric8 client, with exponential backoff from 100 ms. */
-  static final int RETRIES = 3;
-
   private static final String NAME = KubernetesClusterResolverProvider.NAME;
 
   private KubernetesResolverFactory() {}
@@ -70,7 +67,7 @@ final class KubernetesResolverFactory {
         .withHttpClientBuilderConsumer(http -> http.addOrReplaceInterceptor("cluster-resolver-audit-ids", auditIds)
             .addOrReplaceInterceptor("cluster-resolver-answer-bounds", bounds))
         .build();
-    CloudApi api = CloudApi.builder(NAME, e -> KubernetesFailures.read(e, RETRIES + 1))
+    CloudApi api = CloudApi.builder(NAME, KubernetesFailures::read).retryPolicy(ApiConnection.RETRY)
         .apiName("Kubernetes API")
         .permissions("list on pods in namespace " + connection.namespace())
         .build();

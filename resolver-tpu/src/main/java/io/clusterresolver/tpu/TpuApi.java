@@ -15,27 +15,29 @@ import com.google.cloud.tpu.v2.TpuClient;
 import com.google.cloud.tpu.v2.TpuSettings;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.clusterresolver.cloud.AnswerLimit;
-import io.clusterresolver.cloud.AnswerLimitException;
 import io.clusterresolver.cloud.ApiFailure;
+import io.clusterresolver.cloud.RetryAfter;
+import io.clusterresolver.cloud.RetryPolicy;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The Cloud TPU API v2 through {@code google-cloud-tpu} over HttpJson (REST): one {@code nodes.get}
- * per call, retried here (at most {@link #MAX_ATTEMPTS} attempts, exponential backoff, within what
- * is left of the deadline) on throttling, server errors and lost connections, so that a failure
- * can say how many attempts it took. Clients are built on first use and shared in the JVM per endpoint
+ * per call, made once (the SDK does not retry): the kit's {@code CloudApi} retries it by {@link #RETRY}
+ * (at most {@link #MAX_ATTEMPTS} attempts, exponential backoff, within what is left of the deadline)
+ * on throttling, server errors and lost connections, and counts the attempts. Clients are built on first use and shared in the JVM per endpoint
  * and credentials (a client holds threads and connections; each call carries its own deadline).
  */
 final class TpuApi {
 
   static final int MAX_ATTEMPTS = 4;
-  private static final Set<Integer> RETRYABLE = Set.of(429, 500, 502, 503, 504);
-  private static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
+  /** How {@code CloudApi} retries {@code nodes.get}: 4 attempts, backoff from 100 ms. */
+  static final RetryPolicy RETRY = RetryPolicy.builder().maxAttempts(MAX_ATTEMPTS).baseBackoff(Duration.ofMillis(100))
+      .maxBackoff(Duration.ofSeconds(2)).build();
 
   /** The longest any one call may take, whatever a resolver's timeout: each call's context sets its own. */
   private static final Duration CLIENT_CEILING = Duration.ofMinutes(10);
@@ -66,27 +68,15 @@ final class TpuApi {
     };
   }
 
-  /** Gets one node by its full resource name; retries retryable failures within {@code remaining}. */
+  /** Gets one node by its full resource name, waiting at most {@code remaining}; one attempt. */
   Node getNode(String name, Duration remaining) {
-    long deadline = System.nanoTime() + remaining.toNanos();
     GetNodeRequest request = GetNodeRequest.newBuilder().setName(name).build();
     // A client per call, closed after it: gax's HTTP/JSON channel keeps a non-daemon scheduler thread until
     // it is closed, which would keep a program that resolved from exiting.
     try (TpuClient client = build()) {
-      for (int attempt = 1; ; attempt++) {
-        try {
-          Duration left = Duration.ofNanos(Math.max(1_000_000, deadline - System.nanoTime()));
-          // The timeout bounds the wait for headers; the header (read by the bounded connection) bounds the body too.
-          return client.getNodeCallable().call(request, HttpJsonCallContext.createDefault().withTimeoutDuration(left)
-              .withExtraHeaders(Map.of(AnswerLimit.TIME_HEADER, List.of(Long.toString(left.toMillis())))));
-        } catch (RuntimeException e) {
-          long backoff = FIRST_BACKOFF.toNanos() << (attempt - 1);
-          if (attempt >= MAX_ATTEMPTS || !retryable(e) || System.nanoTime() + backoff >= deadline) {
-            throw new Attempted(e, attempt);
-          }
-          sleep(backoff);
-        }
-      }
+      // The timeout bounds the wait for headers; the header (read by the bounded connection) bounds the body too.
+      return client.getNodeCallable().call(request, HttpJsonCallContext.createDefault().withTimeoutDuration(remaining)
+          .withExtraHeaders(Map.of(AnswerLimit.TIME_HEADER, List.of(Long.toString(Math.max(1, remaining.toMillis()))))));
     }
   }
 
@@ -107,23 +97,6 @@ final class TpuApi {
       String detail = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
       int nl = detail.indexOf('\n');
       throw new GoogleCredentialsSource.Unavailable(nl < 0 ? detail : detail.substring(0, nl), e);
-    }
-  }
-
-  private static boolean retryable(RuntimeException e) {
-    if (AnswerLimitException.find(e) != null) {
-      return false; // too large or too slow: the same endpoint answers the same way again
-    }
-    int status = httpStatus(e);
-    return status == 0 ? !malformed(e) : RETRYABLE.contains(status);
-  }
-
-  private static void sleep(long nanos) {
-    try {
-      Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("Interrupted while waiting to retry nodes.get", e);
     }
   }
 
@@ -149,40 +122,48 @@ final class TpuApi {
 
   /** Whether a failure is the API saying that the node does not exist. */
   static boolean notFound(Throwable e) {
-    Throwable cause = e instanceof Attempted ? e.getCause() : e;
-    return cause instanceof ApiException
-        && ((ApiException) cause).getStatusCode().getCode() == StatusCode.Code.NOT_FOUND;
+    return e instanceof ApiException
+        && ((ApiException) e).getStatusCode().getCode() == StatusCode.Code.NOT_FOUND;
   }
 
   /** The facts of a failure for the kit's one explanation of it ({@code CloudApi}). */
   static ApiFailure readFailure(RuntimeException e) {
-    int attempts = e instanceof Attempted ? ((Attempted) e).attempts : 1;
-    Throwable cause = e instanceof Attempted ? e.getCause() : e;
-    if (cause instanceof GoogleCredentialsSource.Unavailable) {
-      return ApiFailure.of(ApiFailure.Kind.CREDENTIALS, cause.getMessage(), attempts);
+    if (e instanceof GoogleCredentialsSource.Unavailable) {
+      return ApiFailure.of(ApiFailure.Kind.CREDENTIALS, e.getMessage(), 1);
     }
-    int status = httpStatus(cause);
+    int status = httpStatus(e);
     if (status != 0) {
-      GoogleError error = GoogleError.of(responseBody(cause));
+      GoogleError error = GoogleError.of(responseBody(e));
       String code = error.status() != null ? error.status()
-          : cause instanceof ApiException ? ((ApiException) cause).getStatusCode().getCode().name() : null;
-      return ApiFailure.http(status, code, error.message(), error.requestId(), attempts);
+          : e instanceof ApiException ? ((ApiException) e).getStatusCode().getCode().name() : null;
+      return ApiFailure.http(status, code, error.message(), error.requestId(), 1)
+          .withRetryAfter(RetryAfter.parse(retryAfter(e), Instant.now()));
     }
-    String message = cause.getClass().getSimpleName() + ": " + cause.getMessage();
-    if (malformed(cause)) {
-      Throwable parse = cause;
+    String message = e.getClass().getSimpleName() + ": " + e.getMessage();
+    if (malformed(e)) {
+      Throwable parse = e;
       while (parse.getCause() != null && !(parse instanceof InvalidProtocolBufferException
           || parse instanceof com.google.gson.JsonParseException)) {
         parse = parse.getCause();
       }
       return ApiFailure.of(ApiFailure.Kind.MALFORMED_RESPONSE, parse.getClass().getSimpleName() + ": "
-          + parse.getMessage(), attempts);
+          + parse.getMessage(), 1);
     }
-    if (cause instanceof ApiException && ((ApiException) cause).getStatusCode().getCode()
+    if (e instanceof ApiException && ((ApiException) e).getStatusCode().getCode()
         == StatusCode.Code.DEADLINE_EXCEEDED) {
-      return ApiFailure.of(ApiFailure.Kind.TIMEOUT, message, attempts);
+      return ApiFailure.of(ApiFailure.Kind.TIMEOUT, message, 1);
     }
-    return ApiFailure.of(ApiFailure.Kind.NO_RESPONSE, message, attempts);
+    return ApiFailure.of(ApiFailure.Kind.NO_RESPONSE, message, 1);
+  }
+
+  /** The {@code Retry-After} header of the HTTP error answer, or {@code null}. */
+  private static String retryAfter(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof com.google.api.client.http.HttpResponseException http && http.getHeaders() != null) {
+        return http.getHeaders().getFirstHeaderStringValue("Retry-After");
+      }
+    }
+    return null;
   }
 
   /** The body of the HTTP error answer, or {@code null}. */
@@ -193,16 +174,5 @@ final class TpuApi {
       }
     }
     return null;
-  }
-
-  /** A failure after {@code attempts} attempts. */
-  static final class Attempted extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-    final int attempts;
-
-    Attempted(RuntimeException cause, int attempts) {
-      super(cause.getMessage(), cause);
-      this.attempts = attempts;
-    }
   }
 }

@@ -31,6 +31,7 @@ final class TpuNodeSource implements Supplier<Workers> {
   private static final CloudApi API = CloudApi.builder(PROVIDER, TpuApi::readFailure)
       .permissions("tpu.nodes.get (roles/tpu.viewer)")
       .apiName("Cloud TPU API")
+      .retryPolicy(TpuApi.RETRY)
       .credentialsHint("set clusterresolver.tpu.credentials to a service-account JSON key file, or 'none' for an"
           + " emulator, or give Application Default Credentials (GOOGLE_APPLICATION_CREDENTIALS, gcloud auth"
           + " application-default login, or a VM's service account); on a TPU VM, clusterresolver.tpu.api=false"

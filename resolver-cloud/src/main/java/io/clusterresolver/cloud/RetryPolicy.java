@@ -1,0 +1,162 @@
+package io.clusterresolver.cloud;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.DoubleSupplier;
+
+/**
+ * How {@link CloudApi} retries a call whose failure {@linkplain ApiFailure#isRetryable() is retryable}:
+ * at most {@link #maxAttempts()} attempts, waiting what the API asked for ({@code Retry-After}) or else
+ * a jittered exponential backoff (attempt {@code n} waits between half and all of
+ * {@code min(maxBackoff, base * 2^(n-1))}, where the base is {@link #throttlingBackoff()} when the API
+ * is {@linkplain ApiFailure#isThrottling() throttling} and {@link #baseBackoff()} otherwise), and never past the resolve's {@link Deadline}: a wait
+ * that would not leave 100 ms of it for the next attempt is not started, and the call fails at once with
+ * the deadline's error naming its attempts and the last failure. Immutable.
+ *
+ * <pre>{@code
+ * CloudApi.builder("gce", GceFailures::read)
+ *     .retryPolicy(RetryPolicy.builder().throttlingBackoff(Duration.ofSeconds(1)).build())
+ *     .build();
+ * }</pre>
+ *
+ * <p>A cloud SDK that retries itself must not also be retried here (one retry loop inside another
+ * multiplies the attempts): a provider either turns the SDK's retries off and lets this policy
+ * retry, or keeps the SDK's and uses {@link #none()}.
+ */
+public final class RetryPolicy {
+
+  private static final RetryPolicy DEFAULTS = new Builder().build();
+  private static final RetryPolicy NONE = new Builder().maxAttempts(1).build();
+
+  private final int maxAttempts;
+  private final Duration baseBackoff;
+  private final Duration throttlingBackoff;
+  private final Duration maxBackoff;
+
+  private RetryPolicy(Builder b) {
+    this.maxAttempts = b.maxAttempts;
+    this.baseBackoff = b.baseBackoff;
+    this.throttlingBackoff = b.throttlingBackoff == null ? b.baseBackoff : b.throttlingBackoff;
+    this.maxBackoff = b.maxBackoff;
+  }
+
+  /** 4 attempts, backoff from 200 ms doubling up to 8 s: what most cloud SDKs default to. */
+  public static RetryPolicy defaults() {
+    return DEFAULTS;
+  }
+
+  /**
+   * One attempt: for a provider whose SDK retries itself (AWS keeps its SDK's retry strategy and its
+   * {@code max-attempts} property) and reports its attempts in {@link ApiFailure#attempts()}.
+   */
+  public static RetryPolicy none() {
+    return NONE;
+  }
+
+  /** A builder starting from {@link #defaults()}. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The most attempts of one call, the first included; at least 1. */
+  public int maxAttempts() {
+    return maxAttempts;
+  }
+
+  /** The backoff before the second attempt (before jitter). */
+  public Duration baseBackoff() {
+    return baseBackoff;
+  }
+
+  /** The backoff before the second attempt when the API is throttling (before jitter); the base backoff unless set. */
+  public Duration throttlingBackoff() {
+    return throttlingBackoff;
+  }
+
+  /** The longest backoff (before jitter); a {@code Retry-After} may ask for longer. */
+  public Duration maxBackoff() {
+    return maxBackoff;
+  }
+
+  /**
+   * The wait after failed attempt {@code attempt} (1 for the first): the API's {@code Retry-After}
+   * when it sent one, else the jittered backoff.
+   *
+   * @param random a number in [0, 1) for the jitter
+   */
+  Duration waitAfter(int attempt, ApiFailure failure, DoubleSupplier random) {
+    if (failure.retryAfter() != null) {
+      return failure.retryAfter();
+    }
+    long ceiling = (failure.isThrottling() ? throttlingBackoff : baseBackoff).toNanos();
+    for (int i = 1; i < attempt && ceiling < maxBackoff.toNanos(); i++) {
+      ceiling *= 2;
+    }
+    ceiling = Math.min(ceiling, maxBackoff.toNanos());
+    return Duration.ofNanos(ceiling / 2 + (long) (ceiling / 2 * random.getAsDouble()));
+  }
+
+  @Override
+  public String toString() {
+    return "RetryPolicy{" + maxAttempts + " attempts, backoff " + baseBackoff.toMillis() + " ms (throttled "
+        + throttlingBackoff.toMillis() + " ms) to " + maxBackoff.toMillis() + " ms}";
+  }
+
+  /** Builds a {@link RetryPolicy}. */
+  public static final class Builder {
+    private int maxAttempts = 4;
+    private Duration baseBackoff = Duration.ofMillis(200);
+    private Duration throttlingBackoff;
+    private Duration maxBackoff = Duration.ofSeconds(8);
+
+    private Builder() {}
+
+    /** The most attempts of one call, the first included (1: no retry). */
+    public Builder maxAttempts(int attempts) {
+      if (attempts < 1) {
+        throw new IllegalArgumentException("maxAttempts must be at least 1, not " + attempts);
+      }
+      this.maxAttempts = attempts;
+      return this;
+    }
+
+    /** The backoff before the second attempt, doubled for each next one. */
+    public Builder baseBackoff(Duration backoff) {
+      this.baseBackoff = positive(backoff, "baseBackoff");
+      return this;
+    }
+
+    /**
+     * The backoff before the second attempt when the API is throttling, doubled for each next one: a
+     * quota that refills each minute is not helped by a quick retry.
+     */
+    public Builder throttlingBackoff(Duration backoff) {
+      this.throttlingBackoff = positive(backoff, "throttlingBackoff");
+      return this;
+    }
+
+    /** The longest backoff. */
+    public Builder maxBackoff(Duration backoff) {
+      this.maxBackoff = positive(backoff, "maxBackoff");
+      return this;
+    }
+
+    /** @throws IllegalArgumentException when the longest backoff is shorter than the first */
+    public RetryPolicy build() {
+      for (Duration first : new Duration[] {baseBackoff, throttlingBackoff}) {
+        if (first != null && maxBackoff.compareTo(first) < 0) {
+          throw new IllegalArgumentException("maxBackoff " + maxBackoff + " is shorter than the first backoff " + first);
+        }
+      }
+      return new RetryPolicy(this);
+    }
+
+    private static Duration positive(Duration d, String name) {
+      Objects.requireNonNull(d, name);
+      if (d.isNegative() || d.isZero()) {
+        throw new IllegalArgumentException(name + " must be positive, not " + d);
+      }
+      return d;
+    }
+  }
+}
