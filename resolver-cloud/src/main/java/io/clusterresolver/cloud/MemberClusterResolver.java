@@ -43,6 +43,7 @@ public final class MemberClusterResolver implements ClusterResolver {
   private final String environment;
   private final String defaultJob;
   private final int defaultIndex;
+  private final String description;
 
   private MemberClusterResolver(Builder b) {
     this.provider = b.provider;
@@ -55,6 +56,7 @@ public final class MemberClusterResolver implements ClusterResolver {
     this.environment = b.environment;
     this.defaultJob = b.defaultJob;
     this.defaultIndex = b.defaultIndex;
+    this.description = b.description;
   }
 
   /**
@@ -206,7 +208,7 @@ public final class MemberClusterResolver implements ClusterResolver {
 
   @Override
   public String toString() {
-    return "MemberClusterResolver{" + provider + ", " + layout + "}";
+    return "MemberClusterResolver{" + provider + (description == null ? "" : ", " + description) + ", " + layout + "}";
   }
 
   /** Builds a {@link MemberClusterResolver}. */
@@ -221,6 +223,7 @@ public final class MemberClusterResolver implements ClusterResolver {
     private String environment = "";
     private String defaultJob;
     private int defaultIndex;
+    private String description;
 
     private Builder(String provider) {
       this.provider = Objects.requireNonNull(provider, "provider");
@@ -302,6 +305,12 @@ public final class MemberClusterResolver implements ClusterResolver {
       }
       this.defaultJob = Objects.requireNonNull(job, "job");
       this.defaultIndex = index;
+      return this;
+    }
+
+    /** What the resolver asks (an endpoint, a namespace, a node; never a secret), for {@link #toString()}. */
+    public Builder description(String description) {
+      this.description = description;
       return this;
     }
 
