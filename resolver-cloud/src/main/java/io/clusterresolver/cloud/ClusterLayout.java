@@ -9,6 +9,7 @@ import io.clusterresolver.spi.ConfigProperty;
 import io.clusterresolver.spi.ResolverConfig;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,6 +36,13 @@ import java.util.TreeMap;
  *
  * <p>Accelerators of a member are shared by its tasks: each task gets {@code count / tasks} of each
  * device type (one each with {@link TasksPerMember#perAccelerator()}).
+ *
+ * <p>Members that have an {@linkplain Member#ordinal() ordinal} come first, by ordinal, then the
+ * others in the configured order. A member that says its own {@linkplain Member#port() port} has its
+ * tasks listen there instead of on the layout's. With {@link Builder#indexByOrdinal()} and one fixed
+ * job, a member's ordinal is its task index and a missing member leaves a gap (a sparse job, as
+ * TensorFlow's {@code ClusterSpec({"worker": {0: ..., 2: ...}})}) instead of renumbering every member
+ * after it: a StatefulSet whose pod 1 is not ready is tasks 0 and 2.
  */
 public final class ClusterLayout {
 
@@ -47,12 +55,14 @@ public final class ClusterLayout {
   private final JobAssignment jobs;
   private final TasksPerMember tasksPerMember;
   private final int port;
+  private final boolean indexByOrdinal;
 
   private ClusterLayout(Builder b) {
     this.order = b.order;
     this.jobs = b.jobs;
     this.tasksPerMember = b.tasksPerMember;
     this.port = b.port;
+    this.indexByOrdinal = b.indexByOrdinal;
   }
 
   /** The defaults: creation-time order, one job {@code worker}, one task per member, port 8888. */
@@ -137,6 +147,11 @@ public final class ClusterLayout {
     return port;
   }
 
+  /** Whether a member's ordinal is its task index (with one fixed job); see {@link Builder#indexByOrdinal()}. */
+  public boolean indexesByOrdinal() {
+    return indexByOrdinal;
+  }
+
   /**
    * Places tasks on members.
    *
@@ -152,7 +167,7 @@ public final class ClusterLayout {
         throw new ClusterResolverException("Member id " + m.id() + " was listed twice");
       }
     }
-    sorted.sort(order.comparator());
+    sorted.sort(BY_ORDINAL.thenComparing(order.comparator()));
 
     List<Member> leftOut = new ArrayList<>();
     List<Slot> slots = new ArrayList<>();
@@ -172,7 +187,14 @@ public final class ClusterLayout {
     }
 
     List<Placement.Task> tasks = new ArrayList<>();
-    if (jobs.fixedJob().isPresent() || jobs.tag().isPresent()) {
+    boolean byOrdinal = indexByOrdinal && jobs.fixedJob().isPresent() && ordinalsAreDistinct(sorted);
+    boolean renumbered = indexByOrdinal && jobs.fixedJob().isPresent() && !byOrdinal
+        && sorted.stream().anyMatch(m -> m.ordinal().isPresent());
+    if (byOrdinal) {
+      for (Slot s : slots) {
+        tasks.add(s.toTask(jobs.fixedJob().get(), s.member.ordinal().getAsInt() * s.tasksOnMember + s.localIndex, port));
+      }
+    } else if (jobs.fixedJob().isPresent() || jobs.tag().isPresent()) {
       Map<String, Integer> next = new TreeMap<>();
       for (Slot s : slots) {
         String job = s.job != null ? s.job : jobs.fixedJob().get();
@@ -205,13 +227,28 @@ public final class ClusterLayout {
     for (Placement.Task t : tasks) {
       spec.addTask(t.job(), t.index(), t.address());
     }
-    return new Placement(spec.build(), tasks, leftOut);
+    return new Placement(spec.build(), tasks, leftOut, renumbered);
+  }
+
+  /** Members with an ordinal first, by ordinal; the others keep their (equal) rank for the configured order. */
+  private static final Comparator<Member> BY_ORDINAL = Comparator.comparingLong(
+      m -> m.ordinal().isPresent() ? m.ordinal().getAsInt() : Long.MAX_VALUE);
+
+  /** Whether every member has an ordinal and no two share one (then ordinals can be task indices). */
+  private static boolean ordinalsAreDistinct(List<Member> members) {
+    Set<Integer> seen = new HashSet<>();
+    for (Member m : members) {
+      if (m.ordinal().isEmpty() || !seen.add(m.ordinal().getAsInt())) {
+        return false;
+      }
+    }
+    return true;
   }
 
   @Override
   public String toString() {
     return "ClusterLayout{order=" + order + ", jobs=" + jobs + ", tasksPerMember=" + tasksPerMember
-        + ", port=" + port + "}";
+        + ", port=" + port + (indexByOrdinal ? ", index by ordinal" : "") + "}";
   }
 
   /** One task's place before its job and index are known. */
@@ -236,7 +273,7 @@ public final class ClusterLayout {
           accelerators.put(type, share);
         }
       });
-      int taskPort = port + localIndex;
+      int taskPort = member.port().orElse(port) + localIndex;
       if (taskPort > TaskAddress.MAX_PORT) {
         throw new ConfigurationException("Task " + localIndex + " on member " + member.id() + " would listen on port "
             + taskPort + ", past " + TaskAddress.MAX_PORT + ": lower the port or the tasks per member");
@@ -258,6 +295,7 @@ public final class ClusterLayout {
     private JobAssignment jobs = JobAssignment.fixed(DEFAULT_JOB);
     private TasksPerMember tasksPerMember = TasksPerMember.one();
     private int port = DEFAULT_PORT;
+    private boolean indexByOrdinal;
 
     private Builder() {}
 
@@ -285,7 +323,28 @@ public final class ClusterLayout {
       return this;
     }
 
+    /**
+     * With one fixed job, a member's {@linkplain Member#ordinal() ordinal} is its task index (times
+     * the tasks per member, plus the local index): a missing member leaves a gap, a sparse job. When
+     * a member has no ordinal or two share one, tasks are numbered in member order instead and
+     * {@link Placement#renumbered()} says so. With a job tag or job counts, ordinals only order.
+     */
+    public Builder indexByOrdinal() {
+      this.indexByOrdinal = true;
+      return this;
+    }
+
+    /**
+     * Builds the layout.
+     *
+     * @throws IllegalArgumentException for {@link #indexByOrdinal()} with one task per accelerator
+     *     (members with different task counts would share indices)
+     */
     public ClusterLayout build() {
+      if (indexByOrdinal && tasksPerMember.isPerAccelerator()) {
+        throw new IllegalArgumentException("Tasks cannot be indexed by ordinal with one task per accelerator:"
+            + " give a fixed number of tasks per member");
+      }
       return new ClusterLayout(this);
     }
   }

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.TreeMap;
 
 /**
@@ -14,7 +15,10 @@ import java.util.TreeMap;
  * <p>A member carries what {@link ClusterLayout} needs to place tasks on it: a stable {@link #id()},
  * the {@link #address()} its tasks listen on (a host name or an IP literal, without port), its
  * {@link #creationTime()} and {@link #name()} for ordering, its {@link #labels()} (tags) for job
- * names and ordering, and its {@link #accelerators()} by device type.
+ * names and ordering, and its {@link #accelerators()} by device type. A member may also say its own
+ * {@link #port()} (a pod's named container port, a TPU worker's API port), which its tasks listen on
+ * instead of the layout's, and its {@link #ordinal()} within its group (a StatefulSet ordinal, an
+ * Indexed Job completion index, a TPU worker id), which orders members and can be their task index.
  */
 public final class Member {
 
@@ -24,6 +28,8 @@ public final class Member {
   private final String name;
   private final Map<String, String> labels;
   private final Map<String, Integer> accelerators;
+  private final Integer port;
+  private final Integer ordinal;
 
   private Member(Builder b) {
     this.id = b.id;
@@ -32,6 +38,8 @@ public final class Member {
     this.name = b.name;
     this.labels = Collections.unmodifiableMap(new LinkedHashMap<>(b.labels));
     this.accelerators = Collections.unmodifiableMap(new TreeMap<>(b.accelerators));
+    this.port = b.port;
+    this.ordinal = b.ordinal;
   }
 
   /**
@@ -74,11 +82,30 @@ public final class Member {
     return accelerators;
   }
 
+  /**
+   * The port this member's first task listens on, when the member says it (a pod's named container
+   * port); empty when its tasks take the layout's {@linkplain ClusterLayout#port() port}.
+   */
+  public OptionalInt port() {
+    return port == null ? OptionalInt.empty() : OptionalInt.of(port);
+  }
+
+  /**
+   * The member's position in its group, when it has one: a StatefulSet ordinal, an Indexed Job
+   * completion index, a TPU worker id. Members with one come first in a layout, by ordinal; with
+   * {@link ClusterLayout.Builder#indexByOrdinal()} it is the task index.
+   */
+  public OptionalInt ordinal() {
+    return ordinal == null ? OptionalInt.empty() : OptionalInt.of(ordinal);
+  }
+
   /** A builder with this member's values, to derive a changed copy. */
   public Builder toBuilder() {
     Builder b = new Builder(id, address).creationTime(creationTime).name(name);
     b.labels.putAll(labels);
     b.accelerators.putAll(accelerators);
+    b.port = port;
+    b.ordinal = ordinal;
     return b;
   }
 
@@ -93,17 +120,19 @@ public final class Member {
     Member other = (Member) o;
     return id.equals(other.id) && address.equals(other.address)
         && Objects.equals(creationTime, other.creationTime) && Objects.equals(name, other.name)
-        && labels.equals(other.labels) && accelerators.equals(other.accelerators);
+        && labels.equals(other.labels) && accelerators.equals(other.accelerators)
+        && Objects.equals(port, other.port) && Objects.equals(ordinal, other.ordinal);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(id, address, creationTime, name, labels, accelerators);
+    return Objects.hash(id, address, creationTime, name, labels, accelerators, port, ordinal);
   }
 
   @Override
   public String toString() {
-    return "Member{" + id + " at " + address + (name == null ? "" : ", name " + name)
+    return "Member{" + id + " at " + address + (port == null ? "" : ", port " + port)
+        + (ordinal == null ? "" : ", ordinal " + ordinal) + (name == null ? "" : ", name " + name)
         + (creationTime == null ? "" : ", created " + creationTime)
         + (accelerators.isEmpty() ? "" : ", accelerators " + accelerators) + "}";
   }
@@ -116,6 +145,8 @@ public final class Member {
     private String name;
     private final Map<String, String> labels = new LinkedHashMap<>();
     private final Map<String, Integer> accelerators = new TreeMap<>();
+    private Integer port;
+    private Integer ordinal;
 
     private Builder(String id, String address) {
       if (id == null || id.isEmpty()) {
@@ -166,6 +197,33 @@ public final class Member {
     /** Sets accelerators of several device types. */
     public Builder accelerators(Map<String, Integer> accelerators) {
       accelerators.forEach(this::accelerators);
+      return this;
+    }
+
+    /**
+     * The port this member's first task listens on, instead of the layout's; task {@code i} on it
+     * listens on {@code port + i}.
+     *
+     * @throws IllegalArgumentException when it is not between 1 and 65535
+     */
+    public Builder port(int port) {
+      if (port < 1 || port > 65535) {
+        throw new IllegalArgumentException("Port " + port + " of member " + id + " is not between 1 and 65535");
+      }
+      this.port = port;
+      return this;
+    }
+
+    /**
+     * The member's position in its group (a StatefulSet ordinal, a completion index, a worker id).
+     *
+     * @throws IllegalArgumentException when it is negative
+     */
+    public Builder ordinal(int ordinal) {
+      if (ordinal < 0) {
+        throw new IllegalArgumentException("Ordinal of member " + id + " is negative: " + ordinal);
+      }
+      this.ordinal = ordinal;
       return this;
     }
 

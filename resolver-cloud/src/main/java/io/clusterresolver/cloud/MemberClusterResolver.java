@@ -22,6 +22,12 @@ import java.util.stream.Collectors;
  * {@code task-type}/{@code task-id} overrides, else from matching its identity (an instance id from
  * the metadata server) against the members. Cloud providers build one of these instead of
  * implementing {@link ClusterResolver} themselves, so every cloud behaves alike. Thread-safe.
+ *
+ * <p>With a {@linkplain Builder#defaultTask(String, int) default task}, a process whose identity
+ * matches no member is that task (TensorFlow's TPU resolver: a client of a node is worker 0), and a
+ * source that lists no member at all means the process runs alone (TPU {@code local}): the cluster
+ * is empty, {@link #master()} is {@code ""} and no task has accelerators, while the process is still
+ * the default task.
  */
 public final class MemberClusterResolver implements ClusterResolver {
 
@@ -35,6 +41,9 @@ public final class MemberClusterResolver implements ClusterResolver {
   private final Integer taskIdOverride;
   private final String rpcLayer;
   private final String environment;
+  private final String defaultJob;
+  private final int defaultIndex;
+  private final String description;
 
   private MemberClusterResolver(Builder b) {
     this.provider = b.provider;
@@ -45,6 +54,9 @@ public final class MemberClusterResolver implements ClusterResolver {
     this.taskIdOverride = b.taskId;
     this.rpcLayer = b.rpcLayer == null || b.rpcLayer.isEmpty() ? null : b.rpcLayer;
     this.environment = b.environment;
+    this.defaultJob = b.defaultJob;
+    this.defaultIndex = b.defaultIndex;
+    this.description = b.description;
   }
 
   /**
@@ -69,13 +81,27 @@ public final class MemberClusterResolver implements ClusterResolver {
 
   /** Lists the members and lays them out: the whole placement, for callers that need more than the spec. */
   public Placement placement() {
-    Placement placement = layout.place(source.members());
+    List<Member> members = source.members();
+    if (members.isEmpty() && defaultJob != null) {
+      return new Placement(ClusterSpec.empty(), List.of(), List.of(), false);
+    }
+    Placement placement = layout.place(members);
     if (!placement.leftOut().isEmpty()) {
       LOG.log(Level.INFO, () -> provider + ": " + placement.leftOut().size() + " member(s) without the job tag '"
           + layout.jobs().tag().orElse("") + "' left out: "
           + placement.leftOut().stream().map(Member::id).collect(Collectors.joining(", ")));
     }
+    if (placement.renumbered()) {
+      LOG.log(Level.WARNING, () -> provider + ": the members' ordinals are not all there and distinct (several"
+          + " groups, or a member without one): tasks are numbered 0.." + (placement.tasks().size() - 1)
+          + " in member order instead of by ordinal");
+    }
     return placement;
+  }
+
+  /** Whether the source listed no member and a default task is set: this process runs alone. */
+  private boolean alone(Placement placement) {
+    return defaultJob != null && placement.spec().isEmpty();
   }
 
   @Override
@@ -88,8 +114,8 @@ public final class MemberClusterResolver implements ClusterResolver {
   public Resolution resolve() {
     Placement placement = placement();
     Optional<Placement.Task> own = self(placement);
-    String type = taskTypeOverride != null ? taskTypeOverride : own.map(Placement.Task::job).orElse(null);
-    Integer id = taskIdOverride != null ? taskIdOverride : own.map(Placement.Task::index).orElse(null);
+    String type = taskTypeOverride != null ? taskTypeOverride : own.map(Placement.Task::job).orElse(defaultJob);
+    Integer id = taskIdOverride != null ? taskIdOverride : own.map(Placement.Task::index).orElse(defaultIndex());
     Map<String, Integer> accelerators = type == null || id == null ? Map.of()
         : placement.task(type, id).map(Placement.Task::accelerators).orElse(Map.of());
     return Resolution.builder(placement.spec())
@@ -104,11 +130,14 @@ public final class MemberClusterResolver implements ClusterResolver {
   @Override
   public String master(String taskType, Integer taskId, String rpcLayer) {
     Placement placement = placement();
+    if (alone(placement)) {
+      return "";
+    }
     Optional<Placement.Task> own = taskType == null || taskId == null ? self(placement) : Optional.empty();
     String type = taskType != null ? taskType : taskTypeOverride != null ? taskTypeOverride
-        : own.map(Placement.Task::job).orElse(null);
+        : own.map(Placement.Task::job).orElse(defaultJob);
     Integer id = taskId != null ? taskId : taskIdOverride != null ? taskIdOverride
-        : own.map(Placement.Task::index).orElse(null);
+        : own.map(Placement.Task::index).orElse(defaultIndex());
     if (type == null || id == null) {
       return "";
     }
@@ -118,9 +147,14 @@ public final class MemberClusterResolver implements ClusterResolver {
   @Override
   public Map<String, Integer> numAccelerators(String taskType, Integer taskId) {
     Placement placement = placement();
+    if (alone(placement)) {
+      return Map.of(); // TF: a TPU attached to this host; only its runtime counts its devices
+    }
     Optional<Placement.Task> own = taskType == null || taskId == null ? self(placement) : Optional.empty();
-    String type = taskType != null ? taskType : own.map(Placement.Task::job).orElse(null);
-    Integer id = taskId != null ? taskId : own.map(Placement.Task::index).orElse(null);
+    String type = taskType != null ? taskType : defaultJob != null && taskTypeOverride != null ? taskTypeOverride
+        : own.map(Placement.Task::job).orElse(defaultJob);
+    Integer id = taskId != null ? taskId : defaultJob != null && taskIdOverride != null ? taskIdOverride
+        : own.map(Placement.Task::index).orElse(defaultIndex());
     if (type == null || id == null) {
       return Map.of();
     }
@@ -138,7 +172,10 @@ public final class MemberClusterResolver implements ClusterResolver {
     if (taskTypeOverride != null) {
       return Optional.of(taskTypeOverride);
     }
-    return self(placement()).map(Placement.Task::job);
+    if (defaultJob != null && layout.jobs().fixedJob().equals(Optional.of(defaultJob))) {
+      return Optional.of(defaultJob); // every task is in this job: no listing needed
+    }
+    return self(placement()).map(Placement.Task::job).or(() -> Optional.ofNullable(defaultJob));
   }
 
   @Override
@@ -146,7 +183,13 @@ public final class MemberClusterResolver implements ClusterResolver {
     if (taskIdOverride != null) {
       return OptionalInt.of(taskIdOverride);
     }
-    return self(placement()).map(t -> OptionalInt.of(t.index())).orElse(OptionalInt.empty());
+    return self(placement()).map(t -> OptionalInt.of(t.index()))
+        .orElse(defaultJob != null ? OptionalInt.of(defaultIndex) : OptionalInt.empty());
+  }
+
+  /** The default task's index, or {@code null} without a default task. */
+  private Integer defaultIndex() {
+    return defaultJob != null ? Integer.valueOf(defaultIndex) : null;
   }
 
   @Override
@@ -165,7 +208,7 @@ public final class MemberClusterResolver implements ClusterResolver {
 
   @Override
   public String toString() {
-    return "MemberClusterResolver{" + provider + ", " + layout + "}";
+    return "MemberClusterResolver{" + provider + (description == null ? "" : ", " + description) + ", " + layout + "}";
   }
 
   /** Builds a {@link MemberClusterResolver}. */
@@ -178,6 +221,9 @@ public final class MemberClusterResolver implements ClusterResolver {
     private Integer taskId;
     private String rpcLayer = "grpc";
     private String environment = "";
+    private String defaultJob;
+    private int defaultIndex;
+    private String description;
 
     private Builder(String provider) {
       this.provider = Objects.requireNonNull(provider, "provider");
@@ -246,6 +292,29 @@ public final class MemberClusterResolver implements ClusterResolver {
     /** What {@link ClusterResolver#environment()} returns, such as {@code aws}. */
     public Builder environment(String environment) {
       this.environment = Objects.requireNonNull(environment, "environment");
+      return this;
+    }
+
+    /**
+     * The task of a process whose identity matches no member, as TensorFlow's TPU resolver does (a
+     * client of the node is worker 0); with it, a source that lists no member means the process runs
+     * alone: an empty cluster, {@code master()} {@code ""}, no accelerators. Unset: such a process has
+     * no task (the default).
+     *
+     * @throws IllegalArgumentException for a negative index
+     */
+    public Builder defaultTask(String job, int index) {
+      if (index < 0) {
+        throw new IllegalArgumentException("The default task's index is negative: " + index);
+      }
+      this.defaultJob = Objects.requireNonNull(job, "job");
+      this.defaultIndex = index;
+      return this;
+    }
+
+    /** What the resolver asks (an endpoint, a namespace, a node; never a secret), for {@link #toString()}. */
+    public Builder description(String description) {
+      this.description = description;
       return this;
     }
 

@@ -17,11 +17,13 @@ public final class Placement {
   private final ClusterSpec spec;
   private final List<Task> tasks;
   private final List<Member> leftOut;
+  private final boolean renumbered;
 
-  Placement(ClusterSpec spec, List<Task> tasks, List<Member> leftOut) {
+  Placement(ClusterSpec spec, List<Task> tasks, List<Member> leftOut, boolean renumbered) {
     this.spec = spec;
     this.tasks = Collections.unmodifiableList(new ArrayList<>(tasks));
     this.leftOut = Collections.unmodifiableList(new ArrayList<>(leftOut));
+    this.renumbered = renumbered;
   }
 
   /** The cluster. */
@@ -37,6 +39,16 @@ public final class Placement {
   /** Members that have no task, such as members without the job tag. */
   public List<Member> leftOut() {
     return leftOut;
+  }
+
+  /**
+   * Whether the layout was asked to {@linkplain ClusterLayout.Builder#indexByOrdinal() index tasks by
+   * ordinal} but could not (a member without an ordinal, or two with the same one), so the tasks are
+   * numbered 0, 1, … in member order instead: every process still computes the same cluster, but a
+   * gap no longer stays a gap (worth a warning).
+   */
+  public boolean renumbered() {
+    return renumbered;
   }
 
   /** The task with this job and index, if it exists. */
@@ -117,7 +129,7 @@ public final class Placement {
       return member;
     }
 
-    /** The task's position on its member; its port is the layout's port plus this. */
+    /** The task's position on its member; its port is the member's (else the layout's) port plus this. */
     public int localIndex() {
       return localIndex;
     }

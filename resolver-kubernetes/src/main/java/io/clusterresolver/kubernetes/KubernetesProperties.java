@@ -2,9 +2,12 @@ package io.clusterresolver.kubernetes;
 
 import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.CloudProperties;
+import io.clusterresolver.cloud.internal.ListingSharing;
 import io.clusterresolver.spi.ConfigProperty;
 import io.clusterresolver.spi.TaskProperties;
 import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /** Every property the {@code kubernetes} provider reads: {@code clusterresolver.kubernetes.<name>}. */
 final class KubernetesProperties {
@@ -46,9 +49,10 @@ final class KubernetesProperties {
           + " ~/.kube/config")
       .build();
 
-  static final List<ConfigProperty<?>> ALL = List.of(NAMESPACE, SELECTOR, JOB_LABEL, CloudProperties.JOBS, ADDRESS,
-      CloudProperties.PORT, PORT_NAME, TaskProperties.RPC_LAYER, TaskProperties.TASK_TYPE, TaskProperties.TASK_ID,
-      ENDPOINT, TOKEN_FILE, CA_FILE, KUBECONFIG, CloudProperties.TIMEOUT, CloudProperties.MAX_ANSWER_MIB);
+  static final List<ConfigProperty<?>> ALL = Stream.concat(Stream.of(NAMESPACE, SELECTOR, JOB_LABEL,
+      CloudProperties.JOBS, ADDRESS, CloudProperties.PORT, PORT_NAME, TaskProperties.RPC_LAYER, TaskProperties.TASK_TYPE,
+      TaskProperties.TASK_ID, ENDPOINT, TOKEN_FILE, CA_FILE, KUBECONFIG, CloudProperties.TIMEOUT,
+      CloudProperties.MAX_ANSWER_MIB), ListingSharing.ALL.stream()).collect(Collectors.toUnmodifiableList());
 
   private KubernetesProperties() {}
 }

@@ -6,16 +6,29 @@ import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.CloudApi;
 import io.clusterresolver.cloud.CloudProperties;
 import io.clusterresolver.cloud.CloudResolverSetup;
+import io.clusterresolver.cloud.ClusterLayout;
 import io.clusterresolver.cloud.JobAssignment;
+import io.clusterresolver.cloud.MemberClusterResolver;
+import io.clusterresolver.cloud.SelfIdentity;
+import io.clusterresolver.cloud.internal.ListingSharing;
 import io.clusterresolver.spi.ResolverConfig;
 import io.clusterresolver.spi.TaskProperties;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
-/** Builds the {@code kubernetes} resolver: validation, the connection, the fabric8 client and the layout. */
+/**
+ * Builds the {@code kubernetes} resolver: validation, the connection, the fabric8 client and the
+ * layout. Pods take task indices in order of StatefulSet ordinal or Indexed Job completion index,
+ * then creation time, then name; with one job ({@code worker}) the ordinal <em>is</em> the task
+ * index, so a missing or unready pod leaves a gap (a sparse job) instead of renumbering every pod
+ * after it. This process is the pod named by {@code POD_NAME} (the downward API), else
+ * {@code HOSTNAME}, unless {@code task-type}/{@code task-id} say otherwise.
+ */
 final class KubernetesResolverFactory {
 
   private static final String NAME = KubernetesClusterResolverProvider.NAME;
@@ -28,7 +41,8 @@ final class KubernetesResolverFactory {
     if (selector == null || selector.isBlank()) {
       problems.add(config.key(KubernetesProperties.SELECTOR) + " is empty: set a label selector, like app=trainer");
     }
-    PodLayout layout = PodLayout.oneJob();
+    ClusterLayout.Builder layout = ClusterLayout.builder().jobs(JobAssignment.fixed(ClusterLayout.DEFAULT_JOB))
+        .port(config.get(CloudProperties.PORT)).indexByOrdinal();
     if (config.isSet(KubernetesProperties.JOB_LABEL) && config.isSet(CloudProperties.JOBS)) {
       problems.add("Set only one of " + config.key(KubernetesProperties.JOB_LABEL) + " and "
           + config.key(CloudProperties.JOBS));
@@ -36,11 +50,12 @@ final class KubernetesResolverFactory {
       String label = config.get(KubernetesProperties.JOB_LABEL).trim();
       if (label.isEmpty()) {
         problems.add(config.key(KubernetesProperties.JOB_LABEL) + " is empty: name a label, like role");
+      } else {
+        layout.jobs(JobAssignment.fromTag(label));
       }
-      layout = PodLayout.byLabel(label);
     } else if (config.isSet(CloudProperties.JOBS)) {
       try {
-        layout = PodLayout.byCounts(JobAssignment.parseCounts(config.get(CloudProperties.JOBS)));
+        layout.jobs(JobAssignment.parseCounts(config.get(CloudProperties.JOBS)));
       } catch (IllegalArgumentException e) {
         problems.add(config.key(CloudProperties.JOBS) + ": " + e.getMessage());
       }
@@ -55,6 +70,7 @@ final class KubernetesResolverFactory {
       timeout = Duration.ofSeconds(30);
     }
     ApiConnection connection = ApiConnection.resolve(config, timeout, problems);
+    InetSocketAddress relay = ListingSharing.relayAddress(config, problems);
     if (!problems.isEmpty()) {
       throw ResolverConfig.problems(NAME, problems);
     }
@@ -74,12 +90,27 @@ final class KubernetesResolverFactory {
     PodSource source = new PodSource(client, auditIds, api, connection, selector.trim(),
         AddressType.parse(config.get(KubernetesProperties.ADDRESS)), config.get(CloudProperties.PORT),
         config.get(KubernetesProperties.PORT_NAME), timeout);
-    String podName = config.getenv("POD_NAME");
-    if (podName == null || podName.isBlank()) {
-      podName = config.getenv("HOSTNAME");
+    String query = ListingSharing.query(config, KubernetesProperties.ALL, connection.clientConfig().getMasterUrl(),
+        connection.namespace(), connection.credentialsDescription());
+    return MemberClusterResolver.builder(NAME, ListingSharing.around(config, source, query, relay))
+        .layout(layout.build())
+        .taskType(config.get(TaskProperties.TASK_TYPE))
+        .taskId(config.get(TaskProperties.TASK_ID))
+        .rpcLayer(config.get(TaskProperties.RPC_LAYER))
+        .selfIdentity(SelfIdentity.cached(() -> podName(config)))
+        .environment(NAME)
+        .description(connection + ", selector " + selector)
+        .build();
+  }
+
+  /** This pod's name: {@code POD_NAME} (the downward API), else {@code HOSTNAME} (a pod's host name is its name). */
+  private static Optional<String> podName(ResolverConfig config) {
+    for (String variable : List.of("POD_NAME", "HOSTNAME")) {
+      String value = config.getenv(variable);
+      if (value != null && !value.isBlank()) {
+        return Optional.of(value.trim());
+      }
     }
-    return new KubernetesClusterResolver(source, layout, podName == null || podName.isBlank() ? null : podName.trim(),
-        config.get(TaskProperties.TASK_TYPE), config.get(TaskProperties.TASK_ID), config.get(TaskProperties.RPC_LAYER),
-        connection + ", selector " + selector);
+    return Optional.empty();
   }
 }

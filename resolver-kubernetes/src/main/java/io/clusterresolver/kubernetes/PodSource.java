@@ -3,12 +3,15 @@ package io.clusterresolver.kubernetes;
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.CloudApi;
+import io.clusterresolver.cloud.Member;
+import io.clusterresolver.cloud.MemberSource;
 import io.clusterresolver.cloud.NotTheApiException;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodList;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,11 +25,15 @@ import java.util.function.Supplier;
 
 /**
  * Lists the pods of one namespace that match the label selector, every page ({@code limit} /
- * {@code continue}) under one deadline, and reads each into a member or a reason to leave it out.
- * A page that fails fails the listing: never a partial cluster. A {@code continue} token that
- * expired (410 Gone) restarts the listing from the first page once, as {@code kubectl} does.
+ * {@code continue}) under one deadline, and reads each into a member or a reason to leave it out
+ * (logged, never fatal). A page that fails fails the listing: never a partial cluster. A
+ * {@code continue} token that expired (410 Gone) restarts the listing from the first page once, as
+ * {@code kubectl} does.
  */
-final class PodSource {
+final class PodSource implements MemberSource {
+
+  private static final System.Logger LOG = System.getLogger(PodSource.class.getName());
+  private static final int NAMES_LOGGED = 20;
 
   /** Pods per page: the API server's and kubectl's usual chunk size. */
   static final long PAGE_SIZE = 500;
@@ -62,7 +69,20 @@ final class PodSource {
   }
 
   /** The member pods and the pods left out (with the reason), from one complete listing. */
-  record Listing(List<PodMember> members, List<String> leftOut) {}
+  record Listing(List<Member> members, List<String> leftOut) {}
+
+  /** The member pods of one complete listing; the pods left out are logged. */
+  @Override
+  public List<Member> members() {
+    Listing listing = list();
+    List<String> pods = listing.leftOut();
+    if (!pods.isEmpty()) {
+      LOG.log(Level.INFO, () -> "kubernetes: " + pods.size() + " pod(s) matching the selector left out of the"
+          + " cluster: " + String.join(", ", pods.subList(0, Math.min(NAMES_LOGGED, pods.size())))
+          + (pods.size() > NAMES_LOGGED ? ", …" : ""));
+    }
+    return listing.members();
+  }
 
   /** A continue token the API server no longer knows (410 Gone, reason Expired). */
   private static final class ContinueExpired extends ClusterResolverException {
@@ -94,7 +114,7 @@ final class PodSource {
   }
 
   private Listing listOnce(CloudApi.Session session) {
-    List<PodMember> members = new ArrayList<>();
+    List<Member> members = new ArrayList<>();
     List<String> leftOut = new ArrayList<>();
     session.forEachPage("list pods in namespace " + connection.namespace(),
         (token, remaining) -> podList(within(remaining, () -> page(token))),

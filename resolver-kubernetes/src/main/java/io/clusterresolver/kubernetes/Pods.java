@@ -9,7 +9,9 @@ import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodIP;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.cloud.AddressType;
+import io.clusterresolver.cloud.Member;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -21,7 +23,12 @@ import java.util.regex.Pattern;
 
 /**
  * Reads one listed pod: whether it is a member (Running, Ready, not being deleted, with an address
- * of the chosen type and a port), and if so its {@link PodMember}; if not, why not. Pure functions.
+ * of the chosen type and a port), and if so its {@link Member}; if not, why not. Pure functions.
+ *
+ * <p>A member pod's id and name are the pod's name (unique in its namespace; what {@code POD_NAME}
+ * holds), its address its pod IP (never the node's), its port the port its task listens on, its
+ * ordinal its StatefulSet ordinal or Indexed Job completion index, and its accelerators those of its
+ * containers' resource limits ({@code GPU}, {@code TPU}).
  */
 final class Pods {
 
@@ -38,7 +45,7 @@ final class Pods {
   private Pods() {}
 
   /** A pod read: a member, or the reason it is left out. */
-  record Reading(PodMember member, String leftOutBecause) {}
+  record Reading(Member member, String leftOutBecause) {}
 
   /**
    * Reads a pod.
@@ -71,12 +78,19 @@ final class Pods {
         return new Reading(null, name + " (no container port named " + portName + ")");
       }
       taskPort = named;
+      if (taskPort < 1 || taskPort > 65535) {
+        throw new ClusterResolverException("kubernetes: pod " + name + " has an address no task can listen on: its"
+            + " container port " + portName + " is " + taskPort + ", not between 1 and 65535");
+      }
     }
     Map<String, String> labels = meta.getLabels() == null ? Map.of() : meta.getLabels();
-    OwnerReference controller = controller(meta);
-    return new Reading(new PodMember(name, address, taskPort, instant(meta.getCreationTimestamp()),
-        controller == null ? null : controller.getKind() + "/" + controller.getName(),
-        ordinal(name, labels, controller), labels, accelerators(pod)), null);
+    Member.Builder member = Member.builder(name, address).name(name).port(taskPort)
+        .creationTime(instant(meta.getCreationTimestamp())).labels(labels).accelerators(accelerators(pod));
+    Integer ordinal = ordinal(name, labels, controller(meta));
+    if (ordinal != null) {
+      member.ordinal(ordinal);
+    }
+    return new Reading(member.build(), null);
   }
 
   /** Whether the pod's {@code Ready} condition is {@code True}. */

@@ -4,27 +4,31 @@ import com.google.cloud.tpu.v2.NetworkEndpoint;
 import com.google.cloud.tpu.v2.Node;
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.ConfigurationException;
+import io.clusterresolver.TaskAddress;
 import io.clusterresolver.cloud.CloudApi;
+import io.clusterresolver.cloud.Member;
+import io.clusterresolver.cloud.MemberSource;
 import io.clusterresolver.cloud.NotTheApiException;
-import io.clusterresolver.cloud.SelfIdentity;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
 
 /**
  * Asks the source of truth about the node on every call: one {@code nodes.get} (the API's
  * {@code networkEndpoints} in their order, which is worker order), or the metadata server's
- * {@code worker-network-endpoints} on a TPU VM without API access, or a fixed list. Never a partial
- * answer: a node that is not {@code READY} is an error.
+ * {@code worker-network-endpoints} on a TPU VM without API access, or a fixed list; {@code local}
+ * lists no worker. Never a partial answer: a node that is not {@code READY} is an error.
+ *
+ * <p>Worker {@code i} is a member with id and ordinal {@code i} (the worker id), its IP as address,
+ * the accelerators of one host, and the port the API lists for it unless the {@code port} property
+ * replaces it (a port of 0, or none, takes the layout's port).
  */
-final class TpuNodeSource implements Supplier<Workers> {
+final class TpuNodeSource implements MemberSource {
 
   private static final System.Logger LOG = System.getLogger(TpuNodeSource.class.getName());
   private static final String PROVIDER = TpuClusterResolverProvider.NAME;
@@ -44,7 +48,6 @@ final class TpuNodeSource implements Supplier<Workers> {
   private final boolean adc;
   private final Integer portOverride;
   private final Duration timeout;
-  private final SelfIdentity ownAddress;
   private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
   /**
@@ -64,16 +67,32 @@ final class TpuNodeSource implements Supplier<Workers> {
     this.adc = adc;
     this.portOverride = portOverride;
     this.timeout = timeout;
-    this.ownAddress = SelfIdentity.cached(() -> metadata.get(GceMetadata.INTERNAL_IP));
+  }
+
+  /**
+   * This process's identity among the workers: on a node asked through the API, this VM's internal
+   * IP (a worker's address); on a TPU VM read from its metadata, its worker number (a worker's id);
+   * empty for fixed workers and {@code local}.
+   */
+  Optional<String> selfIdentity() {
+    switch (target.kind()) {
+      case NODE:
+        return metadata.get(GceMetadata.INTERNAL_IP);
+      case METADATA:
+        return metadata.get(GceMetadata.WORKER_NUMBER).filter(n -> n.matches("\\d{1,9}"))
+            .map(n -> Integer.toString(Integer.parseInt(n)));
+      default:
+        return Optional.empty();
+    }
   }
 
   @Override
-  public Workers get() {
+  public List<Member> members() {
     switch (target.kind()) {
       case LOCAL:
-        return Workers.local();
+        return List.of();
       case STATIC:
-        return new Workers(target.addresses(), Map.of(), OptionalInt.empty());
+        return fixedWorkers();
       case METADATA:
         return fromMetadata().orElseThrow(() -> new ClusterResolverException("tpu: the metadata server at "
             + metadata.endpoint() + " describes no TPU VM (no attribute worker-network-endpoints): set"
@@ -83,7 +102,17 @@ final class TpuNodeSource implements Supplier<Workers> {
     }
   }
 
-  private Workers fromApi() {
+  /** The {@code grpc://} workers, each with the port it was given (or the {@code port} property). */
+  private List<Member> fixedWorkers() {
+    List<Member> workers = new ArrayList<>();
+    for (String hostPort : target.addresses()) {
+      TaskAddress address = TaskAddress.parse(hostPort);
+      workers.add(worker(workers.size(), address.host(), Map.of()).port(address.port()).build());
+    }
+    return workers;
+  }
+
+  private List<Member> fromApi() {
     Node node;
     try {
       node = API.session(timeout).call("nodes.get " + target.node(), remaining -> {
@@ -93,7 +122,7 @@ final class TpuNodeSource implements Supplier<Workers> {
       });
     } catch (ConfigurationException noCredentials) {
       if (adc) {
-        Optional<Workers> onTpuVm = fromMetadata();
+        Optional<List<Member>> onTpuVm = fromMetadata();
         if (onTpuVm.isPresent()) {
           LOG.log(Level.INFO, () -> PROVIDER + ": no Application Default Credentials; the workers come from this TPU"
               + " VM's metadata server");
@@ -115,25 +144,30 @@ final class TpuNodeSource implements Supplier<Workers> {
           + " resolve again later");
     }
     warnIfUnhealthy(node);
-    List<String> hosts = new ArrayList<>();
-    List<String> addresses = new ArrayList<>();
+    Map<String, Integer> accelerators = accelerators(node.getAcceleratorType(), node.getNetworkEndpointsCount());
+    List<Member> workers = new ArrayList<>();
     for (NetworkEndpoint e : node.getNetworkEndpointsList()) {
-      hosts.add(e.getIpAddress());
-      addresses.add(address(e.getIpAddress(), e.getPort()));
+      Member.Builder worker = worker(workers.size(), e.getIpAddress(), accelerators);
+      if (portOverride == null && e.getPort() > 0) {
+        worker.port(e.getPort());
+      }
+      workers.add(worker.build());
     }
-    Map<String, Integer> accelerators = accelerators(node.getAcceleratorType(), hosts.size());
-    OptionalInt self = ownAddress.get().map(ip -> OptionalInt.of(hosts.indexOf(ip)))
-        .filter(i -> i.getAsInt() >= 0).orElse(OptionalInt.empty());
-    return new Workers(addresses, accelerators, self);
+    return workers;
+  }
+
+  /** Worker {@code index}: its id and ordinal are the worker id. */
+  private static Member.Builder worker(int index, String ip, Map<String, Integer> accelerators) {
+    return Member.builder(Integer.toString(index), ip).ordinal(index).accelerators(accelerators);
   }
 
   /** The workers of this TPU VM's node from its metadata attributes, or empty when they are not there. */
-  private Optional<Workers> fromMetadata() {
+  private Optional<List<Member>> fromMetadata() {
     Optional<String> endpoints = metadata.get(GceMetadata.WORKER_ENDPOINTS);
     if (endpoints.isEmpty()) {
       return Optional.empty();
     }
-    List<String> addresses = new ArrayList<>();
+    List<String> ips = new ArrayList<>();
     for (String entry : endpoints.get().split(",")) {
       // Each entry is ID:HOSTNAME:IP (the first two often "unknown"); the IP is the third field.
       String[] fields = entry.trim().split(":", 3);
@@ -141,20 +175,15 @@ final class TpuNodeSource implements Supplier<Workers> {
         throw new ClusterResolverException("tpu: the metadata attribute worker-network-endpoints has an entry '"
             + entry.trim() + "' that is not ID:HOSTNAME:IP");
       }
-      addresses.add(address(fields[2].trim(), 0));
+      ips.add(fields[2].trim());
     }
-    OptionalInt self = OptionalInt.empty();
-    Optional<String> number = metadata.get(GceMetadata.WORKER_NUMBER);
-    if (number.isPresent() && number.get().matches("\\d{1,9}") && Integer.parseInt(number.get()) < addresses.size()) {
-      self = OptionalInt.of(Integer.parseInt(number.get()));
+    Map<String, Integer> accelerators = accelerators(metadata.get(GceMetadata.ACCELERATOR_TYPE).orElse(null),
+        ips.size());
+    List<Member> workers = new ArrayList<>();
+    for (String ip : ips) {
+      workers.add(worker(workers.size(), ip, accelerators).build());
     }
-    String type = metadata.get(GceMetadata.ACCELERATOR_TYPE).orElse(null);
-    return Optional.of(new Workers(addresses, accelerators(type, addresses.size()), self));
-  }
-
-  private String address(String ip, int apiPort) {
-    int port = portOverride != null ? portOverride : apiPort > 0 ? apiPort : TpuProperties.DEFAULT_PORT;
-    return (ip.indexOf(':') >= 0 && !ip.startsWith("[") ? "[" + ip + "]" : ip) + ":" + port;
+    return Optional.of(workers);
   }
 
   private Map<String, Integer> accelerators(String type, int hosts) {

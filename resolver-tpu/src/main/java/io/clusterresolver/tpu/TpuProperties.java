@@ -1,9 +1,12 @@
 package io.clusterresolver.tpu;
 
 import io.clusterresolver.cloud.CloudProperties;
+import io.clusterresolver.cloud.internal.ListingSharing;
 import io.clusterresolver.spi.ConfigProperty;
 import io.clusterresolver.spi.TaskProperties;
 import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /** Every property the {@code tpu} provider reads: {@code clusterresolver.tpu.<name>}. */
 final class TpuProperties {
@@ -42,9 +45,10 @@ final class TpuProperties {
       .description("Ask the Cloud TPU API (nodes.get); false: on a TPU VM, read the workers from the metadata server")
       .build();
 
-  static final List<ConfigProperty<?>> ALL = List.of(NAME, PROJECT, ZONE, PORT, TaskProperties.RPC_LAYER,
-      TaskProperties.TASK_TYPE, TaskProperties.TASK_ID, ENDPOINT, METADATA_ENDPOINT, CREDENTIALS, API,
-      CloudProperties.TIMEOUT, CloudProperties.MAX_ANSWER_MIB);
+  static final List<ConfigProperty<?>> ALL = Stream.concat(Stream.of(NAME, PROJECT, ZONE, PORT,
+      TaskProperties.RPC_LAYER, TaskProperties.TASK_TYPE, TaskProperties.TASK_ID, ENDPOINT, METADATA_ENDPOINT,
+      CREDENTIALS, API, CloudProperties.TIMEOUT, CloudProperties.MAX_ANSWER_MIB), ListingSharing.ALL.stream())
+      .collect(Collectors.toUnmodifiableList());
 
   private TpuProperties() {}
 }

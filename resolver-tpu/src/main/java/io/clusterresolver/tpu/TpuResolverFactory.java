@@ -6,10 +6,17 @@ import com.google.gson.JsonParser;
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.CloudProperties;
+import io.clusterresolver.cloud.ClusterLayout;
 import io.clusterresolver.cloud.Endpoints;
 import io.clusterresolver.cloud.CloudResolverSetup;
+import io.clusterresolver.cloud.JobAssignment;
+import io.clusterresolver.cloud.MemberClusterResolver;
+import io.clusterresolver.cloud.MemberSource;
+import io.clusterresolver.cloud.SelfIdentity;
+import io.clusterresolver.cloud.internal.ListingSharing;
 import io.clusterresolver.spi.ResolverConfig;
 import io.clusterresolver.spi.TaskProperties;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,12 +29,19 @@ import java.util.regex.Pattern;
  * Builds the {@code tpu} resolver: validates every property at once and decides what to ask —
  * the {@code name} property, else TensorFlow's variables ({@code KUBE_GOOGLE_CLOUD_TPU_ENDPOINTS},
  * then {@code TPU_NAME}, then {@code TPU_CONFIG}), else this TPU VM's metadata server.
+ *
+ * <p>The workers are job {@code worker} in worker order (the worker id is the task index). As in
+ * TensorFlow, a process that is not one of the workers (a client of the node) is task 0 of
+ * {@code worker}, so {@code master()} is worker 0; a directly attached TPU ({@code local}) is task 0
+ * of {@code worker} too, in an empty cluster: {@code master()} is {@code ""}, nothing remote.
  */
 final class TpuResolverFactory {
 
   static final String KUBE_ENDPOINTS = "KUBE_GOOGLE_CLOUD_TPU_ENDPOINTS";
   static final String TPU_NAME = "TPU_NAME";
   static final String TPU_CONFIG = "TPU_CONFIG";
+  /** The job of every worker, as in TensorFlow's TPU resolver. */
+  static final String JOB = "worker";
 
   private static final Pattern RESOURCE = Pattern.compile("projects/([^/\\s]+)/locations/([^/\\s]+)/nodes/([^/\\s]+)");
   private static final Pattern NODE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]*");
@@ -52,6 +66,7 @@ final class TpuResolverFactory {
     }
     GceMetadata metadata = new GceMetadata(GceMetadata.endpoint(metadataEndpoint, config.getenv("GCE_METADATA_HOST")));
     TpuTarget target = problems.isEmpty() ? target(config, metadata, problems) : null;
+    InetSocketAddress relay = ListingSharing.relayAddress(config, problems);
     if (!problems.isEmpty()) {
       throw ResolverConfig.problems(TpuClusterResolverProvider.NAME, problems);
     }
@@ -61,8 +76,21 @@ final class TpuResolverFactory {
     TpuApi api = target.kind() == TpuTarget.Kind.NODE ? new TpuApi(endpoint, credentials, AnswerLimit.of(config)) : null;
     Integer portOverride = config.isSet(TpuProperties.PORT) ? config.get(TpuProperties.PORT) : null;
     TpuNodeSource source = new TpuNodeSource(target, api, metadata, credentials == null, portOverride, timeout);
-    return new TpuClusterResolver(source, target.kind() == TpuTarget.Kind.LOCAL, config.get(TaskProperties.TASK_TYPE), config.get(TaskProperties.TASK_ID),
-        config.get(TaskProperties.RPC_LAYER), source.toString());
+    boolean asks = target.kind() == TpuTarget.Kind.NODE || target.kind() == TpuTarget.Kind.METADATA;
+    MemberSource shared = asks ? ListingSharing.around(config, source, ListingSharing.query(config, TpuProperties.ALL,
+        target.kind() + " " + target.node(), metadata.endpoint().toString(),
+        config.getenv("GOOGLE_APPLICATION_CREDENTIALS")), relay) : source;
+    return MemberClusterResolver.builder(TpuClusterResolverProvider.NAME, shared)
+        .layout(ClusterLayout.builder().jobs(JobAssignment.fixed(JOB))
+            .port(portOverride != null ? portOverride : TpuProperties.DEFAULT_PORT).indexByOrdinal().build())
+        .taskType(config.get(TaskProperties.TASK_TYPE))
+        .taskId(config.get(TaskProperties.TASK_ID))
+        .rpcLayer(config.get(TaskProperties.RPC_LAYER))
+        .selfIdentity(SelfIdentity.cached(source::selfIdentity))
+        .defaultTask(JOB, 0)
+        .environment(TpuClusterResolverProvider.ENVIRONMENT)
+        .description(source.toString())
+        .build();
   }
 
   /** What to ask about; each problem is added to {@code problems}, naming the key or variable. */

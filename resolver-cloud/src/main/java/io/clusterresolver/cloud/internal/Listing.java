@@ -23,7 +23,7 @@ import java.util.Map;
  */
 public record Listing(long listedAt, long finishedAt, List<Member> members) {
 
-  private static final int MAGIC = 0x434c5231; // "CLR1"
+  private static final int MAGIC = 0x434c5232; // "CLR2": CLR1 and a member's port and ordinal
 
   /** Copies the members. */
   public Listing {
@@ -75,6 +75,8 @@ public record Listing(long listedAt, long finishedAt, List<Member> members) {
         out.writeUTF(e.getKey());
         out.writeInt(e.getValue());
       }
+      out.writeInt(m.port().orElse(-1));
+      out.writeInt(m.ordinal().orElse(-1));
     }
   }
 
@@ -130,6 +132,14 @@ public record Listing(long listedAt, long finishedAt, List<Member> members) {
       }
       for (int devices = in.readInt(); devices > 0; devices--) {
         m.accelerators(in.readUTF(), in.readInt());
+      }
+      int port = in.readInt();
+      if (port != -1) {
+        m.port(port);
+      }
+      int ordinal = in.readInt();
+      if (ordinal != -1) {
+        m.ordinal(ordinal);
       }
       members.add(m.build());
     }
