@@ -77,10 +77,14 @@ public final class MetadataClient {
     return answer.map(r -> checked("GET", path, r).trim()).filter(v -> !v.isEmpty());
   }
 
-  /** Whether the service answers {@code path} with a value, never throwing: for platform detection. */
+  /**
+   * Whether the service answers {@code path} as itself (a 2xx answer, with the header a true answer
+   * carries), even with an empty body; never throws: for platform detection.
+   */
   public boolean answers(String path) {
     try {
-      return get(path).isPresent();
+      return request("GET", path, tokenHeaders()).map(r -> r.status() != 404 && checked("GET", path, r) != null)
+          .orElse(false);
     } catch (RuntimeException e) {
       return false;
     }

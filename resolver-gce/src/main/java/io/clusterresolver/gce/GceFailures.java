@@ -3,11 +3,11 @@ package io.clusterresolver.gce;
 import com.google.api.client.http.HttpResponseException;
 import com.google.api.gax.rpc.ApiException;
 import com.google.api.gax.rpc.StatusCode;
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 import io.clusterresolver.cloud.ApiFailure;
 import io.clusterresolver.cloud.CloudApi;
+import io.clusterresolver.google.GoogleError;
+import io.clusterresolver.google.GoogleRest;
+import java.util.Optional;
 
 /**
  * Reads Compute Engine failures for the kit: the HTTP status and Google's JSON error body
@@ -30,17 +30,14 @@ final class GceFailures {
   private GceFailures() {}
 
   static ApiFailure read(RuntimeException e) {
-    if (e instanceof ComputeClients.NoCredentials) {
+    if (e instanceof GoogleRest.CredentialsUnavailable) {
       return ApiFailure.of(ApiFailure.Kind.CREDENTIALS, e.getMessage(), 1);
     }
-    HttpResponseException http = cause(e, HttpResponseException.class);
+    HttpResponseException http = GoogleError.answer(e).orElse(null);
     if (http != null) {
-      JsonObject error = errorOf(http);
-      String message = error == null ? http.getStatusMessage() : text(error.get("message"), http.getStatusMessage());
-      String reason = reason(error);
-      if (reason == null && error != null) {
-        reason = text(error.get("status"), null);
-      }
+      Optional<GoogleError> error = GoogleError.parse(http.getContent());
+      String message = error.map(GoogleError::message).orElse(http.getStatusMessage());
+      String reason = error.map(GoogleError::reason).or(() -> error.map(GoogleError::status)).orElse(null);
       String requestId = http.getHeaders() == null ? null : http.getHeaders().getFirstHeaderStringValue("x-request-id");
       return ApiFailure.http(http.getStatusCode(), reason, message, requestId, attempts(e));
     }
@@ -68,28 +65,9 @@ final class GceFailures {
    * retries it; a 429 is {@code RESOURCE_EXHAUSTED}, which gax retries itself.
    */
   static boolean isRateQuota(RuntimeException e) {
-    HttpResponseException http = cause(e, HttpResponseException.class);
-    String reason = http == null || http.getStatusCode() != 403 ? null : reason(errorOf(http));
+    String reason = GoogleError.answer(e).filter(http -> http.getStatusCode() == 403)
+        .flatMap(http -> GoogleError.parse(http.getContent())).map(GoogleError::reason).orElse(null);
     return "rateLimitExceeded".equals(reason) || "userRateLimitExceeded".equals(reason);
-  }
-
-  /** The first of {@code error.errors[].reason} of Google's JSON error object, or {@code null}. */
-  private static String reason(JsonObject error) {
-    try {
-      return error != null && error.has("errors") && error.getAsJsonArray("errors").size() > 0
-          ? text(error.getAsJsonArray("errors").get(0).getAsJsonObject().get("reason"), null) : null;
-    } catch (RuntimeException notGoogleJson) {
-      return null;
-    }
-  }
-
-  /** The {@code error} object of Google's JSON error body, or {@code null} when the body is something else. */
-  private static JsonObject errorOf(HttpResponseException http) {
-    try {
-      return JsonParser.parseString(http.getContent()).getAsJsonObject().getAsJsonObject("error");
-    } catch (RuntimeException notGoogleJson) {
-      return null;
-    }
   }
 
   /** Attempts the provider made for a call it retried itself (rate quotas); 1 otherwise. */
@@ -102,18 +80,5 @@ final class GceFailures {
       }
     }
     return 1;
-  }
-
-  private static String text(JsonElement element, String fallback) {
-    return element == null || element.isJsonNull() ? fallback : element.getAsString();
-  }
-
-  private static <T extends Throwable> T cause(Throwable e, Class<T> type) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (type.isInstance(t)) {
-        return type.cast(t);
-      }
-    }
-    return null;
   }
 }

@@ -8,9 +8,12 @@ import io.clusterresolver.cloud.CloudProperties;
 import io.clusterresolver.cloud.ClusterLayout;
 import io.clusterresolver.cloud.Endpoints;
 import io.clusterresolver.cloud.MemberClusterResolver;
+import io.clusterresolver.cloud.MetadataClient;
 import io.clusterresolver.cloud.SelfIdentity;
 import io.clusterresolver.cloud.internal.HeaderLogGuard;
 import io.clusterresolver.cloud.internal.ListingSharing;
+import io.clusterresolver.google.GoogleCredentialsSetting;
+import io.clusterresolver.google.GoogleMetadata;
 import io.clusterresolver.spi.ResolverConfig;
 import io.clusterresolver.spi.TaskProperties;
 import java.net.InetSocketAddress;
@@ -43,8 +46,8 @@ final class GceResolverFactory {
     List<String> problems = new ArrayList<>();
     URI endpoint = Endpoints.httpUrl(config, GceProperties.ENDPOINT, problems);
     URI metadataEndpoint = Endpoints.httpUrl(config, GceProperties.METADATA_ENDPOINT, problems);
-    MetadataServer metadata = new MetadataServer(
-        MetadataServer.baseOf(metadataEndpoint, config.getenv("GCE_METADATA_HOST")), Duration.ofSeconds(2));
+    GoogleMetadata metadata = new GoogleMetadata(NAME, GoogleMetadata.base(metadataEndpoint,
+        config.getenv("GCE_METADATA_HOST")), Duration.ofSeconds(2), Duration.ofSeconds(2), MetadataClient.DEFAULT_MAX_ANSWER_BYTES);
     ClusterLayout layout = GceLayout.fromConfig(config, problems);
     Duration timeout = config.get(CloudProperties.TIMEOUT);
     if (timeout.isZero() || timeout.isNegative()) {
@@ -64,7 +67,8 @@ final class GceResolverFactory {
       problems.add(config.key(GceProperties.INSTANCE_GROUP) + " is a zonal group: give its one zone in "
           + config.key(GceProperties.ZONES) + ", not " + zones.size());
     }
-    CredentialsProvider credentials = GceCredentials.of(config, problems);
+    CredentialsProvider credentials = GoogleCredentialsSetting.read(config, GceProperties.CREDENTIALS,
+        List.of(ComputeClients.SCOPE), problems);
     String project = config.get(GceProperties.PROJECT);
     if (project == null) {
       project = config.getenv("GOOGLE_CLOUD_PROJECT");

@@ -1,14 +1,10 @@
 package io.clusterresolver.tpu;
 
-import com.google.api.client.http.HttpTransport;
-import com.google.api.client.http.javanet.NetHttpTransport;
 import com.google.api.gax.core.CredentialsProvider;
-import com.google.api.gax.httpjson.InstantiatingHttpJsonChannelProvider;
 import com.google.api.gax.httpjson.HttpJsonCallContext;
 import com.google.api.gax.retrying.RetrySettings;
 import com.google.api.gax.rpc.ApiException;
 import com.google.api.gax.rpc.StatusCode;
-import com.google.auth.Credentials;
 import com.google.cloud.tpu.v2.GetNodeRequest;
 import com.google.cloud.tpu.v2.Node;
 import com.google.cloud.tpu.v2.TpuClient;
@@ -17,7 +13,9 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.AnswerLimitException;
 import io.clusterresolver.cloud.ApiFailure;
-import java.io.IOException;
+import io.clusterresolver.google.GoogleCredentialsSetting;
+import io.clusterresolver.google.GoogleError;
+import io.clusterresolver.google.GoogleRest;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -33,37 +31,24 @@ import java.util.Set;
  */
 final class TpuApi {
 
+  /** The scope the credentials ask for. */
+  static final List<String> SCOPES = List.of("https://www.googleapis.com/auth/cloud-platform");
+
   static final int MAX_ATTEMPTS = 4;
   private static final Set<Integer> RETRYABLE = Set.of(429, 500, 502, 503, 504);
   private static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
 
   /** The longest any one call may take, whatever a resolver's timeout: each call's context sets its own. */
   private static final Duration CLIENT_CEILING = Duration.ofMinutes(10);
-  private final URI endpoint;
-  private final String credentials;
-  /** Every answer read through bounded connections: the size limit, and the call's timeout over the whole body. */
-  private final HttpTransport transport;
-  private final CredentialsProvider loaded;
-  private Credentials loadedCredentials;
+  /** The credentials (loaded once per resolver: a client lives for one call), endpoint and bounded transport. */
+  private final GoogleRest rest;
 
   /**
    * @param endpoint the API endpoint, or {@code null} for Google's
-   * @param credentials the {@code credentials} property's value ({@code null}: ADC)
+   * @param credentials the {@code credentials} property's credentials ({@link GoogleCredentialsSetting})
    */
-  TpuApi(URI endpoint, String credentials, AnswerLimit limit) {
-    this.endpoint = endpoint;
-    this.transport = new NetHttpTransport.Builder().setConnectionFactory(limit::open).build();
-    this.credentials = credentials;
-    CredentialsProvider source = GoogleCredentialsSource.of(credentials);
-    // Loaded once per resolver: a client lives for one call, the credentials (and their token) stay.
-    this.loaded = () -> {
-      synchronized (this) {
-        if (loadedCredentials == null) {
-          loadedCredentials = source.getCredentials();
-        }
-        return loadedCredentials;
-      }
-    };
+  TpuApi(URI endpoint, CredentialsProvider credentials, AnswerLimit limit) {
+    this.rest = new GoogleRest(endpoint, credentials, limit);
   }
 
   /** Gets one node by its full resource name; retries retryable failures within {@code remaining}. */
@@ -91,23 +76,11 @@ final class TpuApi {
   }
 
   private TpuClient build() {
-    try {
-      TpuSettings.Builder settings = TpuSettings.newHttpJsonBuilder()
-          .setCredentialsProvider(loaded);
-      settings.setTransportChannelProvider(((InstantiatingHttpJsonChannelProvider) settings.getTransportChannelProvider())
-          .toBuilder().setHttpTransport(transport).build());
-      if (endpoint != null) {
-        settings.setEndpoint(endpoint.toString());
-      }
-      settings.getNodeSettings().setRetrySettings(RetrySettings.newBuilder().setMaxAttempts(1)
+    TpuSettings.Builder settings = rest.connect(TpuSettings.newHttpJsonBuilder());
+    settings.getNodeSettings().setRetrySettings(RetrySettings.newBuilder().setMaxAttempts(1)
           .setTotalTimeoutDuration(CLIENT_CEILING).setInitialRpcTimeoutDuration(CLIENT_CEILING)
-          .setMaxRpcTimeoutDuration(CLIENT_CEILING).setRpcTimeoutMultiplier(1.0).build());
-      return TpuClient.create(settings.build());
-    } catch (IOException e) {
-      String detail = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-      int nl = detail.indexOf('\n');
-      throw new GoogleCredentialsSource.Unavailable(nl < 0 ? detail : detail.substring(0, nl), e);
-    }
+        .setMaxRpcTimeoutDuration(CLIENT_CEILING).setRpcTimeoutMultiplier(1.0).build());
+    return GoogleRest.create(() -> TpuClient.create(settings.build()));
   }
 
   private static boolean retryable(RuntimeException e) {
@@ -158,7 +131,7 @@ final class TpuApi {
   static ApiFailure readFailure(RuntimeException e) {
     int attempts = e instanceof Attempted ? ((Attempted) e).attempts : 1;
     Throwable cause = e instanceof Attempted ? e.getCause() : e;
-    if (cause instanceof GoogleCredentialsSource.Unavailable) {
+    if (cause instanceof GoogleRest.CredentialsUnavailable) {
       return ApiFailure.of(ApiFailure.Kind.CREDENTIALS, cause.getMessage(), attempts);
     }
     int status = httpStatus(cause);
