@@ -39,20 +39,8 @@ final class ImdsClient {
   }
 
   private Optional<String> get(String path) {
-    String why;
-    try {
-      Optional<String> value = imds.get(path);
-      if (value.isPresent()) {
-        return value;
-      }
-      why = "no answer";
-    } catch (MetadataClient.BadAnswer e) {
-      why = e.getMessage();
-    }
-    String reason = why;
-    LOG.log(Level.INFO, () -> "aws: instance metadata " + path + " not available from " + imds.base() + " ("
-        + reason + "); this process is not matched to an instance: set "
-        + "clusterresolver.aws.task-type and task-id, or clusterresolver.aws.imds-endpoint");
-    return Optional.empty();
+    return imds.get(path, why -> LOG.log(Level.INFO, () -> "aws: instance metadata " + path + " not available ("
+        + why + "); this process is not matched to an instance: set clusterresolver.aws.task-type and task-id,"
+        + " or clusterresolver.aws.imds-endpoint"));
   }
 }

@@ -50,18 +50,10 @@ final class Imds {
 
   /** This VM, or empty off Azure (logged once per caller; callers cache it). */
   Optional<Compute> compute() {
-    Optional<String> answer;
-    try {
-      answer = imds.get(COMPUTE);
-    } catch (MetadataClient.BadAnswer e) {
-      LOG.log(Level.INFO, () -> e.getMessage() + "; this process is not matched to a VM: set"
-          + " clusterresolver.azure.task-type and task-id, or clusterresolver.azure.imds-endpoint");
-      return Optional.empty();
-    }
+    Optional<String> answer = imds.get(COMPUTE, why -> LOG.log(Level.INFO, () -> "azure: the instance metadata"
+        + " service did not tell this VM (" + why + "); this process is not matched to a VM: set"
+        + " clusterresolver.azure.task-type and task-id, or clusterresolver.azure.imds-endpoint"));
     if (answer.isEmpty()) {
-      LOG.log(Level.INFO, () -> "azure: the instance metadata service at " + imds.base() + " did not answer"
-          + "; this process is not matched to a VM:"
-          + " set clusterresolver.azure.task-type and task-id, or clusterresolver.azure.imds-endpoint");
       return Optional.empty();
     }
     try (JsonReader reader = JsonProviders.createReader(answer.get())) {

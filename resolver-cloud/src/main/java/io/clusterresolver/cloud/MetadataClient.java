@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
 
 /**
  * A cloud's instance metadata service, the one way every provider asks it: {@code GET base/path}
@@ -73,8 +74,35 @@ public final class MetadataClient {
    *     header a true answer carries, or one over the size limit
    */
   public Optional<String> get(String path) {
-    Optional<PlatformProbes.Response> answer = request("GET", path, tokenHeaders());
-    return answer.map(r -> checked("GET", path, r).trim()).filter(v -> !v.isEmpty());
+    return value(path, why -> { });
+  }
+
+  /**
+   * One value as {@link #get(String)} reads it, never throwing: when there is none, {@code whyNot} is
+   * told why in a few words (no answer, HTTP 404, or what was wrong with the answer), for a log line.
+   */
+  public Optional<String> get(String path, Consumer<String> whyNot) {
+    try {
+      return value(path, whyNot);
+    } catch (BadAnswer e) {
+      whyNot.accept(e.reason());
+      return Optional.empty();
+    }
+  }
+
+  private Optional<String> value(String path, Consumer<String> whyNot) {
+    Optional<Map<String, String>> sent = tokenHeaders();
+    if (sent.isEmpty()) {
+      whyNot.accept("no token from " + token.method() + " " + uri(token.path()));
+      return Optional.empty();
+    }
+    Optional<PlatformProbes.Response> answer = request("GET", path, sent.get());
+    Optional<String> value = answer.map(r -> checked("GET", path, r).trim()).filter(v -> !v.isEmpty());
+    if (value.isEmpty()) {
+      whyNot.accept(answer.map(r -> "HTTP " + r.status() + (r.status() == 404 ? "" : ", empty") + " from ")
+          .orElse("no answer from ") + uri(path));
+    }
+    return value;
   }
 
   /**
@@ -83,26 +111,24 @@ public final class MetadataClient {
    */
   public boolean answers(String path) {
     try {
-      return request("GET", path, tokenHeaders()).map(r -> r.status() != 404 && checked("GET", path, r) != null)
-          .orElse(false);
+      return tokenHeaders().flatMap(h -> request("GET", path, h))
+          .map(r -> r.status() != 404 && checked("GET", path, r) != null).orElse(false);
     } catch (RuntimeException e) {
       return false;
     }
   }
 
-  /** The request headers, with the token when the service wants one (none when it gave none). */
-  private Map<String, String> tokenHeaders() {
+  /** The request headers, with the token when the service wants one; empty when it gave none (no GET then). */
+  private Optional<Map<String, String>> tokenHeaders() {
     if (token == null) {
-      return headers;
+      return Optional.of(headers);
     }
-    Optional<PlatformProbes.Response> answer = request(token.method, token.path, token.headers);
-    Optional<String> value = answer.map(r -> checked(token.method, token.path, r).trim()).filter(t -> !t.isEmpty());
-    if (value.isEmpty()) {
-      return headers;
-    }
-    Map<String, String> withToken = new LinkedHashMap<>(headers);
-    withToken.put(token.answerHeader, value.get());
-    return withToken;
+    Optional<PlatformProbes.Response> answer = request(token.method(), token.path(), token.headers());
+    return answer.map(r -> checked(token.method(), token.path(), r).trim()).filter(t -> !t.isEmpty()).map(value -> {
+      Map<String, String> withToken = new LinkedHashMap<>(headers);
+      withToken.put(token.answerHeader(), value);
+      return withToken;
+    });
   }
 
   /** One request, retried when no answer or a server error (5xx) comes back and retries are left. */
@@ -133,14 +159,14 @@ public final class MetadataClient {
     }
     String request = method + " " + uri(path);
     if (!answer.ok()) {
-      throw new BadAnswer(provider + ": the metadata service answered " + request + " with HTTP " + answer.status());
+      throw new BadAnswer(provider, "the metadata service answered " + request + " with HTTP " + answer.status());
     }
     if (answerHeader != null && !answer.header(answerHeader).filter(answerHeaderValue::equals).isPresent()) {
-      throw new BadAnswer(provider + ": " + request + " was answered without " + answerHeader + ": "
-          + answerHeaderValue + ", so not by the metadata service (a proxy or a captive portal?)");
+      throw new BadAnswer(provider, request + " was answered without " + answerHeader + ": " + answerHeaderValue
+          + ", so not by the metadata service (a proxy or a captive portal?)");
     }
     if (!answer.complete()) {
-      throw new BadAnswer(provider + ": the metadata service's answer to " + request + " is over "
+      throw new BadAnswer(provider, "the metadata service's answer to " + request + " is over "
           + maxAnswerBytes / 1024 + " KiB");
     }
     return answer.body();
@@ -159,24 +185,23 @@ public final class MetadataClient {
   /** The metadata service answered, but not with a value: an error status, a stranger's page, too much. */
   public static final class BadAnswer extends ClusterResolverException {
     private static final long serialVersionUID = 1L;
+    private final String reason;
 
-    BadAnswer(String message) {
-      super(message);
+    BadAnswer(String provider, String reason) {
+      super(provider + ": " + reason);
+      this.reason = reason;
+    }
+
+    /** What was wrong, without the provider's name in front. */
+    public String reason() {
+      return reason;
     }
   }
 
   /** A token asked for first and sent with every GET (IMDSv2's session token). */
-  private static final class TokenStep {
-    final String method;
-    final String path;
-    final Map<String, String> headers;
-    final String answerHeader;
-
-    TokenStep(String method, String path, Map<String, String> headers, String answerHeader) {
-      this.method = method;
-      this.path = path;
-      this.headers = Map.copyOf(headers);
-      this.answerHeader = answerHeader;
+  private record TokenStep(String method, String path, Map<String, String> headers, String answerHeader) {
+    TokenStep {
+      headers = Map.copyOf(headers);
     }
   }
 
@@ -235,7 +260,7 @@ public final class MetadataClient {
     /**
      * A token asked for before every GET, sent back in {@code tokenHeader}: IMDSv2's
      * {@code PUT /latest/api/token} with {@code x-aws-ec2-metadata-token-ttl-seconds}, then
-     * {@code x-aws-ec2-metadata-token}. Without a token the GET goes out without it.
+     * {@code x-aws-ec2-metadata-token}. Without a token no GET goes out: the value is absent.
      */
     public Builder token(String method, String path, Map<String, String> requestHeaders, String tokenHeader) {
       this.token = new TokenStep(method, path, requestHeaders, tokenHeader);

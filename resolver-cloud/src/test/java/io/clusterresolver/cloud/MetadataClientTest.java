@@ -78,12 +78,31 @@ class MetadataClientTest {
   }
 
   @Test
+  void withoutATokenNoGetGoesOutAndTheReasonSaysWhy() {
+    answer("/latest/api/token", e -> send(e, 503, ""));
+    answer("/latest/meta-data/instance-id", e -> send(e, 200, "i-0abc"));
+    MetadataClient imds = MetadataClient.builder("aws", base)
+        .token("PUT", "/latest/api/token", Map.of("X-aws-ec2-metadata-token-ttl-seconds", "21600"),
+            "X-aws-ec2-metadata-token")
+        .build();
+    List<String> why = new CopyOnWriteArrayList<>();
+    assertThat(imds.get("/latest/meta-data/instance-id", why::add)).isEmpty();
+    assertThat(why).containsExactly("the metadata service answered PUT " + base + "/latest/api/token with HTTP 503");
+    assertThat(requests).containsExactly("PUT /latest/api/token");
+  }
+
+  @Test
   void absenceIsEmptyAndAnyOtherAnswerIsAnErrorNamingTheRequestAndStatus() throws Exception {
     answer("/missing", e -> send(e, 404, "not found"));
     answer("/empty", e -> send(e, 200, "  \n"));
     answer("/denied", e -> send(e, 403, "no"));
     MetadataClient client = MetadataClient.builder("azure", base).build();
     assertThat(client.get("missing")).isEmpty();
+    List<String> why = new CopyOnWriteArrayList<>();
+    assertThat(client.get("missing", why::add)).isEmpty();
+    assertThat(client.get("denied", why::add)).isEmpty();
+    assertThat(why).containsExactly("HTTP 404 from " + base + "/missing",
+        "the metadata service answered GET " + base + "/denied with HTTP 403");
     assertThat(client.get("empty")).isEmpty();
     assertThatThrownBy(() -> client.get("denied")).isInstanceOf(MetadataClient.BadAnswer.class)
         .isInstanceOf(io.clusterresolver.ClusterResolverException.class)

@@ -72,16 +72,8 @@ public final class GoogleMetadata {
 
   /** One value, trimmed; empty when the server has none, there is no server, or the answer is not its own. */
   public Optional<String> get(String path) {
-    try {
-      Optional<String> value = server.get(path);
-      if (value.isEmpty()) {
-        LOG.log(Level.DEBUG, () -> provider + ": metadata " + path + " not available from " + base());
-      }
-      return value;
-    } catch (MetadataClient.BadAnswer e) {
-      LOG.log(Level.DEBUG, e::getMessage);
-      return Optional.empty();
-    }
+    return server.get(path, why -> LOG.log(Level.DEBUG, () -> provider + ": metadata " + path + " not available ("
+        + why + ")"));
   }
 
   /** Whether a Compute Engine metadata server answers there (for detection; never throws). */
