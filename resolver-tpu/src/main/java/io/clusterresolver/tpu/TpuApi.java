@@ -78,7 +78,7 @@ final class TpuApi {
   private TpuClient build() {
     TpuSettings.Builder settings = rest.connect(TpuSettings.newHttpJsonBuilder());
     settings.getNodeSettings().setRetrySettings(RetrySettings.newBuilder().setMaxAttempts(1)
-          .setTotalTimeoutDuration(CLIENT_CEILING).setInitialRpcTimeoutDuration(CLIENT_CEILING)
+        .setTotalTimeoutDuration(CLIENT_CEILING).setInitialRpcTimeoutDuration(CLIENT_CEILING)
         .setMaxRpcTimeoutDuration(CLIENT_CEILING).setRpcTimeoutMultiplier(1.0).build());
     return GoogleRest.create(() -> TpuClient.create(settings.build()));
   }
