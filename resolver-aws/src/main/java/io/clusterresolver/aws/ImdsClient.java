@@ -1,17 +1,15 @@
 package io.clusterresolver.aws;
 
+import io.clusterresolver.cloud.MetadataClient;
 import java.lang.System.Logger.Level;
 import java.net.URI;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
-import software.amazon.awssdk.core.retry.backoff.BackoffStrategy;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.imds.Ec2MetadataClient;
-import software.amazon.awssdk.imds.Ec2MetadataRetryPolicy;
 
 /**
- * This instance's identity from IMDSv2 (the SDK's {@link Ec2MetadataClient}: a token PUT, then the
- * token on every GET). 
+ * This instance's identity from IMDSv2: a token {@code PUT} (valid six hours, as the SDK asks), then
+ * the token on every GET; 1 s to connect, 2 s to read, two retries of a lost answer or server error.
  */
 final class ImdsClient {
 
@@ -19,10 +17,15 @@ final class ImdsClient {
 
   static final URI DEFAULT_ENDPOINT = URI.create("http://169.254.169.254");
 
-  private final URI endpoint;
+  private final MetadataClient imds;
 
   ImdsClient(URI endpoint) {
-    this.endpoint = endpoint;
+    this.imds = MetadataClient.builder(AwsClusterResolverProvider.NAME, endpoint)
+        .token("PUT", "/latest/api/token", Map.of("x-aws-ec2-metadata-token-ttl-seconds", "21600"),
+            "x-aws-ec2-metadata-token")
+        .timeouts(Duration.ofSeconds(1), Duration.ofSeconds(2))
+        .retries(2)
+        .build();
   }
 
   /** This instance's id, or empty off EC2 (logged); callers cache it ({@code SelfIdentity}). */
@@ -36,21 +39,8 @@ final class ImdsClient {
   }
 
   private Optional<String> get(String path) {
-    try (UrlConnectionHttpClient http = (UrlConnectionHttpClient) UrlConnectionHttpClient.builder()
-            .connectionTimeout(Duration.ofSeconds(1)).socketTimeout(Duration.ofSeconds(2)).build();
-        Ec2MetadataClient imds = Ec2MetadataClient.builder()
-            .endpoint(endpoint)
-            .httpClient(http)
-            .retryPolicy(Ec2MetadataRetryPolicy.builder().numRetries(2)
-                .backoffStrategy(BackoffStrategy.defaultStrategy()).build())
-            .build()) {
-      String value = imds.get(path).asString().trim();
-      return value.isEmpty() ? Optional.empty() : Optional.of(value);
-    } catch (RuntimeException e) {
-      LOG.log(Level.INFO, () -> "aws: instance metadata " + path + " not available from " + endpoint + " ("
-          + e.getClass().getSimpleName() + "); this process is not matched to an instance: set "
-          + "clusterresolver.aws.task-type and task-id, or clusterresolver.aws.imds-endpoint");
-      return Optional.empty();
-    }
+    return imds.get(path, why -> LOG.log(Level.INFO, () -> "aws: instance metadata " + path + " not available ("
+        + why + "); this process is not matched to an instance: set clusterresolver.aws.task-type and task-id,"
+        + " or clusterresolver.aws.imds-endpoint"));
   }
 }

@@ -2,7 +2,7 @@ package io.clusterresolver.azure;
 
 import com.azure.json.JsonProviders;
 import com.azure.json.JsonReader;
-import io.clusterresolver.cloud.PlatformProbes;
+import io.clusterresolver.cloud.MetadataClient;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.URI;
@@ -23,44 +23,45 @@ final class Imds {
   static final URI DEFAULT_ENDPOINT = URI.create("http://169.254.169.254");
   /** The pinned IMDS API version. */
   static final String API_VERSION = "2021-02-01";
-  private static final Map<String, String> HEADERS = Map.of("Metadata", "true");
+  private static final String COMPUTE = "/metadata/instance/compute?api-version=" + API_VERSION + "&format=json";
 
-  private final URI endpoint;
+  private final MetadataClient imds;
 
   Imds(URI endpoint) {
-    this.endpoint = endpoint;
+    this.imds = client(endpoint, Duration.ofSeconds(2));
+  }
+
+  private static MetadataClient client(URI endpoint, Duration timeout) {
+    return MetadataClient.builder(AzureClusterResolverProvider.NAME, endpoint).header("Metadata", "true")
+        .timeout(timeout).build();
   }
 
   /** What IMDS says about this VM. */
   record Compute(String vmId, String name, String resourceId, String vmScaleSetName, String subscriptionId) {}
 
-  static URI computeUri(URI endpoint) {
-    String base = endpoint.toString().replaceAll("/+$", "");
-    return URI.create(base + "/metadata/instance/compute?api-version=" + API_VERSION + "&format=json");
-  }
-
   /** One request with the probe timeout: whether an IMDS answers there. */
   static boolean probe(URI endpoint, Duration timeout) {
-    return PlatformProbes.http("GET", computeUri(endpoint), HEADERS, timeout)
-        .map(r -> r.ok() && r.body().contains("\"vmId\"")).orElse(false);
+    try {
+      return client(endpoint, timeout).get(COMPUTE).map(body -> body.contains("\"vmId\"")).orElse(false);
+    } catch (RuntimeException e) {
+      return false;
+    }
   }
 
   /** This VM, or empty off Azure (logged once per caller; callers cache it). */
   Optional<Compute> compute() {
-    Optional<PlatformProbes.Response> answer =
-        PlatformProbes.http("GET", computeUri(endpoint), HEADERS, Duration.ofSeconds(2));
-    if (answer.isEmpty() || !answer.get().ok()) {
-      LOG.log(Level.INFO, () -> "azure: the instance metadata service at " + endpoint + " did not answer"
-          + answer.map(r -> " (HTTP " + r.status() + ")").orElse("") + "; this process is not matched to a VM:"
-          + " set clusterresolver.azure.task-type and task-id, or clusterresolver.azure.imds-endpoint");
+    Optional<String> answer = imds.get(COMPUTE, why -> LOG.log(Level.INFO, () -> "azure: the instance metadata"
+        + " service did not tell this VM (" + why + "); this process is not matched to a VM: set"
+        + " clusterresolver.azure.task-type and task-id, or clusterresolver.azure.imds-endpoint"));
+    if (answer.isEmpty()) {
       return Optional.empty();
     }
-    try (JsonReader reader = JsonProviders.createReader(answer.get().body())) {
+    try (JsonReader reader = JsonProviders.createReader(answer.get())) {
       Map<String, Object> json = reader.readMap(JsonReader::readUntyped);
       return Optional.of(new Compute(text(json, "vmId"), text(json, "name"), text(json, "resourceId"),
           text(json, "vmScaleSetName"), text(json, "subscriptionId")));
     } catch (IOException | RuntimeException e) {
-      LOG.log(Level.INFO, () -> "azure: the instance metadata service at " + endpoint
+      LOG.log(Level.INFO, () -> "azure: the instance metadata service at " + imds.base()
           + " answered something that is not its JSON (" + e.getClass().getSimpleName() + ")");
       return Optional.empty();
     }

@@ -58,25 +58,44 @@ public final class PlatformProbes {
    * @return the status and body (at most 64 KiB), or empty on any failure
    */
   public static Optional<Response> http(String method, URI uri, Map<String, String> headers, Duration timeout) {
+    return exchange(method, uri, headers, timeout, timeout, PROBE_BODY_BYTES);
+  }
+
+  /** The body {@link #http} reads at most. */
+  static final int PROBE_BODY_BYTES = 64 * 1024;
+
+  /**
+   * One request as {@link #http} makes it, with its own connect and read timeouts, reading at most
+   * {@code maxBytes} of the body ({@link Response#complete()} says whether that was all of it).
+   */
+  static Optional<Response> exchange(String method, URI uri, Map<String, String> headers, Duration connectTimeout,
+      Duration readTimeout, int maxBytes) {
     HttpURLConnection connection = null;
     try {
       connection = (HttpURLConnection) uri.toURL().openConnection(java.net.Proxy.NO_PROXY);
-      int millis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
-      connection.setConnectTimeout(millis);
-      connection.setReadTimeout(millis);
+      connection.setConnectTimeout(millis(connectTimeout));
+      connection.setReadTimeout(millis(readTimeout));
       connection.setInstanceFollowRedirects(false);
       connection.setUseCaches(false);
       connection.setRequestMethod(method);
       headers.forEach(connection::setRequestProperty);
       int status = connection.getResponseCode();
       var in = status >= 400 ? connection.getErrorStream() : connection.getInputStream();
-      String body = "";
+      byte[] body = new byte[0];
+      boolean complete = true;
       if (in != null) {
         try (in) {
-          body = new String(in.readNBytes(64 * 1024), StandardCharsets.UTF_8);
+          body = in.readNBytes(maxBytes);
+          complete = body.length < maxBytes || in.read() < 0;
         }
       }
-      return Optional.of(new Response(status, body));
+      Map<String, String> answerHeaders = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+      connection.getHeaderFields().forEach((name, values) -> {
+        if (name != null && !values.isEmpty()) {
+          answerHeaders.put(name, values.get(0));
+        }
+      });
+      return Optional.of(new Response(status, new String(body, StandardCharsets.UTF_8), answerHeaders, complete));
     } catch (IOException | RuntimeException e) {
       return Optional.empty();
     } finally {
@@ -86,14 +105,22 @@ public final class PlatformProbes {
     }
   }
 
+  private static int millis(Duration timeout) {
+    return (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
+  }
+
   /** An HTTP status and body. */
   public static final class Response {
     private final int status;
     private final String body;
+    private final Map<String, String> headers;
+    private final boolean complete;
 
-    Response(int status, String body) {
+    Response(int status, String body, Map<String, String> headers, boolean complete) {
       this.status = status;
       this.body = body;
+      this.headers = headers;
+      this.complete = complete;
     }
 
     public int status() {
@@ -102,6 +129,16 @@ public final class PlatformProbes {
 
     public String body() {
       return body;
+    }
+
+    /** The first value of an answer header (the name in any case), if the answer has it. */
+    public Optional<String> header(String name) {
+      return Optional.ofNullable(headers.get(name));
+    }
+
+    /** Whether the body is all the server sent, not cut at the size read. */
+    public boolean complete() {
+      return complete;
     }
 
     /** Whether the status is 2xx. */

@@ -1,15 +1,9 @@
 package io.clusterresolver.gce;
 
-import com.google.api.client.http.HttpTransport;
-import com.google.api.client.http.javanet.NetHttpTransport;
 import com.google.api.gax.core.CredentialsProvider;
-import com.google.api.gax.httpjson.InstantiatingHttpJsonChannelProvider;
-import com.google.api.gax.httpjson.HttpJsonCallContext;
 import com.google.api.gax.retrying.RetrySettings;
 import com.google.api.gax.rpc.ApiCallContext;
-import com.google.api.gax.rpc.ClientSettings;
 import com.google.api.gax.rpc.UnaryCallSettings;
-import com.google.auth.Credentials;
 import com.google.cloud.compute.v1.AggregatedListInstancesRequest;
 import com.google.cloud.compute.v1.GetMachineTypeRequest;
 import com.google.cloud.compute.v1.InstanceAggregatedList;
@@ -26,11 +20,9 @@ import com.google.cloud.compute.v1.MachineType;
 import com.google.cloud.compute.v1.MachineTypesClient;
 import com.google.cloud.compute.v1.MachineTypesSettings;
 import io.clusterresolver.cloud.AnswerLimit;
-import java.io.IOException;
+import io.clusterresolver.google.GoogleRest;
 import java.net.URI;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -45,31 +37,20 @@ final class ComputeClients {
   /** Compute Engine's largest page. */
   static final int PAGE_SIZE = 500;
 
-  private final URI endpoint;
-  private final CredentialsProvider credentials;
+  /** Read-only access to Compute Engine is all the provider needs. */
+  static final String SCOPE = "https://www.googleapis.com/auth/compute.readonly";
+
+  private final GoogleRest rest;
   private final Duration timeout;
-  /** Every answer read through bounded connections: the size limit, and the call's timeout over the whole body. */
-  private final HttpTransport transport;
   private InstancesClient instances;
   private InstanceGroupsClient groups;
   private MachineTypesClient machineTypes;
 
   /** Resolves using the clients now; the last one to end closes them. */
   private int leases;
-  private Credentials loadedCredentials;
 
   ComputeClients(URI endpoint, CredentialsProvider credentials, Duration timeout, AnswerLimit limit) {
-    this.endpoint = endpoint;
-    this.transport = new NetHttpTransport.Builder().setConnectionFactory(limit::open).build();
-    // Loaded once per resolver: clients come and go with resolves, the credentials (and their token) stay.
-    this.credentials = () -> {
-      synchronized (this) {
-        if (loadedCredentials == null) {
-          loadedCredentials = credentials.getCredentials();
-        }
-        return loadedCredentials;
-      }
-    };
+    this.rest = new GoogleRest(endpoint, credentials, limit);
     this.timeout = timeout;
   }
 
@@ -150,51 +131,37 @@ final class ComputeClients {
   }
 
   private static ApiCallContext context(Duration remaining) {
-    // The timeout bounds the wait for headers; the header (read by the bounded connection) bounds the body too.
-    return HttpJsonCallContext.createDefault().withTimeoutDuration(remaining)
-        .withExtraHeaders(Map.of(AnswerLimit.TIME_HEADER, List.of(Long.toString(Math.max(1, remaining.toMillis())))));
+    return GoogleRest.context(remaining);
   }
 
   private synchronized InstancesClient instances() {
     if (instances == null) {
-      InstancesSettings.Builder b = connected(InstancesSettings.newBuilder());
+      InstancesSettings.Builder b = rest.connect(InstancesSettings.newBuilder());
       retries(b.aggregatedListSettings());
       retries(b.listSettings());
-      instances = create(() -> InstancesClient.create(b.build()));
+      instances = GoogleRest.create(() -> InstancesClient.create(b.build()));
     }
     return instances;
   }
 
   private synchronized InstanceGroupsClient groups() {
     if (groups == null) {
-      InstanceGroupsSettings.Builder b = connected(InstanceGroupsSettings.newBuilder());
+      InstanceGroupsSettings.Builder b = rest.connect(InstanceGroupsSettings.newBuilder());
       retries(b.listInstancesSettings());
-      groups = create(() -> InstanceGroupsClient.create(b.build()));
+      groups = GoogleRest.create(() -> InstanceGroupsClient.create(b.build()));
     }
     return groups;
   }
 
   private synchronized MachineTypesClient machineTypes() {
     if (machineTypes == null) {
-      MachineTypesSettings.Builder b = connected(MachineTypesSettings.newBuilder());
+      MachineTypesSettings.Builder b = rest.connect(MachineTypesSettings.newBuilder());
       retries(b.getSettings());
-      machineTypes = create(() -> MachineTypesClient.create(b.build()));
+      machineTypes = GoogleRest.create(() -> MachineTypesClient.create(b.build()));
     }
     return machineTypes;
   }
 
-  /** The credentials and, when overridden, the endpoint ({@code http://} is kept: the SDK assumes https otherwise). */
-  private <B extends ClientSettings.Builder<?, B>> B connected(B builder) {
-    builder.setCredentialsProvider(credentials);
-    if (endpoint != null) {
-      builder.setEndpoint(endpoint.toString());
-    }
-    builder.setTransportChannelProvider(((InstantiatingHttpJsonChannelProvider) builder.getTransportChannelProvider())
-        .toBuilder().setHttpTransport(transport).build());
-    return builder;
-  }
-
-  /** One attempt per call: the kit retries (an SDK retry inside it would multiply the attempts). */
   private void retries(UnaryCallSettings.Builder<?, ?> settings) {
     settings.setRetryableCodes(Set.of()).setRetrySettings(RetrySettings.newBuilder()
         .setMaxAttempts(1)
@@ -203,27 +170,5 @@ final class ComputeClients {
         .setMaxRpcTimeoutDuration(timeout)
         .setTotalTimeoutDuration(timeout)
         .build());
-  }
-
-  /** A client factory that may fail on credentials (Application Default Credentials not found). */
-  private interface Factory<T> {
-    T create() throws IOException;
-  }
-
-  private static <T> T create(Factory<T> factory) {
-    try {
-      return factory.create();
-    } catch (IOException e) {
-      throw new NoCredentials(e.getClass().getSimpleName() + ": " + e.getMessage());
-    }
-  }
-
-  /** Credentials could not be loaded: nothing was asked of the API (the kit makes it a configuration error). */
-  static final class NoCredentials extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    NoCredentials(String message) {
-      super(message, null, false, false);
-    }
   }
 }

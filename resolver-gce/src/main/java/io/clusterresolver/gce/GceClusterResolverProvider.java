@@ -3,6 +3,10 @@ package io.clusterresolver.gce;
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.cloud.CloudResolverProvider;
 import io.clusterresolver.cloud.PlatformProbes;
+import io.clusterresolver.cloud.MetadataClient;
+import io.clusterresolver.google.GoogleMetadata;
+import io.clusterresolver.spi.ClusterResolverProvider;
+import io.clusterresolver.spi.ConfigProperty;
 import io.clusterresolver.spi.ResolverConfig;
 import io.clusterresolver.spi.ResolverContext;
 import java.net.URI;
@@ -44,8 +48,9 @@ public final class GceClusterResolverProvider extends CloudResolverProvider {
       if (explicit.isEmpty() && host.isEmpty()) {
         return false;
       }
-      URI base = MetadataServer.baseOf(explicit.map(URI::create).orElse(null), host.orElse(null));
-      return new MetadataServer(base, context.probeTimeout()).answers();
+      URI base = GoogleMetadata.base(explicit.map(URI::create).orElse(null), host.orElse(null));
+      return new GoogleMetadata(NAME, base, context.probeTimeout(), context.probeTimeout(),
+          MetadataClient.DEFAULT_MAX_ANSWER_BYTES).answers();
     } catch (RuntimeException e) {
       return false;
     }

@@ -3,15 +3,15 @@ package io.clusterresolver.gce;
 import com.google.api.client.http.HttpResponseException;
 import com.google.api.gax.rpc.ApiException;
 import com.google.api.gax.rpc.StatusCode;
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 import io.clusterresolver.cloud.ApiFailure;
 import io.clusterresolver.cloud.CloudApi;
 import io.clusterresolver.cloud.RetryAfter;
 import io.clusterresolver.cloud.RetryPolicy;
 import java.time.Duration;
 import java.time.Instant;
+import io.clusterresolver.google.GoogleError;
+import io.clusterresolver.google.GoogleRest;
+import java.util.Optional;
 
 /**
  * Reads Compute Engine failures for the kit: the HTTP status and Google's JSON error body
@@ -37,17 +37,14 @@ final class GceFailures {
   private GceFailures() {}
 
   static ApiFailure read(RuntimeException e) {
-    if (e instanceof ComputeClients.NoCredentials) {
+    if (e instanceof GoogleRest.CredentialsUnavailable) {
       return ApiFailure.of(ApiFailure.Kind.CREDENTIALS, e.getMessage(), 1);
     }
-    HttpResponseException http = cause(e, HttpResponseException.class);
+    HttpResponseException http = GoogleError.answer(e).orElse(null);
     if (http != null) {
-      JsonObject error = errorOf(http);
-      String message = error == null ? http.getStatusMessage() : text(error.get("message"), http.getStatusMessage());
-      String reason = reason(error);
-      if (reason == null && error != null) {
-        reason = text(error.get("status"), null);
-      }
+      Optional<GoogleError> error = GoogleError.parse(http.getContent());
+      String message = error.map(GoogleError::message).orElse(http.getStatusMessage());
+      String reason = error.map(GoogleError::reason).or(() -> error.map(GoogleError::status)).orElse(null);
       String requestId = http.getHeaders() == null ? null : http.getHeaders().getFirstHeaderStringValue("x-request-id");
       String retryAfter = http.getHeaders() == null ? null : http.getHeaders().getFirstHeaderStringValue("Retry-After");
       return ApiFailure.http(http.getStatusCode(), reason, message, requestId, 1)
@@ -68,37 +65,5 @@ final class GceFailures {
       root = root.getCause();
     }
     return ApiFailure.of(ApiFailure.Kind.NO_RESPONSE, root.getClass().getSimpleName() + ": " + root.getMessage(), 1);
-  }
-
-  /** The first of {@code error.errors[].reason} of Google's JSON error object, or {@code null}. */
-  private static String reason(JsonObject error) {
-    try {
-      return error != null && error.has("errors") && error.getAsJsonArray("errors").size() > 0
-          ? text(error.getAsJsonArray("errors").get(0).getAsJsonObject().get("reason"), null) : null;
-    } catch (RuntimeException notGoogleJson) {
-      return null;
-    }
-  }
-
-  /** The {@code error} object of Google's JSON error body, or {@code null} when the body is something else. */
-  private static JsonObject errorOf(HttpResponseException http) {
-    try {
-      return JsonParser.parseString(http.getContent()).getAsJsonObject().getAsJsonObject("error");
-    } catch (RuntimeException notGoogleJson) {
-      return null;
-    }
-  }
-
-  private static String text(JsonElement element, String fallback) {
-    return element == null || element.isJsonNull() ? fallback : element.getAsString();
-  }
-
-  private static <T extends Throwable> T cause(Throwable e, Class<T> type) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (type.isInstance(t)) {
-        return type.cast(t);
-      }
-    }
-    return null;
   }
 }

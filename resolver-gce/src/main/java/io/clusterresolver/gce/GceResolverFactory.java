@@ -7,6 +7,9 @@ import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.CloudProperties;
 import io.clusterresolver.cloud.CloudResolverSetup;
 import io.clusterresolver.cloud.SelfIdentity;
+import io.clusterresolver.cloud.MetadataClient;
+import io.clusterresolver.google.GoogleCredentialsSetting;
+import io.clusterresolver.google.GoogleMetadata;
 import io.clusterresolver.spi.ResolverConfig;
 import java.net.URI;
 import java.time.Duration;
@@ -37,8 +40,8 @@ final class GceResolverFactory {
     List<String> problems = setup.problems();
     URI endpoint = setup.endpoint(GceProperties.ENDPOINT);
     URI metadataEndpoint = setup.endpoint(GceProperties.METADATA_ENDPOINT);
-    MetadataServer metadata = new MetadataServer(
-        MetadataServer.baseOf(metadataEndpoint, config.getenv("GCE_METADATA_HOST")), Duration.ofSeconds(2));
+    GoogleMetadata metadata = new GoogleMetadata(GceClusterResolverProvider.NAME, GoogleMetadata.base(metadataEndpoint,
+        config.getenv("GCE_METADATA_HOST")), Duration.ofSeconds(2), Duration.ofSeconds(2), MetadataClient.DEFAULT_MAX_ANSWER_BYTES);
     Duration timeout = config.get(CloudProperties.TIMEOUT);
     List<String> states = states(config, problems);
     List<String> zones = config.get(GceProperties.ZONES);
@@ -54,7 +57,8 @@ final class GceResolverFactory {
       problems.add(config.key(GceProperties.INSTANCE_GROUP) + " is a zonal group: give its one zone in "
           + config.key(GceProperties.ZONES) + ", not " + zones.size());
     }
-    CredentialsProvider credentials = GceCredentials.of(config, problems);
+    CredentialsProvider credentials = GoogleCredentialsSetting.read(config, GceProperties.CREDENTIALS,
+        List.of(ComputeClients.SCOPE), problems);
     String project = setup.lookup(GceProperties.PROJECT, "project", "my-project")
         .orEnvironment("GOOGLE_CLOUD_PROJECT")
         .orMetadata("the metadata server", metadata::projectId)

@@ -1,14 +1,10 @@
 package io.clusterresolver.tpu;
 
-import com.google.api.client.http.HttpTransport;
-import com.google.api.client.http.javanet.NetHttpTransport;
 import com.google.api.gax.core.CredentialsProvider;
-import com.google.api.gax.httpjson.InstantiatingHttpJsonChannelProvider;
 import com.google.api.gax.httpjson.HttpJsonCallContext;
 import com.google.api.gax.retrying.RetrySettings;
 import com.google.api.gax.rpc.ApiException;
 import com.google.api.gax.rpc.StatusCode;
-import com.google.auth.Credentials;
 import com.google.cloud.tpu.v2.GetNodeRequest;
 import com.google.cloud.tpu.v2.Node;
 import com.google.cloud.tpu.v2.TpuClient;
@@ -19,6 +15,9 @@ import io.clusterresolver.cloud.ApiFailure;
 import io.clusterresolver.cloud.RetryAfter;
 import io.clusterresolver.cloud.RetryPolicy;
 import java.io.IOException;
+import io.clusterresolver.google.GoogleCredentialsSetting;
+import io.clusterresolver.google.GoogleError;
+import io.clusterresolver.google.GoogleRest;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -34,6 +33,9 @@ import java.util.Map;
  */
 final class TpuApi {
 
+  /** The scope the credentials ask for. */
+  static final List<String> SCOPES = List.of("https://www.googleapis.com/auth/cloud-platform");
+
   static final int MAX_ATTEMPTS = 4;
   /** How {@code CloudApi} retries {@code nodes.get}: 4 attempts, backoff from 100 ms. */
   static final RetryPolicy RETRY = RetryPolicy.builder().maxAttempts(MAX_ATTEMPTS).baseBackoff(Duration.ofMillis(100))
@@ -41,31 +43,15 @@ final class TpuApi {
 
   /** The longest any one call may take, whatever a resolver's timeout: each call's context sets its own. */
   private static final Duration CLIENT_CEILING = Duration.ofMinutes(10);
-  private final URI endpoint;
-  private final String credentials;
-  /** Every answer read through bounded connections: the size limit, and the call's timeout over the whole body. */
-  private final HttpTransport transport;
-  private final CredentialsProvider loaded;
-  private Credentials loadedCredentials;
+  /** The credentials (loaded once per resolver: a client lives for one call), endpoint and bounded transport. */
+  private final GoogleRest rest;
 
   /**
    * @param endpoint the API endpoint, or {@code null} for Google's
-   * @param credentials the {@code credentials} property's value ({@code null}: ADC)
+   * @param credentials the {@code credentials} property's credentials ({@link GoogleCredentialsSetting})
    */
-  TpuApi(URI endpoint, String credentials, AnswerLimit limit) {
-    this.endpoint = endpoint;
-    this.transport = new NetHttpTransport.Builder().setConnectionFactory(limit::open).build();
-    this.credentials = credentials;
-    CredentialsProvider source = GoogleCredentialsSource.of(credentials);
-    // Loaded once per resolver: a client lives for one call, the credentials (and their token) stay.
-    this.loaded = () -> {
-      synchronized (this) {
-        if (loadedCredentials == null) {
-          loadedCredentials = source.getCredentials();
-        }
-        return loadedCredentials;
-      }
-    };
+  TpuApi(URI endpoint, CredentialsProvider credentials, AnswerLimit limit) {
+    this.rest = new GoogleRest(endpoint, credentials, limit);
   }
 
   /** Gets one node by its full resource name, waiting at most {@code remaining}; one attempt. */
@@ -81,23 +67,11 @@ final class TpuApi {
   }
 
   private TpuClient build() {
-    try {
-      TpuSettings.Builder settings = TpuSettings.newHttpJsonBuilder()
-          .setCredentialsProvider(loaded);
-      settings.setTransportChannelProvider(((InstantiatingHttpJsonChannelProvider) settings.getTransportChannelProvider())
-          .toBuilder().setHttpTransport(transport).build());
-      if (endpoint != null) {
-        settings.setEndpoint(endpoint.toString());
-      }
-      settings.getNodeSettings().setRetrySettings(RetrySettings.newBuilder().setMaxAttempts(1)
-          .setTotalTimeoutDuration(CLIENT_CEILING).setInitialRpcTimeoutDuration(CLIENT_CEILING)
-          .setMaxRpcTimeoutDuration(CLIENT_CEILING).setRpcTimeoutMultiplier(1.0).build());
-      return TpuClient.create(settings.build());
-    } catch (IOException e) {
-      String detail = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-      int nl = detail.indexOf('\n');
-      throw new GoogleCredentialsSource.Unavailable(nl < 0 ? detail : detail.substring(0, nl), e);
-    }
+    TpuSettings.Builder settings = rest.connect(TpuSettings.newHttpJsonBuilder());
+    settings.getNodeSettings().setRetrySettings(RetrySettings.newBuilder().setMaxAttempts(1)
+        .setTotalTimeoutDuration(CLIENT_CEILING).setInitialRpcTimeoutDuration(CLIENT_CEILING)
+        .setMaxRpcTimeoutDuration(CLIENT_CEILING).setRpcTimeoutMultiplier(1.0).build());
+    return GoogleRest.create(() -> TpuClient.create(settings.build()));
   }
 
   /** The HTTP status of an API error, or 0 when no HTTP answer came. */
@@ -128,7 +102,7 @@ final class TpuApi {
 
   /** The facts of a failure for the kit's one explanation of it ({@code CloudApi}). */
   static ApiFailure readFailure(RuntimeException e) {
-    if (e instanceof GoogleCredentialsSource.Unavailable) {
+    if (e instanceof GoogleRest.CredentialsUnavailable) {
       return ApiFailure.of(ApiFailure.Kind.CREDENTIALS, e.getMessage(), 1);
     }
     int status = httpStatus(e);

@@ -1,5 +1,6 @@
 package io.clusterresolver.tpu;
 
+import com.google.api.gax.core.CredentialsProvider;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
@@ -14,6 +15,7 @@ import io.clusterresolver.cloud.MemberClusterResolver;
 import io.clusterresolver.cloud.MemberSource;
 import io.clusterresolver.cloud.SelfIdentity;
 import io.clusterresolver.cloud.internal.ListingSharing;
+import io.clusterresolver.google.GoogleCredentialsSetting;
 import io.clusterresolver.spi.ResolverConfig;
 import io.clusterresolver.spi.TaskProperties;
 import java.net.InetSocketAddress;
@@ -56,10 +58,8 @@ final class TpuResolverFactory {
     URI endpoint = Endpoints.httpUrl(config, TpuProperties.ENDPOINT, problems);
     URI metadataEndpoint = Endpoints.httpUrl(config, TpuProperties.METADATA_ENDPOINT, problems);
     String credentials = config.get(TpuProperties.CREDENTIALS);
-    String credentialsProblem = GoogleCredentialsSource.problem(credentials);
-    if (credentialsProblem != null) {
-      problems.add(config.key(TpuProperties.CREDENTIALS) + ": " + credentialsProblem);
-    }
+    CredentialsProvider credentialsProvider = GoogleCredentialsSetting.read(config, TpuProperties.CREDENTIALS,
+        TpuApi.SCOPES, problems);
     Duration timeout = config.get(CloudProperties.TIMEOUT);
     if (timeout.isZero() || timeout.isNegative()) {
       problems.add(config.key(CloudProperties.TIMEOUT) + ": '" + timeout.toMillis() + "ms' must be positive, like 30s");
@@ -73,7 +73,7 @@ final class TpuResolverFactory {
     if (target.kind() == TpuTarget.Kind.NODE && !config.get(TpuProperties.API)) {
       target = TpuTarget.metadata();
     }
-    TpuApi api = target.kind() == TpuTarget.Kind.NODE ? new TpuApi(endpoint, credentials, AnswerLimit.of(config)) : null;
+    TpuApi api = target.kind() == TpuTarget.Kind.NODE ? new TpuApi(endpoint, credentialsProvider, AnswerLimit.of(config)) : null;
     Integer portOverride = config.isSet(TpuProperties.PORT) ? config.get(TpuProperties.PORT) : null;
     TpuNodeSource source = new TpuNodeSource(target, api, metadata, credentials == null, portOverride, timeout);
     boolean asks = target.kind() == TpuTarget.Kind.NODE || target.kind() == TpuTarget.Kind.METADATA;

@@ -1,0 +1,90 @@
+package io.clusterresolver.google;
+
+import com.google.api.client.http.HttpTransport;
+import com.google.api.client.http.javanet.NetHttpTransport;
+import com.google.api.gax.core.CredentialsProvider;
+import com.google.api.gax.httpjson.HttpJsonCallContext;
+import com.google.api.gax.httpjson.InstantiatingHttpJsonChannelProvider;
+import com.google.api.gax.rpc.ApiCallContext;
+import com.google.api.gax.rpc.ClientSettings;
+import com.google.auth.Credentials;
+import io.clusterresolver.cloud.AnswerLimit;
+import java.io.IOException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * How a Google provider connects a gax client over REST: its credentials, loaded once per resolver
+ * (clients come and go with resolves, the credentials and their token stay), the endpoint when it is
+ * overridden, and a transport whose every answer is read under the resolver's {@link AnswerLimit}.
+ */
+public final class GoogleRest {
+
+  private final URI endpoint;
+  private final CredentialsProvider credentials;
+  /** Every answer read through bounded connections: the size limit, and the call's timeout over the whole body. */
+  private final HttpTransport transport;
+  private Credentials loaded;
+
+  /**
+   * @param endpoint the API endpoint, or {@code null} for Google's
+   * @param credentials where the credentials come from ({@link GoogleCredentialsSetting#read}), asked once
+   * @param limit the answer limit of the resolver
+   */
+  public GoogleRest(URI endpoint, CredentialsProvider credentials, AnswerLimit limit) {
+    this.endpoint = endpoint;
+    this.transport = new NetHttpTransport.Builder().setConnectionFactory(limit::open).build();
+    this.credentials = () -> {
+      synchronized (this) {
+        if (loaded == null) {
+          loaded = credentials.getCredentials();
+        }
+        return loaded;
+      }
+    };
+  }
+
+  /** Sets the credentials, the bounded transport and, when overridden, the endpoint ({@code http://} is kept: gax assumes https otherwise). */
+  public <B extends ClientSettings.Builder<?, B>> B connect(B builder) {
+    builder.setCredentialsProvider(credentials);
+    if (endpoint != null) {
+      builder.setEndpoint(endpoint.toString());
+    }
+    builder.setTransportChannelProvider(((InstantiatingHttpJsonChannelProvider) builder.getTransportChannelProvider())
+        .toBuilder().setHttpTransport(transport).build());
+    return builder;
+  }
+
+  /** A call's context: the timeout bounds the wait for headers, the answer-limit header (read by the bounded connection) the body too. */
+  public static ApiCallContext context(Duration remaining) {
+    return HttpJsonCallContext.createDefault().withTimeoutDuration(remaining)
+        .withExtraHeaders(Map.of(AnswerLimit.TIME_HEADER, List.of(Long.toString(Math.max(1, remaining.toMillis())))));
+  }
+
+  /** Builds a client; a failure to load the credentials is a {@link CredentialsUnavailable}. */
+  public static <T> T create(ClientFactory<T> factory) {
+    try {
+      return factory.create();
+    } catch (IOException e) {
+      String detail = e.getMessage() == null ? "" : e.getMessage().lines().findFirst().orElse("");
+      throw new CredentialsUnavailable(e.getClass().getSimpleName() + ": " + detail, e);
+    }
+  }
+
+  /** A gax client's {@code create(settings)}, which loads the credentials. */
+  public interface ClientFactory<T> {
+    /** Builds the client. */
+    T create() throws IOException;
+  }
+
+  /** Credentials could not be loaded: nothing was asked of the API (the kit makes it a configuration error). */
+  public static final class CredentialsUnavailable extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    CredentialsUnavailable(String message, IOException cause) {
+      super(message, cause);
+    }
+  }
+}
