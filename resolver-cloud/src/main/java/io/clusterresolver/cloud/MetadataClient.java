@@ -26,28 +26,15 @@ public final class MetadataClient {
   /** The answer size a client reads at most unless told otherwise. */
   public static final int DEFAULT_MAX_ANSWER_BYTES = 64 * 1024;
 
-  private final String provider;
-  private final URI base;
-  private final Map<String, String> headers;
-  private final Duration connectTimeout;
-  private final Duration readTimeout;
-  private final int maxAnswerBytes;
-  private final TokenStep token;
-  private final String answerHeader;
-  private final String answerHeaderValue;
-  private final int retries;
+  /** What the client was built with. */
+  private record Settings(String provider, URI base, Map<String, String> headers, Duration connectTimeout,
+      Duration readTimeout, int maxAnswerBytes, TokenStep token, String answerHeader, String answerHeaderValue,
+      int retries) {}
 
-  private MetadataClient(Builder b) {
-    this.provider = b.provider;
-    this.base = b.base;
-    this.headers = Map.copyOf(b.headers);
-    this.connectTimeout = b.connectTimeout;
-    this.readTimeout = b.readTimeout;
-    this.maxAnswerBytes = b.maxAnswerBytes;
-    this.token = b.token;
-    this.answerHeader = b.answerHeader;
-    this.answerHeaderValue = b.answerHeaderValue;
-    this.retries = b.retries;
+  private final Settings s;
+
+  private MetadataClient(Settings settings) {
+    this.s = settings;
   }
 
   /**
@@ -62,7 +49,7 @@ public final class MetadataClient {
 
   /** The service's address. */
   public URI base() {
-    return base;
+    return s.base();
   }
 
   /**
@@ -93,7 +80,7 @@ public final class MetadataClient {
   private Optional<String> value(String path, Consumer<String> whyNot) {
     Optional<Map<String, String>> sent = tokenHeaders();
     if (sent.isEmpty()) {
-      whyNot.accept("no token from " + token.method() + " " + uri(token.path()));
+      whyNot.accept("no token from " + s.token().method() + " " + uri(s.token().path()));
       return Optional.empty();
     }
     Optional<PlatformProbes.Response> answer = request("GET", path, sent.get());
@@ -120,12 +107,13 @@ public final class MetadataClient {
 
   /** The request headers, with the token when the service wants one; empty when it gave none (no GET then). */
   private Optional<Map<String, String>> tokenHeaders() {
+    TokenStep token = s.token();
     if (token == null) {
-      return Optional.of(headers);
+      return Optional.of(s.headers());
     }
     Optional<PlatformProbes.Response> answer = request(token.method(), token.path(), token.headers());
     return answer.map(r -> checked(token.method(), token.path(), r).trim()).filter(t -> !t.isEmpty()).map(value -> {
-      Map<String, String> withToken = new LinkedHashMap<>(headers);
+      Map<String, String> withToken = new LinkedHashMap<>(s.headers());
       withToken.put(token.answerHeader(), value);
       return withToken;
     });
@@ -137,9 +125,9 @@ public final class MetadataClient {
     long backoffMs = 100;
     for (int attempt = 0; ; attempt++) {
       Optional<PlatformProbes.Response> answer =
-          PlatformProbes.exchange(method, uri, sent, connectTimeout, readTimeout, maxAnswerBytes);
+          PlatformProbes.exchange(method, uri, sent, s.connectTimeout(), s.readTimeout(), s.maxAnswerBytes());
       boolean again = answer.isEmpty() || answer.get().status() >= 500;
-      if (!again || attempt >= retries) {
+      if (!again || attempt >= s.retries()) {
         return answer;
       }
       try {
@@ -159,27 +147,28 @@ public final class MetadataClient {
     }
     String request = method + " " + uri(path);
     if (!answer.ok()) {
-      throw new BadAnswer(provider, "the metadata service answered " + request + " with HTTP " + answer.status());
+      throw new BadAnswer(s.provider(), "the metadata service answered " + request + " with HTTP " + answer.status());
     }
-    if (answerHeader != null && !answer.header(answerHeader).filter(answerHeaderValue::equals).isPresent()) {
-      throw new BadAnswer(provider, request + " was answered without " + answerHeader + ": " + answerHeaderValue
+    String flavor = s.answerHeader();
+    if (flavor != null && !answer.header(flavor).filter(s.answerHeaderValue()::equals).isPresent()) {
+      throw new BadAnswer(s.provider(), request + " was answered without " + flavor + ": " + s.answerHeaderValue()
           + ", so not by the metadata service (a proxy or a captive portal?)");
     }
     if (!answer.complete()) {
-      throw new BadAnswer(provider, "the metadata service's answer to " + request + " is over "
-          + maxAnswerBytes / 1024 + " KiB");
+      throw new BadAnswer(s.provider(), "the metadata service's answer to " + request + " is over "
+          + s.maxAnswerBytes() / 1024 + " KiB");
     }
     return answer.body();
   }
 
   private URI uri(String path) {
-    String start = base.toString().replaceAll("/+$", "");
+    String start = s.base().toString().replaceAll("/+$", "");
     return URI.create(start + "/" + (path.startsWith("/") ? path.substring(1) : path));
   }
 
   @Override
   public String toString() {
-    return "MetadataClient{" + provider + ", " + base + "}";
+    return "MetadataClient{" + s.provider() + ", " + s.base() + "}";
   }
 
   /** The metadata service answered, but not with a value: an error status, a stranger's page, too much. */
@@ -274,7 +263,8 @@ public final class MetadataClient {
     }
 
     public MetadataClient build() {
-      return new MetadataClient(this);
+      return new MetadataClient(new Settings(provider, base, Map.copyOf(headers), connectTimeout, readTimeout,
+          maxAnswerBytes, token, answerHeader, answerHeaderValue, retries));
     }
   }
 }

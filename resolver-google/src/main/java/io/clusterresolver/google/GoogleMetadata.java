@@ -40,12 +40,14 @@ public final class GoogleMetadata {
    * @param base the server, like {@link #base(URI, String)} gives it
    * @param connectTimeout the longest wait for a connection
    * @param readTimeout the longest wait for each read of the answer
-   * @param maxAnswerBytes the largest value read ({@link MetadataClient#DEFAULT_MAX_ANSWER_BYTES} unless a value may be larger)
+   * @param maxAnswerBytes the largest value read ({@link MetadataClient#DEFAULT_MAX_ANSWER_BYTES} unless a
+   *     value may be larger)
    */
   public GoogleMetadata(String provider, URI base, Duration connectTimeout, Duration readTimeout, int maxAnswerBytes) {
     this.provider = provider;
     this.base = base;
-    this.server = MetadataClient.builder(provider, URI.create(base.toString().replaceAll("/+$", "") + "/computeMetadata/v1"))
+    URI api = URI.create(base.toString().replaceAll("/+$", "") + "/computeMetadata/v1");
+    this.server = MetadataClient.builder(provider, api)
         .header(FLAVOR, "Google").answersWith(FLAVOR, "Google")
         .timeouts(connectTimeout, readTimeout).maxAnswerBytes(maxAnswerBytes).build();
   }

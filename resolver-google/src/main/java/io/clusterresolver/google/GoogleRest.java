@@ -46,7 +46,10 @@ public final class GoogleRest {
     };
   }
 
-  /** Sets the credentials, the bounded transport and, when overridden, the endpoint ({@code http://} is kept: gax assumes https otherwise). */
+  /**
+   * Sets the credentials, the bounded transport and, when overridden, the endpoint ({@code http://} is
+   * kept: gax assumes https otherwise).
+   */
   public <B extends ClientSettings.Builder<?, B>> B connect(B builder) {
     builder.setCredentialsProvider(credentials);
     if (endpoint != null) {
@@ -57,7 +60,10 @@ public final class GoogleRest {
     return builder;
   }
 
-  /** A call's context: the timeout bounds the wait for headers, the answer-limit header (read by the bounded connection) the body too. */
+  /**
+   * A call's context: the timeout bounds the wait for headers, the answer-limit header (read by the
+   * bounded connection) the body too.
+   */
   public static ApiCallContext context(Duration remaining) {
     return HttpJsonCallContext.createDefault().withTimeoutDuration(remaining)
         .withExtraHeaders(Map.of(AnswerLimit.TIME_HEADER, List.of(Long.toString(Math.max(1, remaining.toMillis())))));
