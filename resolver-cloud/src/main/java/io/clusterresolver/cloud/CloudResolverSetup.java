@@ -7,6 +7,7 @@ import io.clusterresolver.spi.ConfigProperty;
 import io.clusterresolver.spi.ResolverConfig;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -35,11 +36,17 @@ import java.util.regex.Pattern;
  * }
  * }</pre>
  *
- * <p>The provider's declarations must hold {@link CloudProperties#layout(ConfigProperty)} (or the same
+ * <p>The provider's declarations hold {@link CloudProperties#layout(ConfigProperty)} (or the same
  * properties under its own job tag, see {@link #start(ResolverConfig, List, ConfigProperty, ConfigProperty)})
- * and {@link CloudProperties#sharing()}. One setup builds one resolver; not thread-safe.
+ * and {@link CloudProperties#sharing()}. A layout property it does not declare keeps the layout's
+ * default: a provider whose members carry their task index (a StatefulSet's pods, a TPU's workers)
+ * declares no {@code order} and says {@link #indexByOrdinal()}. One setup builds one resolver; not
+ * thread-safe.
  */
 public final class CloudResolverSetup {
+
+  /** {@link CloudProperties#TIMEOUT}'s default. */
+  private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
   private final ResolverConfig config;
   private final List<ConfigProperty<?>> declared;
@@ -48,6 +55,8 @@ public final class CloudResolverSetup {
   private final ConfigProperty<String> fixedJob;
   private final List<String> problems = new ArrayList<>();
   private final MemberClusterResolver.Builder resolver;
+  /** The layout read from the configuration, {@code null} when it has a problem. */
+  private final ClusterLayout.Builder layout;
   private InetSocketAddress relay;
   private boolean valid;
 
@@ -55,10 +64,16 @@ public final class CloudResolverSetup {
       ConfigProperty<String> tasksPerMember, ConfigProperty<String> jobTag) {
     this.config = Objects.requireNonNull(config, "config");
     this.declared = List.copyOf(declared);
-    this.tasksPerMember = Objects.requireNonNull(tasksPerMember, "tasksPerMember");
+    this.tasksPerMember = tasksPerMember;
     this.jobTag = Objects.requireNonNull(jobTag, "jobTag");
-    this.fixedJob = this.declared.contains(CloudProperties.JOB) ? CloudProperties.JOB : null;
-    this.resolver = MemberClusterResolver.builder(config.provider()).configure(config, layout(null), problems);
+    this.fixedJob = isDeclared(CloudProperties.JOB) ? CloudProperties.JOB : null;
+    this.layout = ClusterLayout.read(config, this::isDeclared, tasksPerMember, jobTag, fixedJob, problems);
+    this.resolver = MemberClusterResolver.builder(config.provider()).configure(config, (ClusterLayout) null, problems);
+  }
+
+  /** Whether the provider declares {@code property} (by name and type, as {@link ResolverConfig} finds it). */
+  private boolean isDeclared(ConfigProperty<?> property) {
+    return declared.stream().anyMatch(p -> p.name().equals(property.name()) && p.type() == property.type());
   }
 
   /**
@@ -74,7 +89,15 @@ public final class CloudResolverSetup {
    */
   public static CloudResolverSetup start(
       ResolverConfig config, List<ConfigProperty<?>> declared, ConfigProperty<String> tasksPerMember) {
-    return start(config, declared, tasksPerMember, CloudProperties.JOB_TAG);
+    return start(config, declared, Objects.requireNonNull(tasksPerMember, "tasksPerMember"), CloudProperties.JOB_TAG);
+  }
+
+  /**
+   * {@link #start(ResolverConfig, List, ConfigProperty)} for a provider whose member is one task (a
+   * pod, a TPU worker): it declares no tasks-per-member property.
+   */
+  public static CloudResolverSetup start(ResolverConfig config, List<ConfigProperty<?>> declared) {
+    return start(config, declared, null, CloudProperties.JOB_TAG);
   }
 
   /**
@@ -82,6 +105,9 @@ public final class CloudResolverSetup {
    * cloud's words, like Compute Engine's {@code job-label}. The {@code job} property is read only when
    * {@code declared} holds {@link CloudProperties#JOB}; without it every member is in job
    * {@value ClusterLayout#DEFAULT_JOB} unless the job tag or {@code jobs} is set.
+   *
+   * @param tasksPerMember the provider's tasks-per-member property, {@code null} when each member is
+   *     one task
    */
   public static CloudResolverSetup start(ResolverConfig config, List<ConfigProperty<?>> declared,
       ConfigProperty<String> tasksPerMember, ConfigProperty<String> jobTag) {
@@ -102,6 +128,15 @@ public final class CloudResolverSetup {
   /** The configuration this setup reads. */
   public ResolverConfig config() {
     return config;
+  }
+
+  /**
+   * The {@code timeout} of one resolve, for the provider's clients. When it is not positive a problem
+   * already names it and this is the default (30 s), so that the provider's own checks can still run.
+   */
+  public Duration timeout() {
+    Duration timeout = config.get(CloudProperties.TIMEOUT);
+    return timeout.isZero() || timeout.isNegative() ? DEFAULT_TIMEOUT : timeout;
   }
 
   /**
@@ -215,10 +250,40 @@ public final class CloudResolverSetup {
    */
   public CloudResolverSetup orderUnlessSet(MemberOrder order) {
     Objects.requireNonNull(order, "order");
-    ClusterLayout layout = layout(order);
-    if (layout != null) {
-      resolver.layout(layout);
+    if (layout != null && !(isDeclared(CloudProperties.ORDER) && config.isSet(CloudProperties.ORDER))) {
+      layout.order(order);
     }
+    return this;
+  }
+
+  /**
+   * Takes each member's {@linkplain Member#ordinal() ordinal} as its task index when the members are
+   * one job (a StatefulSet's pods, a TPU's workers): a missing member leaves a gap instead of
+   * renumbering those after it. See {@link ClusterLayout.Builder#indexByOrdinal()}; with one task per
+   * accelerator it is a problem naming the tasks-per-member property.
+   */
+  public CloudResolverSetup indexByOrdinal() {
+    if (layout != null) {
+      layout.indexByOrdinal();
+    }
+    return this;
+  }
+
+  /**
+   * The task of a process that is no member: see {@link MemberClusterResolver.Builder#defaultTask}
+   * (TensorFlow's TPU resolver: a client of the node is worker 0).
+   */
+  public CloudResolverSetup defaultTask(String job, int index) {
+    resolver.defaultTask(job, index);
+    return this;
+  }
+
+  /**
+   * What the resolver's {@code toString()} adds about what it lists, like {@code namespace ml, selector
+   * app=trainer}: never a secret.
+   */
+  public CloudResolverSetup description(String description) {
+    resolver.description(description);
     return this;
   }
 
@@ -230,6 +295,13 @@ public final class CloudResolverSetup {
   public void requireValid() {
     if (valid) {
       return;
+    }
+    if (layout != null) {
+      try {
+        resolver.layout(layout.build());
+      } catch (IllegalArgumentException e) { // index by ordinal with one task per accelerator
+        problems.add(config.key(tasksPerMember) + ": " + e.getMessage());
+      }
     }
     relay = ListingSharing.relayAddress(config, problems);
     if (!problems.isEmpty()) {
@@ -254,20 +326,31 @@ public final class CloudResolverSetup {
    */
   public MemberClusterResolver resolver(MemberSource cloud, SelfIdentity self, String environment,
       String... resolved) {
+    requireChecked();
+    String query = ListingSharing.query(config, declared, resolved);
+    return build(ListingSharing.around(config, Objects.requireNonNull(cloud, "cloud"), query, relay), self, environment);
+  }
+
+  /**
+   * The resolver over a source that asks no one, like addresses the user gave or a directly attached
+   * accelerator: there is no listing to share, so neither the host's processes nor the relay are
+   * involved.
+   *
+   * @throws IllegalStateException before {@link #requireValid()} passed
+   */
+  public MemberClusterResolver unsharedResolver(MemberSource source, SelfIdentity self, String environment) {
+    requireChecked();
+    return build(Objects.requireNonNull(source, "source"), self, environment);
+  }
+
+  private void requireChecked() {
     if (!valid) {
       throw new IllegalStateException("Call requireValid() before resolver(): the configuration is not checked");
     }
-    String query = ListingSharing.query(config, declared, resolved);
-    return resolver.source(ListingSharing.around(config, Objects.requireNonNull(cloud, "cloud"), query, relay))
-        .selfIdentity(Objects.requireNonNull(self, "self"))
-        .environment(environment)
-        .build();
   }
 
-  /** The layout, {@code null} when it has a problem (added to {@link #problems} once, on the first read). */
-  private ClusterLayout layout(MemberOrder defaultOrder) {
-    return ClusterLayout.fromConfig(config, tasksPerMember, jobTag, fixedJob, defaultOrder,
-        defaultOrder == null ? problems : new ArrayList<>());
+  private MemberClusterResolver build(MemberSource source, SelfIdentity self, String environment) {
+    return resolver.source(source).selfIdentity(Objects.requireNonNull(self, "self")).environment(environment).build();
   }
 
   @Override

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 
 /**
  * The one rule every cloud provider uses to turn the members it found into a {@link ClusterSpec}:
@@ -84,32 +85,36 @@ public final class ClusterLayout {
    */
   public static ClusterLayout fromConfig(
       ResolverConfig config, ConfigProperty<String> tasksPerMember, List<String> problems) {
-    return fromConfig(config, tasksPerMember, CloudProperties.JOB_TAG, CloudProperties.JOB, null, problems);
+    Builder read = read(config, p -> true, tasksPerMember, CloudProperties.JOB_TAG, CloudProperties.JOB, problems);
+    return read == null ? null : read.build();
   }
 
   /**
-   * {@link #fromConfig(ResolverConfig, ConfigProperty, List)} under a provider's own words: its job
-   * tag property ({@code job-tag}, or Compute Engine's {@code job-label}), its fixed-job property
-   * ({@code null} when it declares none: then every member is in {@value #DEFAULT_JOB} unless the tag
-   * or {@code jobs} is set) and the order used when {@code order} is not set ({@code null}: the
-   * property's default).
+   * {@link #fromConfig(ResolverConfig, ConfigProperty, List)} under a provider's own words, as a builder
+   * the provider may still change: only the layout properties it declares are read ({@code declared}),
+   * its job tag property ({@code job-tag}, or a {@code job-label}), its tasks-per-member property
+   * ({@code null}: one task per member) and its fixed-job property ({@code null} when it declares none:
+   * then every member is in {@value #DEFAULT_JOB} unless the tag or {@code jobs} is set).
+   *
+   * @return the builder, or {@code null} when there is any problem
    */
-  static ClusterLayout fromConfig(ResolverConfig config, ConfigProperty<String> tasksPerMember,
-      ConfigProperty<String> jobTag, ConfigProperty<String> fixedJob, MemberOrder defaultOrder, List<String> problems) {
+  static Builder read(ResolverConfig config, Predicate<ConfigProperty<?>> declared,
+      ConfigProperty<String> tasksPerMember, ConfigProperty<String> jobTag, ConfigProperty<String> fixedJob,
+      List<String> problems) {
     int before = problems.size();
     Builder b = builder();
-    if (defaultOrder != null && !config.isSet(CloudProperties.ORDER)) {
-      b.order(defaultOrder);
-    } else {
+    if (declared.test(CloudProperties.ORDER)) {
       try {
         b.order(MemberOrder.parse(config.get(CloudProperties.ORDER)));
       } catch (IllegalArgumentException e) {
         problems.add(config.key(CloudProperties.ORDER) + ": " + e.getMessage());
       }
     }
-    TaskPorts.readTasksPerMember(config, tasksPerMember, b, problems);
-    boolean tagSet = config.isSet(jobTag);
-    boolean countsSet = config.isSet(CloudProperties.JOBS);
+    if (tasksPerMember != null) {
+      TaskPorts.readTasksPerMember(config, tasksPerMember, b, problems);
+    }
+    boolean tagSet = declared.test(jobTag) && config.isSet(jobTag);
+    boolean countsSet = declared.test(CloudProperties.JOBS) && config.isSet(CloudProperties.JOBS);
     boolean jobSet = fixedJob != null && config.isSet(fixedJob);
     if ((tagSet ? 1 : 0) + (countsSet ? 1 : 0) + (jobSet ? 1 : 0) > 1) {
       problems.add("Set only one of " + (fixedJob != null ? config.key(fixedJob) + ", " : "")
@@ -119,16 +124,22 @@ public final class ClusterLayout {
     try {
       if (countsSet) {
         b.jobs(JobAssignment.parseCounts(config.get(CloudProperties.JOBS)));
+      } else if (tagSet && config.get(jobTag).isBlank()) {
+        // job-tag: "name a tag", job-label: "name a label"
+        problems.add(config.key(jobTag) + " is empty: name a " + jobTag.name().replaceFirst("^job-", "")
+            + ", like role");
       } else if (tagSet) {
-        b.jobs(JobAssignment.fromTag(config.get(jobTag)));
+        b.jobs(JobAssignment.fromTag(config.get(jobTag).trim()));
       } else {
         b.jobs(JobAssignment.fixed(fixedJob != null ? config.get(fixedJob) : DEFAULT_JOB));
       }
     } catch (IllegalArgumentException e) {
       problems.add(config.key(which) + ": " + e.getMessage());
     }
-    b.port(config.get(CloudProperties.PORT));
-    return problems.size() > before ? null : b.build();
+    if (declared.test(CloudProperties.PORT)) {
+      b.port(config.get(CloudProperties.PORT));
+    }
+    return problems.size() > before ? null : b;
   }
 
   public MemberOrder order() {

@@ -273,6 +273,85 @@ class CloudResolverSetupTest {
     assertThat(listings).hasValue(2); // the relay listed for the asking host
   }
 
+  /** A provider whose member is one task carrying its index (like kubernetes and tpu): no order, no tasks-per-member. */
+  private static final List<ConfigProperty<?>> ONE_TASK = declare(List.of(ZONE, CloudProperties.PORT,
+      CloudProperties.TIMEOUT), TaskProperties.ALL, CloudProperties.sharing());
+
+  /** Three pods, ordinals 3, 0 and 2 (ordinal 1 is missing), created newest first. */
+  private final MemberSource pods = () -> {
+    listings.incrementAndGet();
+    return List.of(pod("p-3", "10.0.0.3", 1, 3), pod("p-0", "10.0.0.1", 2, 0), pod("p-2", "10.0.0.2", 3, 2));
+  };
+
+  private static Member pod(String id, String address, long created, int ordinal) {
+    return Member.builder(id, address).creationTime(Instant.ofEpochSecond(created)).ordinal(ordinal).build();
+  }
+
+  @Test
+  void membersCarryingTheirIndexLeaveGapsAndAProcessOutsideTakesTheDefaultTask() {
+    CloudResolverSetup setup = CloudResolverSetup.start(config(ONE_TASK, "port", "2222", "shared-listing", "false"),
+        ONE_TASK).indexByOrdinal().defaultTask("worker", 0).description("three pods");
+    setup.requireValid();
+    MemberClusterResolver resolver = setup.resolver(pods, SelfIdentity.cached(() -> Optional.of("a-client")), "k");
+    var resolution = resolver.resolve();
+    // Ordinal i is task i: the missing ordinal 1 is a gap, not a renumbering of those after it.
+    assertThat(resolution.clusterSpec().taskIndices("worker")).containsExactly(0, 2, 3);
+    assertThat(resolution.clusterSpec().jobTasks("worker"))
+        .containsExactly("10.0.0.1:2222", null, "10.0.0.2:2222", "10.0.0.3:2222");
+    assertThat(resolution.taskType()).contains("worker"); // not a pod: TF's TPU client is worker 0
+    assertThat(resolution.taskId()).hasValue(0);
+    assertThat(resolver.toString()).contains("three pods");
+  }
+
+  @Test
+  void withoutTheOrderPropertyTheMembersKeepTheLayoutsOrderAndTheTimeoutStaysUsable() {
+    CloudResolverSetup setup = CloudResolverSetup.start(config(ONE_TASK, "timeout", "0s"), ONE_TASK);
+    assertThat(setup.timeout()).isEqualTo(java.time.Duration.ofSeconds(30));
+    assertThatThrownBy(setup::requireValid).isInstanceOf(ConfigurationException.class)
+        .hasMessageContaining("clusterresolver.mycloud.timeout: '0ms' must be positive");
+
+    CloudResolverSetup plain = CloudResolverSetup.start(config(ONE_TASK, "timeout", "5s", "shared-listing", "false"),
+        ONE_TASK);
+    assertThat(plain.timeout()).isEqualTo(java.time.Duration.ofSeconds(5));
+    plain.requireValid();
+    // Members without an ordinal in creation-time order, the layout's default: vm-b (older) before vm-a.
+    MemberSource unnumbered = () -> List.of(vm("vm-a", "10.0.0.1", 2, "worker"), vm("vm-b", "10.0.0.2", 1, "worker"));
+    assertThat(plain.resolver(unnumbered, SelfIdentity.none(), "k").clusterSpec().jobTasks("worker"))
+        .containsExactly("10.0.0.2:8888", "10.0.0.1:8888");
+  }
+
+  @Test
+  void indexingByOrdinalWithATaskPerAcceleratorIsAProblemNamingTheProperty() {
+    CloudResolverSetup setup = CloudResolverSetup.start(config(DECLARED, "tasks-per-vm", TasksPerMember.PER_ACCELERATOR),
+        DECLARED, TASKS_PER_VM).indexByOrdinal();
+    assertThatThrownBy(setup::requireValid).isInstanceOf(ConfigurationException.class)
+        .hasMessageContaining("clusterresolver.mycloud.tasks-per-vm");
+  }
+
+  @Test
+  void anEmptyJobTagIsAProblemInTheProvidersWords() {
+    CloudResolverSetup labelled = CloudResolverSetup.start(config(LABELLED, "job-label", " "), LABELLED, TASKS_PER_VM,
+        JOB_LABEL);
+    assertThatThrownBy(labelled::requireValid).isInstanceOf(ConfigurationException.class)
+        .hasMessageContaining("clusterresolver.mycloud.job-label is empty: name a label, like role");
+  }
+
+  @Test
+  void anUnsharedResolverListsForItselfWhateverSharingSays() throws IOException {
+    for (int i = 0; i < 2; i++) {
+      CloudResolverSetup setup = CloudResolverSetup.start(config(ONE_TASK, "shared-listing-dir",
+          tmp.resolve("listings").toString(), "shared-listing-max-age", "1h"), ONE_TASK);
+      setup.requireValid();
+      assertThat(setup.unsharedResolver(pods, SelfIdentity.none(), "k").clusterSpec().jobTasks("worker")).hasSize(3);
+    }
+    assertThat(listings).hasValue(2);
+    if (Files.exists(tmp.resolve("listings"))) {
+      try (Stream<Path> files = Files.list(tmp.resolve("listings"))) {
+        assertThat(files).as("listing files").isEmpty();
+      }
+    }
+  }
+
   @Test
   void noProviderImportsTheKitsInternals() throws IOException {
     Path root = Path.of("..").toAbsolutePath().normalize();

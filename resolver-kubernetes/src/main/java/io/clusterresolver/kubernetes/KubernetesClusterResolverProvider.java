@@ -1,11 +1,9 @@
 package io.clusterresolver.kubernetes;
 
 import io.clusterresolver.ClusterResolver;
-import io.clusterresolver.spi.ClusterResolverProvider;
-import io.clusterresolver.spi.ConfigProperty;
+import io.clusterresolver.cloud.CloudResolverProvider;
 import io.clusterresolver.spi.ResolverConfig;
 import io.clusterresolver.spi.ResolverContext;
-import java.util.List;
 
 /**
  * The {@code kubernetes} provider: the Running and Ready pods of one namespace that match a label
@@ -14,17 +12,14 @@ import java.util.List;
  * name ({@code POD_NAME}, else {@code HOSTNAME}). Properties: {@code clusterresolver.kubernetes.*},
  * see the module README.
  */
-public final class KubernetesClusterResolverProvider implements ClusterResolverProvider {
+public final class KubernetesClusterResolverProvider extends CloudResolverProvider {
 
   /** The provider's name. */
   public static final String NAME = "kubernetes";
 
   /** A public zero-argument constructor that does no work, for {@link java.util.ServiceLoader}. */
-  public KubernetesClusterResolverProvider() {}
-
-  @Override
-  public String name() {
-    return NAME;
+  public KubernetesClusterResolverProvider() {
+    super(NAME, KubernetesProperties.ALL);
   }
 
   /** Above the clouds a pod runs on (a pod on EC2 is in a Kubernetes cluster first), below TF_CONFIG and Slurm. */
@@ -41,11 +36,6 @@ public final class KubernetesClusterResolverProvider implements ClusterResolverP
     } catch (RuntimeException e) {
       return false;
     }
-  }
-
-  @Override
-  public List<ConfigProperty<?>> properties() {
-    return KubernetesProperties.ALL;
   }
 
   /** Validates the configuration and builds the resolver (in {@link KubernetesResolverFactory}, so that loading this provider loads no client class). */

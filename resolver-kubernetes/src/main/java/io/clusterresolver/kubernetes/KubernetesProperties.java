@@ -2,7 +2,6 @@ package io.clusterresolver.kubernetes;
 
 import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.CloudProperties;
-import io.clusterresolver.cloud.internal.ListingSharing;
 import io.clusterresolver.spi.ConfigProperty;
 import io.clusterresolver.spi.TaskProperties;
 import java.util.List;
@@ -52,7 +51,7 @@ final class KubernetesProperties {
   static final List<ConfigProperty<?>> ALL = Stream.concat(Stream.of(NAMESPACE, SELECTOR, JOB_LABEL,
       CloudProperties.JOBS, ADDRESS, CloudProperties.PORT, PORT_NAME, TaskProperties.RPC_LAYER, TaskProperties.TASK_TYPE,
       TaskProperties.TASK_ID, ENDPOINT, TOKEN_FILE, CA_FILE, KUBECONFIG, CloudProperties.TIMEOUT,
-      CloudProperties.MAX_ANSWER_MIB), ListingSharing.ALL.stream()).collect(Collectors.toUnmodifiableList());
+      CloudProperties.MAX_ANSWER_MIB), CloudProperties.sharing().stream()).collect(Collectors.toUnmodifiableList());
 
   private KubernetesProperties() {}
 }

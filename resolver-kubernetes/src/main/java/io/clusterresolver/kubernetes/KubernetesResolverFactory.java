@@ -6,18 +6,11 @@ import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.CloudApi;
 import io.clusterresolver.cloud.CloudProperties;
 import io.clusterresolver.cloud.CloudResolverSetup;
-import io.clusterresolver.cloud.ClusterLayout;
-import io.clusterresolver.cloud.JobAssignment;
-import io.clusterresolver.cloud.MemberClusterResolver;
 import io.clusterresolver.cloud.SelfIdentity;
-import io.clusterresolver.cloud.internal.ListingSharing;
 import io.clusterresolver.spi.ResolverConfig;
-import io.clusterresolver.spi.TaskProperties;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -36,46 +29,22 @@ final class KubernetesResolverFactory {
   private KubernetesResolverFactory() {}
 
   static ClusterResolver create(ResolverConfig config) {
-    List<String> problems = new ArrayList<>();
+    // Kubernetes' word for the job tag is a label; a pod is one task. The JDK client logs the bearer token.
+    CloudResolverSetup setup = CloudResolverSetup.start(config, KubernetesProperties.ALL, null,
+        KubernetesProperties.JOB_LABEL).indexByOrdinal();
+    List<String> problems = setup.problems();
     String selector = config.get(KubernetesProperties.SELECTOR);
     if (selector == null || selector.isBlank()) {
       problems.add(config.key(KubernetesProperties.SELECTOR) + " is empty: set a label selector, like app=trainer");
-    }
-    ClusterLayout.Builder layout = ClusterLayout.builder().jobs(JobAssignment.fixed(ClusterLayout.DEFAULT_JOB))
-        .port(config.get(CloudProperties.PORT)).indexByOrdinal();
-    if (config.isSet(KubernetesProperties.JOB_LABEL) && config.isSet(CloudProperties.JOBS)) {
-      problems.add("Set only one of " + config.key(KubernetesProperties.JOB_LABEL) + " and "
-          + config.key(CloudProperties.JOBS));
-    } else if (config.isSet(KubernetesProperties.JOB_LABEL)) {
-      String label = config.get(KubernetesProperties.JOB_LABEL).trim();
-      if (label.isEmpty()) {
-        problems.add(config.key(KubernetesProperties.JOB_LABEL) + " is empty: name a label, like role");
-      } else {
-        layout.jobs(JobAssignment.fromTag(label));
-      }
-    } else if (config.isSet(CloudProperties.JOBS)) {
-      try {
-        layout.jobs(JobAssignment.parseCounts(config.get(CloudProperties.JOBS)));
-      } catch (IllegalArgumentException e) {
-        problems.add(config.key(CloudProperties.JOBS) + ": " + e.getMessage());
-      }
     }
     if (config.isSet(KubernetesProperties.PORT_NAME) && config.isSet(CloudProperties.PORT)) {
       problems.add("Set only one of " + config.key(CloudProperties.PORT) + " and "
           + config.key(KubernetesProperties.PORT_NAME));
     }
-    Duration timeout = config.get(CloudProperties.TIMEOUT);
-    if (timeout.isZero() || timeout.isNegative()) {
-      problems.add(config.key(CloudProperties.TIMEOUT) + ": '" + timeout.toMillis() + "ms' must be positive, like 30s");
-      timeout = Duration.ofSeconds(30);
-    }
+    Duration timeout = setup.timeout();
     ApiConnection connection = ApiConnection.resolve(config, timeout, problems);
-    InetSocketAddress relay = ListingSharing.relayAddress(config, problems);
-    if (!problems.isEmpty()) {
-      throw ResolverConfig.problems(NAME, problems);
-    }
+    setup.requireValid();
 
-    CloudResolverSetup.keepHeadersOutOfLogs(); // the JDK client logs the bearer token with -Djdk.httpclient.HttpClient.log
     AuditIds auditIds = new AuditIds();
     AnswerBounds bounds = new AnswerBounds(AnswerLimit.of(config), timeout);
     KubernetesClient client = new KubernetesClientBuilder().withConfig(connection.clientConfig())
@@ -90,17 +59,9 @@ final class KubernetesResolverFactory {
     PodSource source = new PodSource(client, auditIds, api, connection, selector.trim(),
         AddressType.parse(config.get(KubernetesProperties.ADDRESS)), config.get(CloudProperties.PORT),
         config.get(KubernetesProperties.PORT_NAME), timeout);
-    String query = ListingSharing.query(config, KubernetesProperties.ALL, connection.clientConfig().getMasterUrl(),
-        connection.namespace(), connection.credentialsDescription());
-    return MemberClusterResolver.builder(NAME, ListingSharing.around(config, source, query, relay))
-        .layout(layout.build())
-        .taskType(config.get(TaskProperties.TASK_TYPE))
-        .taskId(config.get(TaskProperties.TASK_ID))
-        .rpcLayer(config.get(TaskProperties.RPC_LAYER))
-        .selfIdentity(SelfIdentity.cached(() -> podName(config)))
-        .environment(NAME)
-        .description(connection + ", selector " + selector)
-        .build();
+    return setup.description(connection + ", selector " + selector)
+        .resolver(source, SelfIdentity.cached(() -> podName(config)), NAME,
+            connection.clientConfig().getMasterUrl(), connection.namespace(), connection.credentialsDescription());
   }
 
   /** This pod's name: {@code POD_NAME} (the downward API), else {@code HOSTNAME} (a pod's host name is its name). */

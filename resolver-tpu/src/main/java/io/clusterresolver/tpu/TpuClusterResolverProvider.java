@@ -1,14 +1,12 @@
 package io.clusterresolver.tpu;
 
 import io.clusterresolver.ClusterResolver;
+import io.clusterresolver.cloud.CloudResolverProvider;
 import io.clusterresolver.cloud.PlatformProbes;
-import io.clusterresolver.spi.ClusterResolverProvider;
-import io.clusterresolver.spi.ConfigProperty;
 import io.clusterresolver.spi.ResolverConfig;
 import io.clusterresolver.spi.ResolverContext;
 import java.net.URI;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -18,7 +16,7 @@ import java.util.Optional;
  * per call, or on a TPU VM from its metadata server. Only a {@code READY} node resolves. Properties:
  * {@code clusterresolver.tpu.*}, see the module README.
  */
-public final class TpuClusterResolverProvider implements ClusterResolverProvider {
+public final class TpuClusterResolverProvider extends CloudResolverProvider {
 
   /** The provider's name. */
   public static final String NAME = "tpu";
@@ -29,11 +27,8 @@ public final class TpuClusterResolverProvider implements ClusterResolverProvider
   private static final Path DMI_PRODUCT_NAME = Path.of("/sys/class/dmi/id/product_name");
 
   /** A public zero-argument constructor that does no work, for {@link java.util.ServiceLoader}. */
-  public TpuClusterResolverProvider() {}
-
-  @Override
-  public String name() {
-    return NAME;
+  public TpuClusterResolverProvider() {
+    super(NAME, TpuProperties.ALL);
   }
 
   /** Above the plain cloud providers (a TPU VM is also a Compute Engine VM), below scheduler and configuration ones. */
@@ -66,11 +61,6 @@ public final class TpuClusterResolverProvider implements ClusterResolverProvider
     } catch (RuntimeException e) {
       return false;
     }
-  }
-
-  @Override
-  public List<ConfigProperty<?>> properties() {
-    return TpuProperties.ALL;
   }
 
   /** Validates the configuration and builds the resolver (in {@link TpuResolverFactory}, so that loading this provider loads no SDK class). */

@@ -1,7 +1,6 @@
 package io.clusterresolver.tpu;
 
 import io.clusterresolver.cloud.CloudProperties;
-import io.clusterresolver.cloud.internal.ListingSharing;
 import io.clusterresolver.spi.ConfigProperty;
 import io.clusterresolver.spi.TaskProperties;
 import java.util.List;
@@ -47,7 +46,7 @@ final class TpuProperties {
 
   static final List<ConfigProperty<?>> ALL = Stream.concat(Stream.of(NAME, PROJECT, ZONE, PORT,
       TaskProperties.RPC_LAYER, TaskProperties.TASK_TYPE, TaskProperties.TASK_ID, ENDPOINT, METADATA_ENDPOINT,
-      CREDENTIALS, API, CloudProperties.TIMEOUT, CloudProperties.MAX_ANSWER_MIB), ListingSharing.ALL.stream())
+      CREDENTIALS, API, CloudProperties.TIMEOUT, CloudProperties.MAX_ANSWER_MIB), CloudProperties.sharing().stream())
       .collect(Collectors.toUnmodifiableList());
 
   private TpuProperties() {}

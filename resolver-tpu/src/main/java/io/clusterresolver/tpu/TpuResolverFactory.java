@@ -6,21 +6,11 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.cloud.AnswerLimit;
-import io.clusterresolver.cloud.CloudProperties;
-import io.clusterresolver.cloud.ClusterLayout;
-import io.clusterresolver.cloud.Endpoints;
 import io.clusterresolver.cloud.CloudResolverSetup;
-import io.clusterresolver.cloud.JobAssignment;
-import io.clusterresolver.cloud.MemberClusterResolver;
-import io.clusterresolver.cloud.MemberSource;
 import io.clusterresolver.cloud.SelfIdentity;
-import io.clusterresolver.cloud.internal.ListingSharing;
 import io.clusterresolver.google.GoogleCredentialsSetting;
 import io.clusterresolver.spi.ResolverConfig;
-import io.clusterresolver.spi.TaskProperties;
-import java.net.InetSocketAddress;
 import java.net.URI;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -52,45 +42,30 @@ final class TpuResolverFactory {
   private TpuResolverFactory() {}
 
   static ClusterResolver create(ResolverConfig config) {
-    // Google's NetHttpTransport runs on HttpURLConnection, whose FINE log has the bearer token.
-    CloudResolverSetup.keepHeadersOutOfLogs();
-    List<String> problems = new ArrayList<>();
-    URI endpoint = Endpoints.httpUrl(config, TpuProperties.ENDPOINT, problems);
-    URI metadataEndpoint = Endpoints.httpUrl(config, TpuProperties.METADATA_ENDPOINT, problems);
+    // A worker is one task, its worker id its index (port: TF's 8470 unless set); Google's NetHttpTransport
+    // runs on HttpURLConnection, whose FINE log has the bearer token.
+    CloudResolverSetup setup = CloudResolverSetup.start(config, TpuProperties.ALL).indexByOrdinal().defaultTask(JOB, 0);
+    List<String> problems = setup.problems();
+    URI endpoint = setup.endpoint(TpuProperties.ENDPOINT);
+    URI metadataEndpoint = setup.endpoint(TpuProperties.METADATA_ENDPOINT);
     String credentials = config.get(TpuProperties.CREDENTIALS);
     CredentialsProvider credentialsProvider = GoogleCredentialsSetting.read(config, TpuProperties.CREDENTIALS,
         TpuApi.SCOPES, problems);
-    Duration timeout = config.get(CloudProperties.TIMEOUT);
-    if (timeout.isZero() || timeout.isNegative()) {
-      problems.add(config.key(CloudProperties.TIMEOUT) + ": '" + timeout.toMillis() + "ms' must be positive, like 30s");
-    }
     GceMetadata metadata = new GceMetadata(GceMetadata.endpoint(metadataEndpoint, config.getenv("GCE_METADATA_HOST")));
     TpuTarget target = problems.isEmpty() ? target(config, metadata, problems) : null;
-    InetSocketAddress relay = ListingSharing.relayAddress(config, problems);
-    if (!problems.isEmpty()) {
-      throw ResolverConfig.problems(TpuClusterResolverProvider.NAME, problems);
-    }
+    setup.requireValid();
     if (target.kind() == TpuTarget.Kind.NODE && !config.get(TpuProperties.API)) {
       target = TpuTarget.metadata();
     }
     TpuApi api = target.kind() == TpuTarget.Kind.NODE ? new TpuApi(endpoint, credentialsProvider, AnswerLimit.of(config)) : null;
     Integer portOverride = config.isSet(TpuProperties.PORT) ? config.get(TpuProperties.PORT) : null;
-    TpuNodeSource source = new TpuNodeSource(target, api, metadata, credentials == null, portOverride, timeout);
+    TpuNodeSource source = new TpuNodeSource(target, api, metadata, credentials == null, portOverride, setup.timeout());
+    SelfIdentity self = SelfIdentity.cached(source::selfIdentity);
+    setup.description(source.toString());
     boolean asks = target.kind() == TpuTarget.Kind.NODE || target.kind() == TpuTarget.Kind.METADATA;
-    MemberSource shared = asks ? ListingSharing.around(config, source, ListingSharing.query(config, TpuProperties.ALL,
-        target.kind() + " " + target.node(), metadata.endpoint().toString(),
-        config.getenv("GOOGLE_APPLICATION_CREDENTIALS")), relay) : source;
-    return MemberClusterResolver.builder(TpuClusterResolverProvider.NAME, shared)
-        .layout(ClusterLayout.builder().jobs(JobAssignment.fixed(JOB))
-            .port(portOverride != null ? portOverride : TpuProperties.DEFAULT_PORT).indexByOrdinal().build())
-        .taskType(config.get(TaskProperties.TASK_TYPE))
-        .taskId(config.get(TaskProperties.TASK_ID))
-        .rpcLayer(config.get(TaskProperties.RPC_LAYER))
-        .selfIdentity(SelfIdentity.cached(source::selfIdentity))
-        .defaultTask(JOB, 0)
-        .environment(TpuClusterResolverProvider.ENVIRONMENT)
-        .description(source.toString())
-        .build();
+    return asks ? setup.resolver(source, self, TpuClusterResolverProvider.ENVIRONMENT, target.kind() + " "
+        + target.node(), metadata.endpoint().toString(), config.getenv("GOOGLE_APPLICATION_CREDENTIALS"))
+        : setup.unsharedResolver(source, self, TpuClusterResolverProvider.ENVIRONMENT);
   }
 
   /** What to ask about; each problem is added to {@code problems}, naming the key or variable. */
