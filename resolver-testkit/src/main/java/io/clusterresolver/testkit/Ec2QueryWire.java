@@ -18,10 +18,7 @@ final class Ec2QueryWire {
         + "</RequestID></Response>";
     ResponseDefinitionBuilder b = aResponse().withStatus(status).withHeader("Content-Type", "text/xml;charset=UTF-8")
         .withHeader("x-amzn-RequestId", requestId).withBody(xml);
-    if (delayMs > 0) {
-      b.withFixedDelay((int) delayMs);
-    }
-    return b.build();
+    return SimulatedApi.build(b, delayMs);
   }
 
   static ResponseDefinition plain(int status, String body) {

@@ -80,7 +80,11 @@ final class GoogleMetadataServer {
     return plain(200, value);
   }
 
-  /** A 200 page under a garbage fault: it claims to be the metadata server, but is a captive portal. */
+  /**
+   * The answer under {@link Fault.Kind#METADATA_GARBAGE}: the metadata server (it says {@code
+   * Metadata-Flavor: Google}) answering a page that is no value. Under a malformed-body fault the
+   * answer is a captive portal's, without the header: not the metadata server at all.
+   */
   static ResponseDefinition garbage() {
     return aResponse().withStatus(200).withHeader("Metadata-Flavor", "Google")
         .withHeader("Content-Type", "text/html").withBody("<html><body>captive portal</body></html>").build();

@@ -28,9 +28,9 @@ import java.util.function.UnaryOperator;
  * {@link Fault} rules, a request rate limit ({@link TokenBucket}), a latency, and one request
  * pipeline: record the call, answer the metadata server (with its faults), refuse what the API
  * refuses before metering (credentials, versions), meter, then let the cloud answer (taking its
- * faults where its pages are known). A cloud supplies its routes ({@link #operation}), its refusals
- * ({@link #refuse}), its answers ({@link #answer}), its metadata server ({@link #metadataAnswer}) and
- * one mapping from a fault to its error body ({@link #error}). Thread-safe; close it when done.
+ * faults where its pages are known). A cloud supplies its routes, its refusals, its answers, its
+ * metadata server and one mapping from a fault to its error body; the simulations of this package
+ * are the only subclasses. Thread-safe; close it when done.
  *
  * @param <S> the simulation, which the shared setters return
  * @param <R> the request type the simulation records
@@ -186,8 +186,11 @@ public abstract class SimulatedApi<S extends SimulatedApi<S, R>, R> implements A
     throw new IllegalStateException("No metadata server in " + getClass().getSimpleName());
   }
 
-  /** The metadata server's answer under a garbage fault: a 200 page that is not the metadata server's. */
-  ResponseDefinition metadataGarbage() {
+  /**
+   * The metadata server's answer under a garbage fault (a truncated or malformed body, or
+   * {@link Fault.Kind#METADATA_GARBAGE}): by default a captive portal's 200 page.
+   */
+  ResponseDefinition metadataGarbage(Fault fault) {
     return aResponse().withStatus(200).withHeader("Content-Type", "text/html")
         .withBody("<html><body>\u0000 captive portal: sign in \uFFFD</body></html>").build();
   }
@@ -227,6 +230,14 @@ public abstract class SimulatedApi<S extends SimulatedApi<S, R>, R> implements A
 
   static ResponseDefinition reset() {
     return aResponse().withFault(com.github.tomakehurst.wiremock.http.Fault.CONNECTION_RESET_BY_PEER).build();
+  }
+
+  /** The answer {@code b} builds, {@code delayMillis} late. */
+  static ResponseDefinition build(ResponseDefinitionBuilder b, long delayMillis) {
+    if (delayMillis > 0) {
+      b.withFixedDelay((int) delayMillis);
+    }
+    return b.build();
   }
 
   static ResponseDefinition delayed(ResponseDefinition answer, long delayMillis) {
@@ -330,7 +341,7 @@ public abstract class SimulatedApi<S extends SimulatedApi<S, R>, R> implements A
       return switch (fault.kind()) {
         case SLOW, METADATA_SLOW -> delayed(metadataAnswer(call), fault.delay().toMillis());
         case CONNECTION_RESET, METADATA_ABSENT -> reset();
-        case TRUNCATED_BODY, MALFORMED_BODY, METADATA_GARBAGE -> metadataGarbage();
+        case TRUNCATED_BODY, MALFORMED_BODY, METADATA_GARBAGE -> metadataGarbage(fault);
         default -> aResponse().withStatus(500).withBody("").build();
       };
     }

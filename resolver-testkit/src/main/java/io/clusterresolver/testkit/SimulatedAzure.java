@@ -369,7 +369,7 @@ public final class SimulatedAzure extends SimulatedApi<SimulatedAzure, Simulated
   }
 
   @Override
-  ResponseDefinition metadataGarbage() {
+  ResponseDefinition metadataGarbage(Fault fault) {
     return ArmWire.plainJson(200, "<html><body>captive portal: sign in to continue</body></html>");
   }
 
@@ -639,10 +639,7 @@ public final class SimulatedAzure extends SimulatedApi<SimulatedAzure, Simulated
         .withHeader("x-ms-ratelimit-remaining-subscription-reads",
             Integer.toString(Math.max(0, remainingReads.getAndDecrement())))
         .withBody(body);
-    if (delay > 0) {
-      b.withFixedDelay((int) delay);
-    }
-    return b.build();
+    return SimulatedApi.build(b, delay);
   }
 
   /** Resource Manager's answer to a fault: throttling as 429 with {@code Retry-After}, rejected credentials as 403. */
@@ -658,10 +655,7 @@ public final class SimulatedAzure extends SimulatedApi<SimulatedAzure, Simulated
             .withHeader("x-ms-ratelimit-remaining-subscription-reads", "0")
             .withBody(ArmJson.error("TooManyRequests", "The request is being throttled as the limit has been reached for"
                 + " operation type - Read_30Min. For more information, see - https://aka.ms/srpthrottlinglimits"));
-        if (delay > 0) {
-          b.withFixedDelay((int) delay);
-        }
-        return b.build();
+        return SimulatedApi.build(b, delay);
       }
       case CREDENTIALS_REJECTED:
         return json(403, ArmJson.error("AuthorizationFailed", "The client 'f1e2d3c4-0000-4000-8000-000000000001' with object"

@@ -481,10 +481,7 @@ public final class SimulatedEc2 extends SimulatedApi<SimulatedEc2, SimulatedEc2.
     ResponseDefinitionBuilder b = aResponse().withStatus(200).withHeader("Content-Type", "text/xml;charset=UTF-8")
         .withHeader("Content-Length", Integer.toString(xml.length)).withHeader("x-amzn-RequestId", requestId)
         .withBody(xml);
-    if (delay > 0) {
-      b.withFixedDelay((int) delay);
-    }
-    return b.build();
+    return SimulatedApi.build(b, delay);
   }
 
   @Override

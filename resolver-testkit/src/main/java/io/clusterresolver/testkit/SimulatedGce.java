@@ -1,7 +1,5 @@
 package io.clusterresolver.testkit;
 
-import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-
 import com.github.tomakehurst.wiremock.http.ResponseDefinition;
 import java.net.URI;
 import java.util.ArrayList;
@@ -12,7 +10,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
@@ -70,7 +67,7 @@ public final class SimulatedGce extends SimulatedApi<SimulatedGce, SimulatedGce.
   private final Map<String, String> machineTypeGpuNames = new ConcurrentHashMap<>();
   private final Set<String> zones = ConcurrentHashMap.newKeySet();
   private final Set<String> unreachable = ConcurrentHashMap.newKeySet();
-  private final Set<String> tokens = ConcurrentHashMap.newKeySet();
+  private final GoogleTokenEndpoint tokens = new GoogleTokenEndpoint();
   private final GoogleMetadataServer metadata = new GoogleMetadataServer(this::metadataValues);
   private volatile int pageCap = MAX_RESULTS;
   private volatile boolean requireAuthorization;
@@ -260,7 +257,7 @@ public final class SimulatedGce extends SimulatedApi<SimulatedGce, SimulatedGce.
 
   /** The access tokens {@code POST /token} has issued (to check that none is ever printed or logged). */
   public Set<String> issuedTokens() {
-    return Set.copyOf(tokens);
+    return tokens.issued();
   }
 
   @Override
@@ -342,7 +339,7 @@ public final class SimulatedGce extends SimulatedApi<SimulatedGce, SimulatedGce.
     if (GoogleMetadataServer.serves(path)) {
       return METADATA;
     }
-    return path.equals("/token") ? "oauth2.token" : operation(call.method(), path);
+    return path.equals(GoogleTokenEndpoint.PATH) ? "oauth2.token" : operation(call.method(), path);
   }
 
   @Override
@@ -356,14 +353,14 @@ public final class SimulatedGce extends SimulatedApi<SimulatedGce, SimulatedGce.
   }
 
   @Override
-  ResponseDefinition metadataGarbage() {
-    return GoogleMetadataServer.garbage();
+  ResponseDefinition metadataGarbage(Fault fault) {
+    return fault.kind() == Fault.Kind.METADATA_GARBAGE ? GoogleMetadataServer.garbage() : super.metadataGarbage(fault);
   }
 
   @Override
   ResponseDefinition refuse(Call call, String operation) {
     if (operation.equals("oauth2.token")) {
-      return token(call.method(), call.body());
+      return tokens.answer(call);
     }
     try {
       authorize(call.header("authorization"));
@@ -412,22 +409,10 @@ public final class SimulatedGce extends SimulatedApi<SimulatedGce, SimulatedGce.
       }
       return;
     }
-    if (!authorization.startsWith("Bearer ") || !tokens.contains(authorization.substring("Bearer ".length()))) {
+    if (!tokens.accepts(authorization)) {
       throw new GceJson.ApiError(401, "authError", "UNAUTHENTICATED", "Request had invalid authentication credentials."
           + " Expected OAuth 2 access token, login cookie or other valid authentication credential.");
     }
-  }
-
-  private ResponseDefinition token(String method, String body) {
-    Map<String, String> form = decodeForm(body);
-    String assertion = form.getOrDefault("assertion", "");
-    if (!"POST".equals(method) || !"urn:ietf:params:oauth:grant-type:jwt-bearer".equals(form.get("grant_type"))
-        || assertion.split("\\.").length != 3) {
-      return GceJson.json(400, "{\"error\":\"invalid_grant\",\"error_description\":\"Invalid JWT Signature.\"}", 0);
-    }
-    String token = "ya29.simulated-" + UUID.randomUUID().toString().replace("-", "");
-    tokens.add(token);
-    return GceJson.json(200, "{\"access_token\":\"" + token + "\",\"expires_in\":3599,\"token_type\":\"Bearer\"}", 0);
   }
 
   // ---- what GceApi reads ----

@@ -333,10 +333,7 @@ public final class SimulatedKubernetes extends SimulatedApi<SimulatedKubernetes,
         .withHeader("Audit-Id", auditId)
         .withHeader("Cache-Control", "no-cache, private")
         .withBody(body);
-    if (delayMs > 0) {
-      b.withFixedDelay((int) delayMs);
-    }
-    return b.build();
+    return SimulatedApi.build(b, delayMs);
   }
 
   @Override

@@ -7,8 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
@@ -59,7 +57,7 @@ public final class SimulatedTpu extends SimulatedApi<SimulatedTpu, SimulatedApi.
   private final long projectNumber = 123_456_789_012L;
   /** Nodes by full resource name, in insertion order. */
   private final Map<String, SimulatedTpuNode> nodes = new LinkedHashMap<>();
-  private final Set<String> tokens = ConcurrentHashMap.newKeySet();
+  private final GoogleTokenEndpoint tokens = new GoogleTokenEndpoint();
   private volatile Map<String, String> metadataValues = Map.of();
   private final GoogleMetadataServer metadata = new GoogleMetadataServer(() -> metadataValues);
   private final AtomicInteger withToken = new AtomicInteger();
@@ -264,7 +262,7 @@ public final class SimulatedTpu extends SimulatedApi<SimulatedTpu, SimulatedApi.
 
   /** The access tokens the token endpoint issued (secrets a test checks never appear in any output). */
   public Set<String> issuedTokens() {
-    return Set.copyOf(tokens);
+    return tokens.issued();
   }
 
   /** How many API calls carried a bearer token this simulation issued. */
@@ -301,7 +299,7 @@ public final class SimulatedTpu extends SimulatedApi<SimulatedTpu, SimulatedApi.
     if (GoogleMetadataServer.serves(path)) {
       return METADATA;
     }
-    if (path.equals("/token")) {
+    if (path.equals(GoogleTokenEndpoint.PATH)) {
       return "POST".equals(call.method()) ? TOKEN : UNKNOWN;
     }
     return get && NODE.matcher(path).matches() ? NODES_GET : get && LIST.matcher(path).matches() ? NODES_LIST : UNKNOWN;
@@ -318,8 +316,8 @@ public final class SimulatedTpu extends SimulatedApi<SimulatedTpu, SimulatedApi.
   }
 
   @Override
-  ResponseDefinition metadataGarbage() {
-    return GoogleMetadataServer.garbage();
+  ResponseDefinition metadataGarbage(Fault fault) {
+    return fault.kind() == Fault.Kind.METADATA_GARBAGE ? GoogleMetadataServer.garbage() : super.metadataGarbage(fault);
   }
 
   private static String requestId(Call call) {
@@ -334,10 +332,7 @@ public final class SimulatedTpu extends SimulatedApi<SimulatedTpu, SimulatedApi.
           + " found on this server.\",\n    \"status\": \"NOT_FOUND\"\n  }\n}\n", 0);
     }
     if (operation.equals(TOKEN)) {
-      String token = "ya29.simulated-" + UUID.randomUUID().toString().replace("-", "");
-      tokens.add(token);
-      return TpuJson.json(200, "{\n  \"access_token\": \"" + token + "\",\n  \"expires_in\": 3599,\n"
-          + "  \"token_type\": \"Bearer\"\n}\n", 0);
+      return tokens.answer(call);
     }
     String authorization = call.header("Authorization");
     if (authorization == null) {
@@ -346,7 +341,7 @@ public final class SimulatedTpu extends SimulatedApi<SimulatedTpu, SimulatedApi.
         return TpuJson.error(401, "UNAUTHENTICATED", "Request is missing required authentication credential."
             + " Expected OAuth 2 access token, login cookie or other valid authentication credential.", requestId(call), 0);
       }
-    } else if (!authorization.startsWith("Bearer ") || !tokens.contains(authorization.substring(7))) {
+    } else if (!tokens.accepts(authorization)) {
       return TpuJson.error(401, "UNAUTHENTICATED", "Request had invalid authentication credentials. Expected"
           + " OAuth 2 access token, login cookie or other valid authentication credential.", requestId(call), 0);
     } else {
