@@ -21,6 +21,10 @@ class AwsHostileEndpointTest extends HostileEndpointContract {
 
   SimulatedEc2 ec2;
 
+  AwsHostileEndpointTest() {
+    super("clusterresolver.aws", "DescribeInstances");
+  }
+
   @BeforeEach
   void start() {
     ec2 = SimulatedEc2.start();
@@ -29,16 +33,6 @@ class AwsHostileEndpointTest extends HostileEndpointContract {
   @AfterEach
   void stop() {
     ec2.close();
-  }
-
-  @Override
-  protected String prefix() {
-    return "clusterresolver.aws";
-  }
-
-  @Override
-  protected String firstCall() {
-    return "DescribeInstances";
   }
 
   @Override

@@ -23,6 +23,10 @@ class AzureHostileEndpointTest extends HostileEndpointContract {
 
   SimulatedAzure azure;
 
+  AzureHostileEndpointTest() {
+    super("clusterresolver.azure", "VirtualMachines.List");
+  }
+
   @BeforeEach
   void start() {
     azure = AzureTestSupport.start();
@@ -31,16 +35,6 @@ class AzureHostileEndpointTest extends HostileEndpointContract {
   @AfterEach
   void stop() {
     azure.close();
-  }
-
-  @Override
-  protected String prefix() {
-    return "clusterresolver.azure";
-  }
-
-  @Override
-  protected String firstCall() {
-    return "VirtualMachines.List";
   }
 
   @Override

@@ -21,6 +21,10 @@ class GceHostileEndpointTest extends HostileEndpointContract {
 
   SimulatedGce gce;
 
+  GceHostileEndpointTest() {
+    super("clusterresolver.gce", "instances.aggregatedList");
+  }
+
   @BeforeEach
   void start() {
     gce = SimulatedGce.start();
@@ -29,16 +33,6 @@ class GceHostileEndpointTest extends HostileEndpointContract {
   @AfterEach
   void stop() {
     gce.close();
-  }
-
-  @Override
-  protected String prefix() {
-    return "clusterresolver.gce";
-  }
-
-  @Override
-  protected String firstCall() {
-    return "instances.aggregatedList";
   }
 
   @Override

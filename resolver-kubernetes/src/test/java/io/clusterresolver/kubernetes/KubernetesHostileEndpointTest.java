@@ -26,6 +26,10 @@ class KubernetesHostileEndpointTest extends HostileEndpointContract {
   SimulatedKubernetes k8s;
   KubernetesTestSupport support;
 
+  KubernetesHostileEndpointTest() {
+    super("clusterresolver.kubernetes", "list pods");
+  }
+
   @BeforeEach
   void start() {
     k8s = SimulatedKubernetes.start();
@@ -35,16 +39,6 @@ class KubernetesHostileEndpointTest extends HostileEndpointContract {
   @AfterEach
   void stop() {
     k8s.close();
-  }
-
-  @Override
-  protected String prefix() {
-    return "clusterresolver.kubernetes";
-  }
-
-  @Override
-  protected String firstCall() {
-    return "list pods";
   }
 
   @Override

@@ -20,11 +20,27 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class HostileEndpointContract {
 
-  /** The provider's property prefix, such as {@code clusterresolver.aws}. */
-  protected abstract String prefix();
+  private final String prefix;
+  private final String firstCall;
 
-  /** The API call the provider makes first, as its errors name it (such as {@code DescribeInstances}). */
-  protected abstract String firstCall();
+  /**
+   * @param prefix the provider's property prefix, such as {@code clusterresolver.aws}
+   * @param firstCall the API call the provider makes first, as its errors name it (such as {@code DescribeInstances})
+   */
+  protected HostileEndpointContract(String prefix, String firstCall) {
+    this.prefix = prefix;
+    this.firstCall = firstCall;
+  }
+
+  /** The provider's property prefix, such as {@code clusterresolver.aws}. */
+  protected final String prefix() {
+    return prefix;
+  }
+
+  /** The API call the provider makes first, as its errors name it. */
+  protected final String firstCall() {
+    return firstCall;
+  }
 
   /**
    * Resolves once with the API endpoint at {@code endpoint} and these properties (keys after the

@@ -65,7 +65,7 @@ public abstract class SimulatedApi<S extends SimulatedApi<S, R>, R> implements A
   }
 
   @SuppressWarnings("unchecked")
-  private S self() {
+  final S self() {
     return (S) this;
   }
 

@@ -43,16 +43,10 @@ import java.util.regex.Pattern;
  *
  * <p>The server listens on 127.0.0.1 only. Thread-safe; close it when done.
  */
-public final class SimulatedGce extends SimulatedApi<SimulatedGce, SimulatedGce.RecordedRequest> {
+public final class SimulatedGce extends SimulatedGoogleApi<SimulatedGce, SimulatedGce.RecordedRequest> {
 
   /** Compute Engine's largest page. */
   public static final int MAX_RESULTS = 500;
-
-  /**
-   * The pseudo-operation of the metadata server: a fault {@linkplain Fault#onOperation on} it hits every
-   * metadata request (an API fault for any operation never does).
-   */
-  public static final String METADATA = "metadata";
 
   private static final long PROJECT_NUMBER = 123456789012L;
   private static final Pattern PROJECT_PATH = Pattern.compile("/compute/v1/projects/([^/]+)/(.*)");
@@ -67,14 +61,12 @@ public final class SimulatedGce extends SimulatedApi<SimulatedGce, SimulatedGce.
   private final Map<String, String> machineTypeGpuNames = new ConcurrentHashMap<>();
   private final Set<String> zones = ConcurrentHashMap.newKeySet();
   private final Set<String> unreachable = ConcurrentHashMap.newKeySet();
-  private final GoogleTokenEndpoint tokens = new GoogleTokenEndpoint();
-  private final GoogleMetadataServer metadata = new GoogleMetadataServer(this::metadataValues);
   private volatile int pageCap = MAX_RESULTS;
   private volatile boolean requireAuthorization;
   private volatile String self;
 
   private SimulatedGce(String project) {
-    super("simulated-gce", METADATA, "instances.aggregatedList", 16, o -> o);
+    super("simulated-gce", "instances.aggregatedList");
     this.project = project;
     defineDefaultMachineTypes();
   }
@@ -87,11 +79,6 @@ public final class SimulatedGce extends SimulatedApi<SimulatedGce, SimulatedGce.
   /** Starts a simulation of a project on a free loopback port. */
   public static SimulatedGce start(String project) {
     return new SimulatedGce(project);
-  }
-
-  /** The metadata server (the same server; its paths start with {@code /computeMetadata/v1/}). */
-  public URI metadataEndpoint() {
-    return endpoint();
   }
 
   /** The OAuth2 token endpoint, for a service-account key's {@code token_uri}. */
@@ -249,17 +236,6 @@ public final class SimulatedGce extends SimulatedApi<SimulatedGce, SimulatedGce.
     return this;
   }
 
-  /** Sets one metadata value by path after {@code /computeMetadata/v1/} (like {@code instance/zone}); {@code null} removes it. */
-  public SimulatedGce metadataValue(String path, String value) {
-    metadata.set(path, value);
-    return this;
-  }
-
-  /** The access tokens {@code POST /token} has issued (to check that none is ever printed or logged). */
-  public Set<String> issuedTokens() {
-    return tokens.issued();
-  }
-
   @Override
   public String toString() {
     return "SimulatedGce{" + endpoint() + ", project " + project + ", " + instances().size() + " instances}";
@@ -319,7 +295,8 @@ public final class SimulatedGce extends SimulatedApi<SimulatedGce, SimulatedGce.
     defineMachineType("g2-standard-96", 8, "nvidia-l4");
   }
 
-  private Map<String, String> metadataValues() {
+  @Override
+  Map<String, String> metadataValues() {
     Map<String, String> v = GoogleMetadataServer.projectValues(project, PROJECT_NUMBER, null);
     SimulatedGceInstance me = selfInstance();
     if (me != null) {
@@ -345,16 +322,6 @@ public final class SimulatedGce extends SimulatedApi<SimulatedGce, SimulatedGce.
   @Override
   RecordedRequest recorded(Call call, String operation) {
     return new RecordedRequest(call.method(), call.path(), operation, call.headers(), call.query(), call.body());
-  }
-
-  @Override
-  ResponseDefinition metadataAnswer(Call call) {
-    return metadata.answer(call);
-  }
-
-  @Override
-  ResponseDefinition metadataGarbage(Fault fault) {
-    return fault.kind() == Fault.Kind.METADATA_GARBAGE ? GoogleMetadataServer.garbage() : super.metadataGarbage(fault);
   }
 
   @Override

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
@@ -37,14 +36,12 @@ import java.util.regex.Pattern;
  *
  * <p>The server listens on 127.0.0.1 only. Thread-safe; close it when done.
  */
-public final class SimulatedTpu extends SimulatedApi<SimulatedTpu, SimulatedApi.Call> {
+public final class SimulatedTpu extends SimulatedGoogleApi<SimulatedTpu, SimulatedApi.Call> {
 
   /** The operation name of {@code nodes.get}, for counts and faults. */
   public static final String NODES_GET = "nodes.get";
   /** The operation name of {@code nodes.list}. */
   public static final String NODES_LIST = "nodes.list";
-  /** Requests to the metadata server. */
-  public static final String METADATA = "metadata";
   /** Requests to the token endpoint. */
   public static final String TOKEN = "token";
 
@@ -57,15 +54,13 @@ public final class SimulatedTpu extends SimulatedApi<SimulatedTpu, SimulatedApi.
   private final long projectNumber = 123_456_789_012L;
   /** Nodes by full resource name, in insertion order. */
   private final Map<String, SimulatedTpuNode> nodes = new LinkedHashMap<>();
-  private final GoogleTokenEndpoint tokens = new GoogleTokenEndpoint();
   private volatile Map<String, String> metadataValues = Map.of();
-  private final GoogleMetadataServer metadata = new GoogleMetadataServer(() -> metadataValues);
   private final AtomicInteger withToken = new AtomicInteger();
   private final AtomicInteger withoutToken = new AtomicInteger();
   private volatile boolean requireToken;
 
   private SimulatedTpu(String project, String zone) {
-    super("simulated-tpu", METADATA, null, 16, o -> o);
+    super("simulated-tpu", null);
     this.project = project;
     this.zone = zone;
     describe(null, -1);
@@ -79,11 +74,6 @@ public final class SimulatedTpu extends SimulatedApi<SimulatedTpu, SimulatedApi.
   /** Starts a simulation whose metadata server names this project and zone. */
   public static SimulatedTpu start(String project, String zone) {
     return new SimulatedTpu(project, zone);
-  }
-
-  /** The metadata server's endpoint (the same server). */
-  public URI metadataEndpoint() {
-    return endpoint();
   }
 
   /** The OAuth token endpoint, for a service-account key file's {@code token_uri}. */
@@ -205,16 +195,15 @@ public final class SimulatedTpu extends SimulatedApi<SimulatedTpu, SimulatedApi.
     return this;
   }
 
-  /** Sets one metadata value by path after {@code /computeMetadata/v1/} (like {@code instance/zone}); {@code null} removes it. */
-  public SimulatedTpu metadataValue(String path, String value) {
-    metadata.set(path, value);
-    return this;
-  }
-
   /** Whether the metadata server answers at all (down: every request is met with a reset connection). */
   public SimulatedTpu metadataDown(boolean down) {
     metadata.down(down);
     return this;
+  }
+
+  @Override
+  Map<String, String> metadataValues() {
+    return metadataValues;
   }
 
   /** The metadata values of a VM that is worker {@code worker} of {@code node} ({@code worker} -1: a VM on no node). */
@@ -260,11 +249,6 @@ public final class SimulatedTpu extends SimulatedApi<SimulatedTpu, SimulatedApi.
     return this;
   }
 
-  /** The access tokens the token endpoint issued (secrets a test checks never appear in any output). */
-  public Set<String> issuedTokens() {
-    return tokens.issued();
-  }
-
   /** How many API calls carried a bearer token this simulation issued. */
   public int callsWithToken() {
     return withToken.get();
@@ -308,16 +292,6 @@ public final class SimulatedTpu extends SimulatedApi<SimulatedTpu, SimulatedApi.
   @Override
   Call recorded(Call call, String operation) {
     return call;
-  }
-
-  @Override
-  ResponseDefinition metadataAnswer(Call call) {
-    return metadata.answer(call);
-  }
-
-  @Override
-  ResponseDefinition metadataGarbage(Fault fault) {
-    return fault.kind() == Fault.Kind.METADATA_GARBAGE ? GoogleMetadataServer.garbage() : super.metadataGarbage(fault);
   }
 
   private static String requestId(Call call) {

@@ -19,6 +19,10 @@ class TpuHostileEndpointTest extends HostileEndpointContract {
 
   SimulatedTpu tpu;
 
+  TpuHostileEndpointTest() {
+    super("clusterresolver.tpu", "nodes.get");
+  }
+
   @BeforeEach
   void start() {
     tpu = SimulatedTpu.start();
@@ -27,16 +31,6 @@ class TpuHostileEndpointTest extends HostileEndpointContract {
   @AfterEach
   void stop() {
     tpu.close();
-  }
-
-  @Override
-  protected String prefix() {
-    return "clusterresolver.tpu";
-  }
-
-  @Override
-  protected String firstCall() {
-    return "nodes.get";
   }
 
   @Override
