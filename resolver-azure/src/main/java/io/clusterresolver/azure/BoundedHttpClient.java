@@ -27,7 +27,8 @@ import reactor.core.publisher.Mono;
  * size, and the whole body within the call's remaining time (the resolve's {@link Deadline} in the
  * call's context). The JDK client it wraps would otherwise read a whole body into memory before the
  * SDK sees it (its "eager" read, bounded per read only), so it is asked to stream, and the body is
- * metered here as it arrives.
+ * metered here as it arrives. A successful answer to a call marked as a listing ({@link ArmListAnswer})
+ * must be one.
  */
 final class BoundedHttpClient implements HttpClient {
 
@@ -53,13 +54,14 @@ final class BoundedHttpClient implements HttpClient {
   @Override
   public Mono<HttpResponse> send(HttpRequest request, Context context) {
     Duration within = within(context);
-    return http.send(request, context.addData(EAGERLY_READ, false)).map(r -> new Bounded(r, within));
+    boolean list = ArmListAnswer.marked(context);
+    return http.send(request, context.addData(EAGERLY_READ, false)).map(r -> new Bounded(r, within, list));
   }
 
   @Override
   public HttpResponse sendSync(HttpRequest request, Context context) {
-    Duration within = within(context);
-    return new Bounded(http.sendSync(request, context.addData(EAGERLY_READ, false)), within);
+    return new Bounded(http.sendSync(request, context.addData(EAGERLY_READ, false)), within(context),
+        ArmListAnswer.marked(context));
   }
 
   private Duration within(Context context) {
@@ -76,11 +78,14 @@ final class BoundedHttpClient implements HttpClient {
   private final class Bounded extends HttpResponse {
     private final HttpResponse answer;
     private final Duration within;
+    /** Whether a successful body must be a list answer. */
+    private final boolean list;
 
-    Bounded(HttpResponse answer, Duration within) {
+    Bounded(HttpResponse answer, Duration within, boolean list) {
       super(answer.getRequest());
       this.answer = answer;
       this.within = within;
+      this.list = list;
     }
 
     @Override
@@ -116,7 +121,7 @@ final class BoundedHttpClient implements HttpClient {
 
     @Override
     public Mono<byte[]> getBodyAsByteArray() {
-      return FluxUtil.collectBytesInByteBufferStream(getBody());
+      return FluxUtil.collectBytesInByteBufferStream(getBody()).map(this::checked);
     }
 
     @Override
@@ -147,10 +152,17 @@ final class BoundedHttpClient implements HttpClient {
     /** The whole body, read from the answer's stream (the synchronous path) under the limit. */
     private byte[] bytes() {
       try (InputStream in = limit.bound(answer.getBodyAsInputStreamSync(), endpoint(getRequest()), within)) {
-        return in.readAllBytes();
+        return checked(in.readAllBytes());
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
+    }
+
+    private byte[] checked(byte[] body) {
+      if (list && getStatusCode() / 100 == 2) {
+        ArmListAnswer.require(body, endpoint(getRequest()));
+      }
+      return body;
     }
 
     @Override

@@ -4,7 +4,9 @@ import com.azure.core.http.rest.PagedIterable;
 import com.azure.core.http.rest.PagedResponse;
 import com.azure.core.util.Context;
 import io.clusterresolver.cloud.CloudApi;
+import io.clusterresolver.cloud.NotTheApiException;
 import java.util.Iterator;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -29,12 +31,13 @@ final class Paging {
         (token, remaining) -> {
           AtomicInteger attempts = new AtomicInteger();
           try {
-            PagedIterable<T> pages = listing.apply(DeadlineRetryPolicy.context(session.deadline(), attempts));
+            PagedIterable<T> pages =
+                listing.apply(ArmListAnswer.mark(DeadlineRetryPolicy.context(session.deadline(), attempts)));
             Iterator<PagedResponse<T>> it = (token == null ? pages.iterableByPage() : pages.iterableByPage(token))
                 .iterator();
             return it.hasNext() ? it.next() : null;
           } catch (RuntimeException e) {
-            throw new ArmFailures.Attempted(e, attempts.get());
+            throw notTheApi(e).orElseGet(() -> new ArmFailures.Attempted(e, attempts.get()));
           }
         },
         page -> page == null ? null : page.getContinuationToken(),
@@ -43,6 +46,16 @@ final class Paging {
             page.getValue().forEach(each);
           }
         });
+  }
+
+  /** The {@link NotTheApiException} behind {@code e} (as the SDK may wrap it): not retried, not counted. */
+  private static Optional<RuntimeException> notTheApi(RuntimeException e) {
+    for (Throwable c = e; c != null; c = c.getCause()) {
+      if (c instanceof NotTheApiException) {
+        return Optional.of((NotTheApiException) c);
+      }
+    }
+    return Optional.empty();
   }
 
   /** One call (not a listing) under the session's deadline. */

@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -76,9 +75,6 @@ class AzureHostileEndpointTest {
   }
 
   @Test
-  @Disabled("issue 20 attack 7 for azure is NOT fixed: this 200 resolves to an empty cluster today. The SDK's"
-      + " PagedResponse of a body without \"value\" has an empty list, not null, so Paging cannot tell it from an"
-      + " empty page; the raw body must be checked in the pipeline")
   void aSuccessfulAnswerThatIsNotResourceManagersIsAnErrorNotAnEmptyCluster() {
     try (HostileEndpoint api = HostileEndpoint.answer(200, Map.of("Content-Type", "application/json"),
         "{\"message\": \"Welcome to the proxy\"}")) {
@@ -88,6 +84,19 @@ class AzureHostileEndpointTest {
       assertThat(e.getMessage()).contains("not an Azure Resource Manager answer").contains("VirtualMachines.List")
           .contains("clusterresolver.azure.endpoint");
       assertThat(e.isRetryable()).as("waiting does not fix an endpoint").isFalse();
+    }
+  }
+
+  @Test
+  void aProxysWelcomePageIsNotAResourceManagerAnswerNamingTheEndpoint() {
+    try (HostileEndpoint api = HostileEndpoint.answer(200, Map.of("Content-Type", "text/html"),
+        "<html><body>Welcome to nginx!</body></html>")) {
+      ClusterResolverException e = resolveAgainst(api);
+
+      assertThat(e).as("not an empty cluster").isNotNull();
+      assertThat(e.getMessage()).contains("not an Azure Resource Manager answer")
+          .contains(api.httpsUri().getHost() + ":" + api.httpsUri().getPort()).contains("not a JSON object");
+      assertThat(e.isRetryable()).isFalse();
     }
   }
 }
