@@ -4,6 +4,7 @@ import com.azure.core.http.HttpClient;
 import com.azure.core.http.HttpHeaders;
 import com.azure.core.http.HttpRequest;
 import com.azure.core.http.HttpResponse;
+import com.azure.core.http.jdk.httpclient.JdkHttpClientBuilder;
 import com.azure.core.util.BinaryData;
 import com.azure.core.util.Context;
 import com.azure.core.util.FluxUtil;
@@ -19,6 +20,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import javax.net.ssl.SSLContext;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -34,10 +36,26 @@ final class BoundedHttpClient implements HttpClient {
 
   /** azure-core's context key asking the HTTP client to read the whole body before returning. */
   private static final String EAGERLY_READ = "azure-eagerly-read-response";
+  private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
 
   private final HttpClient http;
   private final AnswerLimit limit;
   private final Duration defaultTime;
+
+  /**
+   * The JDK HTTP client, trusting {@code ssl} (or the JVM's default when {@code null}), its answers
+   * under {@code limit} and each within {@code timeout} (or what is left of the call's deadline).
+   */
+  static HttpClient overJdk(SSLContext ssl, Duration timeout, AnswerLimit limit) {
+    java.net.http.HttpClient.Builder jdk = java.net.http.HttpClient.newBuilder();
+    if (ssl != null) {
+      jdk.sslContext(ssl);
+    }
+    return new BoundedHttpClient(new JdkHttpClientBuilder(jdk)
+        .connectionTimeout(CONNECT_TIMEOUT)
+        .responseTimeout(timeout)
+        .build(), limit, timeout);
+  }
 
   /** Answers of {@code http} under {@code limit}, within the deadline of the call or else {@code defaultTime}. */
   BoundedHttpClient(HttpClient http, AnswerLimit limit, Duration defaultTime) {

@@ -6,6 +6,7 @@ import com.azure.core.http.HttpPipelineNextSyncPolicy;
 import com.azure.core.http.HttpResponse;
 import com.azure.core.http.policy.HttpPipelinePolicy;
 import com.azure.core.util.Context;
+import io.clusterresolver.cloud.AnswerLimitException;
 import io.clusterresolver.cloud.Deadline;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -151,6 +152,9 @@ final class DeadlineRetryPolicy implements HttpPipelinePolicy {
   }
 
   private Duration errorWait(Throwable e, int attempt, Deadline deadline) {
+    if (AnswerLimitException.find(e) != null) {
+      return null; // an answer over its limit (a token's, read inside this call) is no lost connection
+    }
     boolean lostConnection = e instanceof IOException || e instanceof UncheckedIOException
         || e.getCause() instanceof IOException;
     return lostConnection ? fits(backoff(attempt), attempt, deadline) : null;
