@@ -31,6 +31,7 @@ final class KubernetesResolverFactory {
     if (selector == null || selector.isBlank()) {
       problems.add(config.key(KubernetesProperties.SELECTOR) + " is empty: set a label selector, like app=trainer");
     }
+    LabelSelectorSyntax.check(config.key(KubernetesProperties.SELECTOR), selector, problems);
     PodLayout layout = PodLayout.oneJob();
     if (config.isSet(KubernetesProperties.JOB_LABEL) && config.isSet(CloudProperties.JOBS)) {
       problems.add("Set only one of " + config.key(KubernetesProperties.JOB_LABEL) + " and "
