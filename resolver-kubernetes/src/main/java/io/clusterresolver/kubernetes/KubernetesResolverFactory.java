@@ -41,6 +41,7 @@ final class KubernetesResolverFactory {
     if (selector == null || selector.isBlank()) {
       problems.add(config.key(KubernetesProperties.SELECTOR) + " is empty: set a label selector, like app=trainer");
     }
+    LabelSelectorSyntax.check(config.key(KubernetesProperties.SELECTOR), selector, problems);
     ClusterLayout.Builder layout = ClusterLayout.builder().jobs(JobAssignment.fixed(ClusterLayout.DEFAULT_JOB))
         .port(config.get(CloudProperties.PORT)).indexByOrdinal();
     if (config.isSet(KubernetesProperties.JOB_LABEL) && config.isSet(CloudProperties.JOBS)) {
