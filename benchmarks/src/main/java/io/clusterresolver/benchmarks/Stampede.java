@@ -40,7 +40,7 @@ import java.util.stream.Stream;
  * java -cp benchmarks/target/benchmarks.jar io.clusterresolver.benchmarks.Stampede \
  *     --hosts 1250 --tasks-per-host 8 [--cloud aws|gce] [--strategy none|jitter|host|relay] \
  *     [--bucket CAPACITY,PER_SECOND] [--latency-ms 20] [--retry-mode adaptive|standard] \
- *     [--accelerators true|false] [--log OFF|WARNING]
+ *     [--accelerators true|false] [--relay-insecure true|false] [--log OFF|WARNING]
  * </pre>
  *
  * <p>Clouds and their default buckets: {@code aws} (EC2's published bucket for non-mutating
@@ -257,7 +257,11 @@ public final class Stampede {
         break;
       case "relay":
         p.put(k + "relay", Loopback.freeAddress());
-        p.put(k + "relay-secret", "stampede-relay-secret-0123456789abcdef"); // every process of the job shares it
+        if (Boolean.parseBoolean(options.getOrDefault("relay-insecure", "false"))) {
+          p.put(k + "relay-insecure", "true"); // to measure what the secret costs (sealing, encryption)
+        } else {
+          p.put(k + "relay-secret", "stampede-relay-secret-0123456789abcdef"); // every process of the job shares it
+        }
         p.put(k + "relay-max-age", options.getOrDefault("max-age", "30s"));
         p.put(k + "relay-wait", "5m");
         // and every host shares its listing among its processes:

@@ -1,7 +1,6 @@
 package io.clusterresolver.aws;
 
 import io.clusterresolver.spi.ClusterResolverProvider;
-import io.clusterresolver.testkit.Ec2Fault;
 import io.clusterresolver.testkit.Fault;
 import io.clusterresolver.testkit.ProviderContractTest;
 import io.clusterresolver.testkit.SimulatedEc2;
@@ -58,7 +57,7 @@ class AwsContractTest extends ProviderContractTest {
 
   @Override
   protected void failPersistently() {
-    ec2.inject(Ec2Fault.internalError().always());
+    ec2.inject(Fault.serverError().always());
   }
 
   @Override
@@ -68,23 +67,7 @@ class AwsContractTest extends ProviderContractTest {
 
   @Override
   protected boolean inject(Fault fault) {
-    Ec2Fault ec2Fault = switch (fault.kind()) {
-      case THROTTLED -> Ec2Fault.requestLimitExceeded();
-      case SERVER_ERROR -> Ec2Fault.internalError();
-      case CONNECTION_RESET -> Ec2Fault.connectionReset();
-      case TRUNCATED_BODY -> Ec2Fault.truncatedXml();
-      case MALFORMED_BODY -> Ec2Fault.malformedXml();
-      case SLOW -> Ec2Fault.slow(fault.delay());
-      case CREDENTIALS_REJECTED -> Ec2Fault.authFailure();
-      case METADATA_ABSENT -> Ec2Fault.connectionReset().onAction(Ec2Fault.IMDS);
-      case METADATA_SLOW -> Ec2Fault.slow(fault.delay()).onAction(Ec2Fault.IMDS);
-      case METADATA_GARBAGE -> Ec2Fault.malformedXml().onAction(Ec2Fault.IMDS);
-    };
-    if (fault.page() > 0) {
-      ec2Fault = ec2Fault.onPage(fault.page());
-    }
-    ec2.inject(fault.persistent() ? ec2Fault.always() : ec2Fault);
-    return true;
+    return ec2.inject(fault);
   }
 
   /** Twelve instances at five a page: three DescribeInstances pages. */

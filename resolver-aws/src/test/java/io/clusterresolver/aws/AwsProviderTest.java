@@ -1,5 +1,6 @@
 package io.clusterresolver.aws;
 
+import io.clusterresolver.testkit.Fault;
 import static io.clusterresolver.aws.AwsTestSupport.resolver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -11,7 +12,6 @@ import io.clusterresolver.ClusterResolvers;
 import io.clusterresolver.ClusterSpec;
 import io.clusterresolver.spi.PropertySources;
 import io.clusterresolver.spi.ResolverContext;
-import io.clusterresolver.testkit.Ec2Fault;
 import io.clusterresolver.testkit.LogCapture;
 import io.clusterresolver.testkit.SimulatedEc2;
 import io.clusterresolver.testkit.SimulatedInstance;
@@ -59,7 +59,7 @@ class AwsProviderTest {
   @Test
   void rejectedCredentialsSayTheyWereNotAcceptedWithEc2sRequestId() {
     ec2.addTypical(0, 2, b -> b);
-    ec2.inject(Ec2Fault.authFailure().always());
+    ec2.inject(Fault.credentialsRejected().always());
     Throwable thrown = catchThrowable(() -> resolver(ec2).clusterSpec());
     assertThat(thrown).isInstanceOf(ClusterResolverException.class)
         .hasMessageContaining("HTTP 401").hasMessageContaining("AuthFailure")
@@ -244,12 +244,12 @@ class AwsProviderTest {
   @Test
   void transientThrottlingIsRetriedBySdk() {
     ec2.addTypical(0, 12, b -> b);
-    ec2.inject(Ec2Fault.requestLimitExceeded().onPage(2).times(2));
+    ec2.inject(Fault.throttled().onPage(2).times(2));
     assertThat(resolver(ec2, "page-size", "5").clusterSpec().numTasks("worker")).isEqualTo(12);
     assertThat(ec2.callCount("DescribeInstances")).isEqualTo(5);
   }
 
-  private ClusterResolverException failure(Ec2Fault fault, String... props) {
+  private ClusterResolverException failure(Fault fault, String... props) {
     ec2.addTypical(0, 12, b -> b);
     ec2.inject(fault);
     String[] all = new String[props.length + 4];
@@ -270,7 +270,7 @@ class AwsProviderTest {
 
   @Test
   void throttlingThatDoesNotEndIsATypedErrorNamingStatusAndRequestId() {
-    ClusterResolverException e = failure(Ec2Fault.requestLimitExceeded().onPage(2).always(), "max-attempts", "3");
+    ClusterResolverException e = failure(Fault.throttled().onPage(2).always(), "max-attempts", "3");
     assertThat(e.getMessage()).contains("DescribeInstances (page 2)").contains("HTTP 503")
         .contains("RequestLimitExceeded").containsPattern("request id [0-9a-f-]{36}").contains("3 attempts");
     assertThat(ec2.callCount("DescribeInstances")).isEqualTo(1 + 3);
@@ -279,8 +279,8 @@ class AwsProviderTest {
   @Test
   void aThrottledOrFailingPageIsRetriedThroughTheSdkAndTheClusterIsWhole() {
     ec2.addTypical(0, 2500, b -> b.instanceType("m5.large"));
-    ec2.inject(Ec2Fault.requestLimitExceeded().onPage(2).times(2));
-    ec2.inject(Ec2Fault.internalError().onPage(3).times(1));
+    ec2.inject(Fault.throttled().onPage(2).times(2));
+    ec2.inject(Fault.serverError().onPage(3).times(1));
     ClusterSpec spec = resolver(ec2).clusterSpec();
     List<String> expected = ec2.instances().stream().map(i -> i.privateIpv4().orElseThrow() + ":8888")
         .collect(Collectors.toList());
@@ -291,32 +291,32 @@ class AwsProviderTest {
   @Test
   void internalErrorOnTheLastPageFailsTheWholeResolve() {
     // Two attempts: the 500s, not the 4 s deadline, end it even on a busy machine.
-    ClusterResolverException e = failure(Ec2Fault.internalError().onPage(3).always(), "max-attempts", "2");
+    ClusterResolverException e = failure(Fault.serverError().onPage(3).always(), "max-attempts", "2");
     assertThat(e.getMessage()).contains("DescribeInstances (page 3)").contains("HTTP 500").contains("InternalError")
         .containsPattern("request id [0-9a-f-]{36}").contains("after 2 attempts");
   }
 
   @Test
   void connectionResetIsATypedError() {
-    ClusterResolverException e = failure(Ec2Fault.connectionReset().always());
+    ClusterResolverException e = failure(Fault.connectionReset().always());
     assertThat(e.getMessage()).contains("DescribeInstances (page 1)").contains("without a valid HTTP response");
   }
 
   @Test
   void truncatedXmlIsATypedError() {
-    ClusterResolverException e = failure(Ec2Fault.truncatedXml().onPage(2).always());
+    ClusterResolverException e = failure(Fault.truncatedBody().onPage(2).always());
     assertThat(e.getMessage()).contains("DescribeInstances (page 2)").contains("not the API's format");
   }
 
   @Test
   void malformedXmlIsATypedError() {
-    ClusterResolverException e = failure(Ec2Fault.malformedXml().always());
+    ClusterResolverException e = failure(Fault.malformedBody().always());
     assertThat(e.getMessage()).contains("DescribeInstances (page 1)").contains("not the API's format");
   }
 
   @Test
   void aSlowAnswerNeverHangsPastTheDeadline() {
-    ClusterResolverException e = failure(Ec2Fault.slow(Duration.ofSeconds(20)).onPage(2).always(), "timeout", "1500ms");
+    ClusterResolverException e = failure(Fault.slow(Duration.ofSeconds(20)).onPage(2).always(), "timeout", "1500ms");
     assertThat(e.getMessage()).contains("DescribeInstances (page 2)").contains("timeout of 1500 ms")
         .contains("clusterresolver.aws.timeout");
   }
@@ -324,7 +324,7 @@ class AwsProviderTest {
   @Test
   void aFailingInstanceTypeCallFailsTheResolve() {
     ec2.addTypical(0, 3, b -> b.instanceType("x9.simulated"));
-    ec2.inject(Ec2Fault.internalError().onAction("DescribeInstanceTypes").always());
+    ec2.inject(Fault.serverError().onOperation("DescribeInstanceTypes").always());
     assertThatThrownBy(() -> resolver(ec2, "max-attempts", "2").clusterSpec())
         .isInstanceOf(ClusterResolverException.class).hasMessageContaining("DescribeInstanceTypes")
         .hasMessageContaining("HTTP 500");

@@ -1,12 +1,12 @@
 package io.clusterresolver.aws;
 
+import io.clusterresolver.testkit.Fault;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.ClusterResolvers;
 import io.clusterresolver.ClusterSpec;
 import io.clusterresolver.cloud.internal.SharedListing;
-import io.clusterresolver.testkit.Ec2Fault;
 import io.clusterresolver.testkit.SimulatedEc2;
 import io.clusterresolver.testkit.Together;
 import java.nio.file.Files;
@@ -110,7 +110,7 @@ class SharedListingTest {
   @Test
   void aFailedListingLeavesNothingAndTheNextListsForItself() throws Exception {
     ec2.latency(Duration.ofMillis(300));
-    ec2.inject(Ec2Fault.internalError().onPage(2).times(2)); // the first listing fails after its 2 attempts
+    ec2.inject(Fault.serverError().onPage(2).times(2)); // the first listing fails after its 2 attempts
     List<ClusterResolver> resolvers = List.of(resolver("max-attempts", "2"), resolver("max-attempts", "2"));
     ExecutorService pool = Executors.newFixedThreadPool(2);
     try {

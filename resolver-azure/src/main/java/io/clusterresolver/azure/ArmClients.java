@@ -4,7 +4,6 @@ import com.azure.core.credential.TokenCredential;
 import com.azure.core.http.HttpClient;
 import com.azure.core.http.HttpPipeline;
 import com.azure.core.http.HttpPipelineBuilder;
-import com.azure.core.http.jdk.httpclient.JdkHttpClientBuilder;
 import com.azure.core.http.policy.BearerTokenAuthenticationPolicy;
 import com.azure.core.http.policy.UserAgentPolicy;
 import com.azure.core.management.AzureEnvironment;
@@ -52,14 +51,7 @@ final class ArmClients {
    */
   static ArmClients create(URI endpoint, String subscription, TokenCredential credential, SSLContext ssl,
       Duration timeout, AnswerLimit limit) {
-    java.net.http.HttpClient.Builder jdk = java.net.http.HttpClient.newBuilder();
-    if (ssl != null) {
-      jdk.sslContext(ssl);
-    }
-    HttpClient http = new BoundedHttpClient(new JdkHttpClientBuilder(jdk)
-        .connectionTimeout(Duration.ofSeconds(5))
-        .responseTimeout(timeout)
-        .build(), limit, timeout);
+    HttpClient http = BoundedHttpClient.overJdk(ssl, timeout, limit);
     HttpPipeline pipeline = new HttpPipelineBuilder()
         .httpClient(http)
         .policies(new UserAgentPolicy("cluster-resolver-azure"), new DeadlinePolicy(),

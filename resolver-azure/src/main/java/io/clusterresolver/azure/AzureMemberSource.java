@@ -56,6 +56,7 @@ final class AzureMemberSource implements MemberSource {
   static final String RANK_LABEL = "azure/rank";
 
   static final CloudApi API = CloudApi.builder(PROVIDER, ArmFailures::read)
+      .apiName("Azure Resource Manager")
       .permissions("Microsoft.Compute/virtualMachines/read, Microsoft.Compute/virtualMachineScaleSets/read,"
           + " Microsoft.Compute/virtualMachineScaleSets/virtualMachines/read, Microsoft.Network/networkInterfaces/read,"
           + " Microsoft.Network/publicIPAddresses/read and Microsoft.Compute/skus/read (the Reader role has them all)")

@@ -2,6 +2,7 @@ package io.clusterresolver.azure;
 
 import com.azure.core.credential.AccessToken;
 import com.azure.core.credential.TokenCredential;
+import com.azure.core.http.HttpClient;
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.AnswerLimit;
@@ -15,7 +16,9 @@ import java.time.OffsetDateTime;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLContext;
 import reactor.core.publisher.Mono;
 
 /** Builds the {@code azure} resolver: validation, credentials, the pipeline and the member source. */
@@ -68,8 +71,11 @@ final class AzureResolverFactory {
     setup.requireValid();
 
     URI arm = endpoint != null ? endpoint : ArmClients.DEFAULT_ENDPOINT;
-    ArmClients clients = ArmClients.create(arm, subscription, credential(config), TrustStores.fromSystemProperties(),
-        config.get(CloudProperties.TIMEOUT), AnswerLimit.of(config));
+    SSLContext trust = TrustStores.fromSystemProperties();
+    AnswerLimit limit = AnswerLimit.of(config);
+    ArmClients clients = ArmClients.create(arm, subscription, credential(config,
+        () -> BoundedHttpClient.overJdk(trust, config.get(CloudProperties.TIMEOUT), limit)), trust,
+        config.get(CloudProperties.TIMEOUT), limit);
     String armScope = arm + "|" + subscription;
     AzureMemberSource source = new AzureMemberSource(clients,
         new AzureMemberSource.Scope(armScope, rg, scaleSet, rankScaleSet),
@@ -92,12 +98,12 @@ final class AzureResolverFactory {
         config.get(AzureProperties.TAG_NAMES_CASE_INSENSITIVE));
   }
 
-  private static TokenCredential credential(ResolverConfig config) {
+  private static TokenCredential credential(ResolverConfig config, Supplier<HttpClient> tokenHttp) {
     String token = config.get(AzureProperties.ACCESS_TOKEN);
     if (token != null) {
       // A fixed token: it is the user's to renew; the SDK asks again after its stated expiry.
       return request -> Mono.just(new AccessToken(token, OffsetDateTime.now().plusHours(1)));
     }
-    return IdentityCredentials.defaultChain(config.get(AzureProperties.CLIENT_ID));
+    return IdentityCredentials.defaultChain(config.get(AzureProperties.CLIENT_ID), tokenHttp.get());
   }
 }

@@ -4,6 +4,7 @@ import com.azure.core.http.HttpClient;
 import com.azure.core.http.HttpHeaders;
 import com.azure.core.http.HttpRequest;
 import com.azure.core.http.HttpResponse;
+import com.azure.core.http.jdk.httpclient.JdkHttpClientBuilder;
 import com.azure.core.util.BinaryData;
 import com.azure.core.util.Context;
 import com.azure.core.util.FluxUtil;
@@ -19,6 +20,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import javax.net.ssl.SSLContext;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -27,16 +29,33 @@ import reactor.core.publisher.Mono;
  * size, and the whole body within the call's remaining time (the resolve's {@link Deadline} in the
  * call's context). The JDK client it wraps would otherwise read a whole body into memory before the
  * SDK sees it (its "eager" read, bounded per read only), so it is asked to stream, and the body is
- * metered here as it arrives.
+ * metered here as it arrives. A successful answer to a call marked as a listing ({@link ArmListAnswer})
+ * must be one.
  */
 final class BoundedHttpClient implements HttpClient {
 
   /** azure-core's context key asking the HTTP client to read the whole body before returning. */
   private static final String EAGERLY_READ = "azure-eagerly-read-response";
+  private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
 
   private final HttpClient http;
   private final AnswerLimit limit;
   private final Duration defaultTime;
+
+  /**
+   * The JDK HTTP client, trusting {@code ssl} (or the JVM's default when {@code null}), its answers
+   * under {@code limit} and each within {@code timeout} (or what is left of the call's deadline).
+   */
+  static HttpClient overJdk(SSLContext ssl, Duration timeout, AnswerLimit limit) {
+    java.net.http.HttpClient.Builder jdk = java.net.http.HttpClient.newBuilder();
+    if (ssl != null) {
+      jdk.sslContext(ssl);
+    }
+    return new BoundedHttpClient(new JdkHttpClientBuilder(jdk)
+        .connectionTimeout(CONNECT_TIMEOUT)
+        .responseTimeout(timeout)
+        .build(), limit, timeout);
+  }
 
   /** Answers of {@code http} under {@code limit}, within the deadline of the call or else {@code defaultTime}. */
   BoundedHttpClient(HttpClient http, AnswerLimit limit, Duration defaultTime) {
@@ -53,13 +72,14 @@ final class BoundedHttpClient implements HttpClient {
   @Override
   public Mono<HttpResponse> send(HttpRequest request, Context context) {
     Duration within = within(context);
-    return http.send(request, context.addData(EAGERLY_READ, false)).map(r -> new Bounded(r, within));
+    boolean list = ArmListAnswer.marked(context);
+    return http.send(request, context.addData(EAGERLY_READ, false)).map(r -> new Bounded(r, within, list));
   }
 
   @Override
   public HttpResponse sendSync(HttpRequest request, Context context) {
-    Duration within = within(context);
-    return new Bounded(http.sendSync(request, context.addData(EAGERLY_READ, false)), within);
+    return new Bounded(http.sendSync(request, context.addData(EAGERLY_READ, false)), within(context),
+        ArmListAnswer.marked(context));
   }
 
   private Duration within(Context context) {
@@ -76,11 +96,14 @@ final class BoundedHttpClient implements HttpClient {
   private final class Bounded extends HttpResponse {
     private final HttpResponse answer;
     private final Duration within;
+    /** Whether a successful body must be a list answer. */
+    private final boolean list;
 
-    Bounded(HttpResponse answer, Duration within) {
+    Bounded(HttpResponse answer, Duration within, boolean list) {
       super(answer.getRequest());
       this.answer = answer;
       this.within = within;
+      this.list = list;
     }
 
     @Override
@@ -116,7 +139,7 @@ final class BoundedHttpClient implements HttpClient {
 
     @Override
     public Mono<byte[]> getBodyAsByteArray() {
-      return FluxUtil.collectBytesInByteBufferStream(getBody());
+      return FluxUtil.collectBytesInByteBufferStream(getBody()).map(this::checked);
     }
 
     @Override
@@ -147,10 +170,17 @@ final class BoundedHttpClient implements HttpClient {
     /** The whole body, read from the answer's stream (the synchronous path) under the limit. */
     private byte[] bytes() {
       try (InputStream in = limit.bound(answer.getBodyAsInputStreamSync(), endpoint(getRequest()), within)) {
-        return in.readAllBytes();
+        return checked(in.readAllBytes());
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
+    }
+
+    private byte[] checked(byte[] body) {
+      if (list && getStatusCode() / 100 == 2) {
+        ArmListAnswer.require(body, endpoint(getRequest()));
+      }
+      return body;
     }
 
     @Override

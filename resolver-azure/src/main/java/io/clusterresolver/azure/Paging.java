@@ -4,7 +4,9 @@ import com.azure.core.http.rest.PagedIterable;
 import com.azure.core.http.rest.PagedResponse;
 import com.azure.core.util.Context;
 import io.clusterresolver.cloud.CloudApi;
+import io.clusterresolver.cloud.NotTheApiException;
 import java.util.Iterator;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -25,10 +27,14 @@ final class Paging {
       Consumer<T> each) {
     return session.forEachPage(operation,
         (token, remaining) -> {
-          PagedIterable<T> pages = listing.apply(DeadlinePolicy.context(session.deadline()));
-          Iterator<PagedResponse<T>> it = (token == null ? pages.iterableByPage() : pages.iterableByPage(token))
-              .iterator();
-          return it.hasNext() ? it.next() : null;
+          try {
+            PagedIterable<T> pages = listing.apply(ArmListAnswer.mark(DeadlinePolicy.context(session.deadline())));
+            Iterator<PagedResponse<T>> it = (token == null ? pages.iterableByPage() : pages.iterableByPage(token))
+                .iterator();
+            return it.hasNext() ? it.next() : null;
+          } catch (RuntimeException e) {
+            throw notTheApi(e).orElse(e);
+          }
         },
         page -> page == null ? null : page.getContinuationToken(),
         page -> {
@@ -36,6 +42,16 @@ final class Paging {
             page.getValue().forEach(each);
           }
         });
+  }
+
+  /** The {@link NotTheApiException} behind {@code e} (as the SDK may wrap it): not retried, not counted. */
+  private static Optional<RuntimeException> notTheApi(RuntimeException e) {
+    for (Throwable c = e; c != null; c = c.getCause()) {
+      if (c instanceof NotTheApiException) {
+        return Optional.of((NotTheApiException) c);
+      }
+    }
+    return Optional.empty();
   }
 
   /** One call (not a listing) under the session's deadline. */

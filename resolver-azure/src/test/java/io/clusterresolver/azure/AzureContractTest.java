@@ -1,7 +1,6 @@
 package io.clusterresolver.azure;
 
 import io.clusterresolver.spi.ClusterResolverProvider;
-import io.clusterresolver.testkit.AzureFault;
 import io.clusterresolver.testkit.Fault;
 import io.clusterresolver.testkit.ProviderContractTest;
 import io.clusterresolver.testkit.SimulatedAzure;
@@ -59,7 +58,7 @@ class AzureContractTest extends ProviderContractTest {
 
   @Override
   protected void failPersistently() {
-    azure.inject(AzureFault.internalError().always());
+    azure.inject(Fault.serverError().always());
   }
 
   @Override
@@ -69,23 +68,7 @@ class AzureContractTest extends ProviderContractTest {
 
   @Override
   protected boolean inject(Fault fault) {
-    AzureFault azureFault = switch (fault.kind()) {
-      case THROTTLED -> AzureFault.throttled(1);
-      case SERVER_ERROR -> AzureFault.internalError();
-      case CONNECTION_RESET -> AzureFault.connectionReset();
-      case TRUNCATED_BODY -> AzureFault.truncatedJson();
-      case MALFORMED_BODY -> AzureFault.malformedJson();
-      case SLOW -> AzureFault.slow(fault.delay());
-      case CREDENTIALS_REJECTED -> AzureFault.authorizationFailed();
-      case METADATA_ABSENT -> AzureFault.connectionReset().onOperation(AzureFault.IMDS);
-      case METADATA_SLOW -> AzureFault.slow(fault.delay()).onOperation(AzureFault.IMDS);
-      case METADATA_GARBAGE -> AzureFault.malformedJson().onOperation(AzureFault.IMDS);
-    };
-    if (fault.page() > 0) {
-      azureFault = azureFault.onPage(fault.page());
-    }
-    azure.inject(fault.persistent() ? azureFault.always() : azureFault);
-    return true;
+    return azure.inject(fault);
   }
 
   /** Twelve VMs at five a page (the simulation's page size in this suite): three VM listing pages. */

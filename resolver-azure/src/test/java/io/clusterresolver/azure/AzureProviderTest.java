@@ -1,5 +1,6 @@
 package io.clusterresolver.azure;
 
+import io.clusterresolver.testkit.Fault;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
@@ -10,7 +11,6 @@ import io.clusterresolver.ConfigurationException;
 import io.clusterresolver.Resolution;
 import io.clusterresolver.spi.PropertySources;
 import io.clusterresolver.spi.ResolverContext;
-import io.clusterresolver.testkit.AzureFault;
 import io.clusterresolver.testkit.AzureScenarios;
 import io.clusterresolver.testkit.Loopback;
 import io.clusterresolver.testkit.SimulatedAzure;
@@ -236,8 +236,8 @@ class AzureProviderTest {
   void a429StormWithRetryAfterEndsInTheRightClusterWithinTheDeadline() {
     azure.addTypical(0, 250, b -> b);
     List<SimulatedVm> members = Expected.members(azure, vm -> true);
-    azure.inject(AzureFault.throttled(1).onOperation("ListVirtualMachines").onPage(2).times(2));
-    azure.inject(AzureFault.throttled(1).onOperation("ListNetworkInterfaces").times(1));
+    azure.inject(Fault.throttled().onOperation("ListVirtualMachines").onPage(2).times(2));
+    azure.inject(Fault.throttled().onOperation("ListNetworkInterfaces").times(1));
     azure.resetCounts();
 
     long start = System.nanoTime();
@@ -253,7 +253,7 @@ class AzureProviderTest {
   @Test
   void throttlingPastTheDeadlineIsATypedErrorAtTheDeadlineNamingStatusAndRequestId() {
     azure.addTypical(0, 150, b -> b);
-    azure.inject(AzureFault.throttled(1).onOperation("ListNetworkInterfaces").always());
+    azure.inject(Fault.throttled().onOperation("ListNetworkInterfaces").always());
     ClusterResolver resolver = AzureTestSupport.resolver(azure, "timeout", "3s");
 
     long start = System.nanoTime();
@@ -268,7 +268,7 @@ class AzureProviderTest {
     assertThat(took).isGreaterThan(Duration.ofMillis(1500)).isLessThan(Duration.ofMillis(4500));
     assertThat(azure.callCount("ListNetworkInterfaces")).isGreaterThanOrEqualTo(2);
 
-    azure.clearFaults().inject(AzureFault.throttled(60).onOperation("ListVirtualMachines").always());
+    azure.clearFaults().inject(Fault.throttled().retryAfter(Duration.ofSeconds(60)).onOperation("ListVirtualMachines").always());
     start = System.nanoTime();
     thrown = catchThrowable(resolver::clusterSpec);
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
@@ -278,9 +278,9 @@ class AzureProviderTest {
   @Test
   void everyFaultKindIsATypedErrorNeverAPartialCluster() {
     azure.addTypical(0, 250, b -> b);
-    for (AzureFault fault : List.of(AzureFault.internalError().onPage(3).always(), AzureFault.connectionReset().always(),
-        AzureFault.truncatedJson().onOperation("ListNetworkInterfaces").always(),
-        AzureFault.malformedJson().onPage(2).always(), AzureFault.slow(Duration.ofSeconds(5)).onPage(2).always())) {
+    for (Fault fault : List.of(Fault.serverError().onPage(3).always(), Fault.connectionReset().always(),
+        Fault.truncatedBody().onOperation("ListNetworkInterfaces").always(),
+        Fault.malformedBody().onPage(2).always(), Fault.slow(Duration.ofSeconds(5)).onPage(2).always())) {
       azure.clearFaults().inject(fault);
       long start = System.nanoTime();
       Throwable thrown = catchThrowable(() -> AzureTestSupport.resolver(azure, "timeout", "2s").clusterSpec());

@@ -1,10 +1,10 @@
 package io.clusterresolver.cli;
 
+import io.clusterresolver.testkit.Fault;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.clusterresolver.testkit.AzureFault;
 import io.clusterresolver.testkit.AzureScenarios;
 import io.clusterresolver.testkit.SimulatedAzure;
 import io.clusterresolver.testkit.SimulatedVm;
@@ -152,8 +152,8 @@ class AzureResolveCommandTest {
     AzureScenarios.mixedResourceGroup(azure, 300);
     List<String> expected = running(vm -> "llm".equals(vm.tags().get("cluster"))).stream()
         .map(vm -> primaryIp(vm) + ":8888").collect(Collectors.toList());
-    azure.inject(AzureFault.throttled(1).onOperation("ListVirtualMachines").onPage(3).times(2));
-    azure.inject(AzureFault.throttled(1).onOperation("ListNetworkInterfaces").onPage(2).times(1));
+    azure.inject(Fault.throttled().onOperation("ListVirtualMachines").onPage(3).times(2));
+    azure.inject(Fault.throttled().onOperation("ListNetworkInterfaces").onPage(2).times(1));
 
     long start = System.nanoTime();
     CliRun storm = resolve(AzureScenarios.MIXED_RG, "tags=cluster=llm", "timeout=20s");
@@ -164,7 +164,7 @@ class AzureResolveCommandTest {
     // Three Retry-After waits of 1 s, well inside the 20 s deadline.
     assertThat(tookMs).isBetween(3000L, 20_000L);
 
-    azure.clearFaults().inject(AzureFault.throttled(1).onOperation("ListNetworkInterfaces").onPage(2).always());
+    azure.clearFaults().inject(Fault.throttled().onOperation("ListNetworkInterfaces").onPage(2).always());
     start = System.nanoTime();
     CliRun endless = resolve(AzureScenarios.MIXED_RG, "tags=cluster=llm", "timeout=3s");
     tookMs = (System.nanoTime() - start) / 1_000_000;

@@ -130,7 +130,7 @@ public final class HostileRelay {
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(2)).build();
     URI uri = URI.create("http://" + address.getHostString() + ":" + address.getPort()
-        + "/cluster-resolver/v1/members?max-age-ms=0");
+        + "/cluster-resolver/v2/members?max-age-ms=0");
     Map<String, AtomicInteger> statuses = new ConcurrentHashMap<>();
     long end = System.nanoTime() + seconds * 1_000_000_000L;
     List<Thread> threads = new ArrayList<>();

@@ -1,8 +1,8 @@
 package io.clusterresolver.cli;
 
+import io.clusterresolver.testkit.Fault;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.clusterresolver.testkit.Ec2Fault;
 import io.clusterresolver.testkit.SimulatedEc2;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -189,10 +189,10 @@ class SecretsNeverShownTest {
 
   @Test
   void apiErrorsThrottlingAndGarbage() throws Exception {
-    everySource("InternalError on every call", e -> e.inject(Ec2Fault.internalError().onAction("DescribeInstances").always()), plain(), ExitCodes.RESOLUTION_FAILURE);
-    everySource("RequestLimitExceeded on every call", e -> e.inject(Ec2Fault.requestLimitExceeded()
-        .onAction("DescribeInstances").always()), plain(), ExitCodes.RESOLUTION_FAILURE);
-    everySource("a body that is not XML", e -> e.inject(Ec2Fault.malformedXml().onAction("DescribeInstances").always()), plain(), ExitCodes.RESOLUTION_FAILURE);
+    everySource("InternalError on every call", e -> e.inject(Fault.serverError().onOperation("DescribeInstances").always()), plain(), ExitCodes.RESOLUTION_FAILURE);
+    everySource("RequestLimitExceeded on every call", e -> e.inject(Fault.throttled()
+        .onOperation("DescribeInstances").always()), plain(), ExitCodes.RESOLUTION_FAILURE);
+    everySource("a body that is not XML", e -> e.inject(Fault.malformedBody().onOperation("DescribeInstances").always()), plain(), ExitCodes.RESOLUTION_FAILURE);
   }
 
   @Test

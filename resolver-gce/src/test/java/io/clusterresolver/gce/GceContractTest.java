@@ -2,7 +2,6 @@ package io.clusterresolver.gce;
 
 import io.clusterresolver.spi.ClusterResolverProvider;
 import io.clusterresolver.testkit.Fault;
-import io.clusterresolver.testkit.GceFault;
 import io.clusterresolver.testkit.ProviderContractTest;
 import io.clusterresolver.testkit.SimulatedGce;
 import io.clusterresolver.testkit.SimulatedGceInstance;
@@ -76,7 +75,7 @@ class GceContractTest extends ProviderContractTest {
 
   @Override
   protected void failPersistently() {
-    gce.inject(GceFault.backendError().always());
+    gce.inject(Fault.serverError().always());
   }
 
   @Override
@@ -86,23 +85,7 @@ class GceContractTest extends ProviderContractTest {
 
   @Override
   protected boolean inject(Fault fault) {
-    GceFault gceFault = switch (fault.kind()) {
-      case THROTTLED -> GceFault.rateQuotaExceeded(); // Compute Engine's documented answer to a rate quota
-      case SERVER_ERROR -> GceFault.backendError();
-      case CONNECTION_RESET -> GceFault.connectionReset();
-      case TRUNCATED_BODY -> GceFault.truncatedJson();
-      case MALFORMED_BODY -> GceFault.malformedJson();
-      case SLOW -> GceFault.slow(fault.delay());
-      case CREDENTIALS_REJECTED -> GceFault.authFailure();
-      case METADATA_ABSENT -> GceFault.connectionReset().onOperation(GceFault.METADATA);
-      case METADATA_SLOW -> GceFault.slow(fault.delay()).onOperation(GceFault.METADATA);
-      case METADATA_GARBAGE -> GceFault.malformedJson().onOperation(GceFault.METADATA);
-    };
-    if (fault.page() > 0) {
-      gceFault = gceFault.onPage(fault.page());
-    }
-    gce.inject(fault.persistent() ? gceFault.always() : gceFault);
-    return true;
+    return gce.inject(fault);
   }
 
   /** Twelve instances at five a page: three aggregatedList pages. */

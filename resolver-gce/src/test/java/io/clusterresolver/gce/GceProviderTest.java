@@ -1,5 +1,6 @@
 package io.clusterresolver.gce;
 
+import io.clusterresolver.testkit.Fault;
 import static io.clusterresolver.gce.GceTestSupport.resolver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -9,7 +10,6 @@ import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.ClusterSpec;
 import io.clusterresolver.ConfigurationException;
 import io.clusterresolver.Resolution;
-import io.clusterresolver.testkit.GceFault;
 import io.clusterresolver.testkit.GceScenarios;
 import io.clusterresolver.testkit.LogCapture;
 import io.clusterresolver.testkit.Loopback;
@@ -267,11 +267,11 @@ class GceProviderTest {
   @Test
   void throttlingIsRetriedWithinTheDeadlineAndPersistentThrottlingNamesTheReason() {
     gce.addTypical(0, 3, b -> b);
-    gce.inject(GceFault.rateLimitExceeded().times(2));
+    gce.inject(Fault.throttled().status(429).times(2));
     assertThat(resolver(gce).clusterSpec().numTasks("worker")).isEqualTo(3);
     assertThat(gce.callCount("instances.aggregatedList")).isEqualTo(3);
 
-    gce.inject(GceFault.rateLimitExceeded().always());
+    gce.inject(Fault.throttled().status(429).always());
     assertThatThrownBy(() -> resolver(gce).clusterSpec()).isInstanceOf(ClusterResolverException.class)
         .hasMessageContaining("instances.aggregatedList (page 1)").hasMessageContaining("HTTP 429")
         .hasMessageContaining("rateLimitExceeded").hasMessageContaining("throttling");
@@ -281,12 +281,12 @@ class GceProviderTest {
   void computeEnginesRateQuotaAnswerIsThrottlingRetriedNotAPermissionError() {
     gce.addTypical(0, 3, b -> b);
     // Compute Engine answers a project over its per-minute quota with 403 rateLimitExceeded (usageLimits).
-    gce.inject(GceFault.rateQuotaExceeded().times(2));
+    gce.inject(Fault.throttled().times(2));
     assertThat(resolver(gce, "timeout", "20s").clusterSpec().numTasks("worker")).isEqualTo(3);
     assertThat(gce.callCount("instances.aggregatedList")).isEqualTo(3);
 
     gce.resetCounts();
-    gce.inject(GceFault.rateQuotaExceeded().always());
+    gce.inject(Fault.throttled().always());
     assertThatThrownBy(() -> resolver(gce, "timeout", "4s").clusterSpec()).isInstanceOf(ClusterResolverException.class)
         .hasMessageContaining("instances.aggregatedList (page 1)").hasMessageContaining("HTTP 403 rateLimitExceeded")
         .hasMessageContaining("throttling").hasMessageNotContaining("check the credentials")
@@ -297,7 +297,7 @@ class GceProviderTest {
     // A real permission error is still one: not retried, and it names the permissions.
     gce.clearFaults();
     gce.resetCounts();
-    gce.inject(GceFault.authFailure());
+    gce.inject(Fault.credentialsRejected());
     assertThatThrownBy(() -> resolver(gce).clusterSpec()).hasMessageContaining("check the credentials");
     assertThat(gce.callCount("instances.aggregatedList")).isEqualTo(1);
   }
@@ -306,7 +306,7 @@ class GceProviderTest {
   void aFailedPageFailsTheResolveNeverAPartialCluster() {
     gce.pageCap(5);
     gce.addTypical(0, 12, b -> b);
-    gce.inject(GceFault.backendError().onPage(2).always());
+    gce.inject(Fault.serverError().onPage(2).always());
     assertThatThrownBy(() -> resolver(gce).clusterSpec()).isInstanceOf(ClusterResolverException.class)
         .hasMessageContaining("page 2").hasMessageContaining("HTTP 500").hasMessageContaining("backendError");
     gce.clearFaults();
@@ -316,12 +316,12 @@ class GceProviderTest {
   @Test
   void brokenAnswersAreTypedErrors() {
     gce.addTypical(0, 2, b -> b);
-    for (GceFault fault : List.of(GceFault.truncatedJson(), GceFault.malformedJson(), GceFault.connectionReset())) {
+    for (Fault fault : List.of(Fault.truncatedBody(), Fault.malformedBody(), Fault.connectionReset())) {
       gce.clearFaults().inject(fault.always());
       assertThatThrownBy(() -> resolver(gce).clusterSpec()).as("%s", fault)
           .isInstanceOf(ClusterResolverException.class).hasMessageContaining("instances.aggregatedList");
     }
-    gce.clearFaults().inject(GceFault.slow(Duration.ofSeconds(3)).always());
+    gce.clearFaults().inject(Fault.slow(Duration.ofSeconds(3)).always());
     assertThatThrownBy(() -> resolver(gce, "timeout", "1s").clusterSpec())
         .isInstanceOf(ClusterResolverException.class);
   }
@@ -358,7 +358,7 @@ class GceProviderTest {
         .isTrue();
     assertThat(provider.isAvailable(context(Map.of("clusterresolver.gce.metadata-endpoint", gce.endpoint().toString()),
         Map.of()))).isTrue();
-    gce.inject(GceFault.malformedJson().onOperation(GceFault.METADATA).always());
+    gce.inject(Fault.malformedBody().onOperation(SimulatedGce.METADATA).always());
     assertThat(provider.isAvailable(context(Map.of(), Map.of("GCE_METADATA_HOST", "127.0.0.1:" + gce.endpoint().getPort()))))
         .as("a 200 without Metadata-Flavor: Google is not the metadata server").isFalse();
     if (!java.nio.file.Files.exists(GceClusterResolverProvider.DMI_PRODUCT_NAME)

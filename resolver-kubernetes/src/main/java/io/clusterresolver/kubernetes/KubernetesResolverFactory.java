@@ -37,6 +37,7 @@ final class KubernetesResolverFactory {
     if (selector == null || selector.isBlank()) {
       problems.add(config.key(KubernetesProperties.SELECTOR) + " is empty: set a label selector, like app=trainer");
     }
+    LabelSelectorSyntax.check(config.key(KubernetesProperties.SELECTOR), selector, problems);
     if (config.isSet(KubernetesProperties.PORT_NAME) && config.isSet(CloudProperties.PORT)) {
       problems.add("Set only one of " + config.key(CloudProperties.PORT) + " and "
           + config.key(KubernetesProperties.PORT_NAME));

@@ -14,31 +14,7 @@ final class ArmJson {
   private ArmJson() {}
 
   static String q(String s) {
-    if (s == null) {
-      return "null";
-    }
-    StringBuilder b = new StringBuilder(s.length() + 2).append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"':
-          b.append("\\\"");
-          break;
-        case '\\':
-          b.append("\\\\");
-          break;
-        case '\n':
-          b.append("\\n");
-          break;
-        default:
-          if (c < 0x20) {
-            b.append(String.format("\\u%04x", (int) c));
-          } else {
-            b.append(c);
-          }
-      }
-    }
-    return b.append('"').toString();
+    return Json.quote(s);
   }
 
   static String error(String code, String message) {

@@ -1,8 +1,5 @@
 package io.clusterresolver.testkit;
 
-import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-
-import com.github.tomakehurst.wiremock.http.Fault;
 import com.github.tomakehurst.wiremock.http.ResponseDefinition;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +9,7 @@ import java.util.function.Supplier;
 /**
  * The Azure Instance Metadata Service of a {@link SimulatedAzure}: {@code /metadata/instance/compute}
  * and {@code /metadata/instance}, only with {@code Metadata: true} and an {@code api-version};
- * 404 when no VM is "this" one; faults named {@link AzureFault#IMDS}.
+ * 404 when no VM is "this" one. Its faults are the simulation's ({@link SimulatedAzure#IMDS}).
  */
 final class AzureImds {
 
@@ -20,15 +17,13 @@ final class AzureImds {
   private final Supplier<String> self;
   private final Function<SimulatedVm, String> resourceId;
   private final String subscription;
-  private final FaultRules<AzureFault> faults;
 
   AzureImds(Supplier<List<SimulatedVm>> vms, Supplier<String> self, Function<SimulatedVm, String> resourceId,
-      String subscription, FaultRules<AzureFault> faults) {
+      String subscription) {
     this.vms = vms;
     this.self = self;
     this.resourceId = resourceId;
     this.subscription = subscription;
-    this.faults = faults;
   }
 
   ResponseDefinition answer(String path, Map<String, String> headers, Map<String, String> params) {
@@ -39,18 +34,6 @@ final class AzureImds {
       return ArmWire.plainJson(400, "{\"error\":\"Bad request. api-version was not specified in the request. For more information"
           + " refer to aka.ms/azureimds\",\"newest-versions\":[\"2023-07-01\",\"2021-12-13\",\"2021-02-01\"]}");
     }
-    AzureFault fault = faults.take(f -> f.matches(AzureFault.IMDS, 1));
-    if (fault != null) {
-      switch (fault.kind()) {
-        case CONNECTION_RESET:
-          return aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER).build();
-        case SLOW:
-          break;
-        default:
-          return ArmWire.plainJson(200, "<html><body>captive portal: sign in to continue</body></html>");
-      }
-    }
-    long delay = fault == null ? 0 : fault.delay().toMillis();
     String id = self.get();
     SimulatedVm me = null;
     if (id != null) {
@@ -71,8 +54,7 @@ final class AzureImds {
         + ",\"vmSize\":" + ArmJson.q(me.size()) + ",\"zone\":\"\"}";
     switch (path.replaceAll("/+$", "")) {
       case "/metadata/instance/compute":
-        return delay > 0 ? aResponse().withStatus(200).withHeader("Content-Type", "application/json; charset=utf-8")
-            .withBody(compute).withFixedDelay((int) delay).build() : ArmWire.plainJson(200, compute);
+        return ArmWire.plainJson(200, compute);
       case "/metadata/instance":
         SimulatedVm.Nic nic = me.primaryNic();
         return ArmWire.plainJson(200, "{\"compute\":" + compute + ",\"network\":{\"interface\":[{\"ipv4\":{\"ipAddress\":[{\"privateIpAddress\":"

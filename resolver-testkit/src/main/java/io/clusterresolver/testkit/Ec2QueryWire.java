@@ -4,10 +4,8 @@ import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
 import com.github.tomakehurst.wiremock.http.ResponseDefinition;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
-import java.util.Map;
 
 /** The EC2 Query protocol's wire pieces: form parameters, page tokens, XML escapes and error bodies. */
 final class Ec2QueryWire {
@@ -20,10 +18,7 @@ final class Ec2QueryWire {
         + "</RequestID></Response>";
     ResponseDefinitionBuilder b = aResponse().withStatus(status).withHeader("Content-Type", "text/xml;charset=UTF-8")
         .withHeader("x-amzn-RequestId", requestId).withBody(xml);
-    if (delayMs > 0) {
-      b.withFixedDelay((int) delayMs);
-    }
-    return b.build();
+    return SimulatedApi.build(b, delayMs);
   }
 
   static ResponseDefinition plain(int status, String body) {
@@ -45,21 +40,6 @@ final class Ec2QueryWire {
       // fall through
     }
     throw new BadRequest("InvalidParameterValue", "The token '" + token + "' is invalid");
-  }
-
-  static void parseForm(String form, Map<String, String> into) {
-    if (form == null || form.isEmpty()) {
-      return;
-    }
-    for (String pair : form.split("&")) {
-      if (pair.isEmpty()) {
-        continue;
-      }
-      int eq = pair.indexOf('=');
-      String k = eq < 0 ? pair : pair.substring(0, eq);
-      String v = eq < 0 ? "" : pair.substring(eq + 1);
-      into.put(URLDecoder.decode(k, StandardCharsets.UTF_8), URLDecoder.decode(v, StandardCharsets.UTF_8));
-    }
   }
 
   static String esc(String s) {

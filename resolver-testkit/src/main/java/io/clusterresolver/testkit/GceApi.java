@@ -18,8 +18,10 @@ final class GceApi {
 
   private GceApi() {}
 
-  static ResponseDefinition answer(SimulatedGce sim, String operation, String path, Map<String, String> params,
-      String body) {
+  static ResponseDefinition answer(SimulatedGce sim, String operation, SimulatedApi.Call call) {
+    String path = call.path();
+    Map<String, String> params = call.query();
+    String body = call.body();
     Matcher m = PATH.matcher(path);
     if ("(unknown)".equals(operation) || !m.matches()) {
       throw GceJson.ApiError.notFound("The requested URL " + path + " was not found on this server.");
@@ -36,11 +38,11 @@ final class GceApi {
     int[] position = paged && params.containsKey("pageToken") && !params.get("pageToken").isEmpty()
         ? GceJson.decodeToken(params.get("pageToken")) : new int[] {1, 0};
     int pageSize = paged ? pageSize(sim, params) : 0;
-    GceFault fault = sim.fault(operation, position[0]);
-    if (fault != null && fault.kind() != GceFault.Kind.SLOW) {
-      return sim.faulted(fault);
+    Fault fault = sim.fault(operation, position[0]);
+    if (SimulatedApi.fails(fault)) {
+      return sim.faulted(fault, call);
     }
-    long delay = sim.latencyMillis() + (fault != null ? fault.delay().toMillis() : 0);
+    long delay = sim.delay(fault);
     String prefix = GceJson.API + "projects/" + project;
     switch (operation) {
       case "instances.aggregatedList":

@@ -53,10 +53,7 @@ final class GceJson {
   static ResponseDefinition json(int status, String body, long delayMs) {
     ResponseDefinitionBuilder b = aResponse().withStatus(status).withHeader("Content-Type", "application/json; charset=UTF-8")
         .withBody(body);
-    if (delayMs > 0) {
-      b.withFixedDelay((int) delayMs);
-    }
-    return b.build();
+    return SimulatedApi.build(b, delayMs);
   }
 
   /** One instance resource. */
@@ -106,27 +103,7 @@ final class GceJson {
   }
 
   static String str(String s) {
-    StringBuilder b = new StringBuilder(s.length() + 2).append('"');
-    for (char c : s.toCharArray()) {
-      switch (c) {
-        case '"':
-          b.append("\\\"");
-          break;
-        case '\\':
-          b.append("\\\\");
-          break;
-        case '\n':
-          b.append("\\n");
-          break;
-        default:
-          if (c < 0x20) {
-            b.append(String.format("\\u%04x", (int) c));
-          } else {
-            b.append(c);
-          }
-      }
-    }
-    return b.append('"').toString();
+    return Json.quote(s);
   }
 
   static String encodeToken(int page, int offset) {

@@ -24,28 +24,7 @@ final class KubernetesWire {
 
   /** A JSON string literal. */
   static String quote(String s) {
-    if (s == null) {
-      return "null";
-    }
-    StringBuilder b = new StringBuilder(s.length() + 2).append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> b.append("\\\"");
-        case '\\' -> b.append("\\\\");
-        case '\n' -> b.append("\\n");
-        case '\r' -> b.append("\\r");
-        case '\t' -> b.append("\\t");
-        default -> {
-          if (c < 0x20) {
-            b.append(String.format("\\u%04x", (int) c));
-          } else {
-            b.append(c);
-          }
-        }
-      }
-    }
-    return b.append('"').toString();
+    return Json.quote(s);
   }
 
   /** A JSON object of strings. */
@@ -102,9 +81,6 @@ final class KubernetesWire {
     if (code == 429) {
       b.withHeader("Retry-After", "1");
     }
-    if (delayMs > 0) {
-      b.withFixedDelay((int) delayMs);
-    }
-    return b.build();
+    return SimulatedApi.build(b, delayMs);
   }
 }

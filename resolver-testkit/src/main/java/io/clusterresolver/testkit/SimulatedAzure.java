@@ -2,14 +2,8 @@ package io.clusterresolver.testkit;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
-import com.github.tomakehurst.wiremock.extension.ResponseDefinitionTransformerV2;
-import com.github.tomakehurst.wiremock.http.Fault;
-import com.github.tomakehurst.wiremock.http.HttpHeader;
-import com.github.tomakehurst.wiremock.http.Request;
 import com.github.tomakehurst.wiremock.http.ResponseDefinition;
-import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -19,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.KeyStore;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -27,7 +20,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
@@ -59,7 +51,7 @@ import javax.net.ssl.TrustManagerFactory;
  *   <li>401 {@code AuthenticationFailed} without a bearer {@code Authorization}; 400
  *       {@code MissingApiVersionParameter} without {@code api-version}; 404 for unknown resources and
  *       resource groups; every answer with {@code x-ms-request-id} and
- *       {@code x-ms-ratelimit-remaining-subscription-reads}; faults ({@link AzureFault}: 429 with
+ *       {@code x-ms-ratelimit-remaining-subscription-reads}; faults ({@link Fault}: 429 with
  *       {@code Retry-After}, 500, reset, truncated or malformed JSON, slow) by operation, page and count;
  *   <li>IMDS: {@code GET /metadata/instance/compute} and {@code /metadata/instance} with
  *       {@code Metadata: true} and an {@code api-version} (else 400), for the VM set by {@link #identifyAs}.
@@ -72,7 +64,7 @@ import javax.net.ssl.TrustManagerFactory;
  * {@code ListVirtualMachineScaleSetPublicIPAddresses}, {@code ListResourceSkus}, {@code IMDS}.
  * Listens on 127.0.0.1 only. Thread-safe; close it when done.
  */
-public final class SimulatedAzure implements AutoCloseable {
+public final class SimulatedAzure extends SimulatedApi<SimulatedAzure, SimulatedEc2.RecordedRequest> {
 
   /** The default subscription id. */
   public static final String SUBSCRIPTION = "a1b2c3d4-0000-4000-8000-00000000a2e0";
@@ -81,50 +73,51 @@ public final class SimulatedAzure implements AutoCloseable {
   /** The bearer token {@link #providerProperties(String)} gives the provider (any bearer token is accepted). */
   public static final String ACCESS_TOKEN = "simulated-azure-access-token";
 
-  private static final String TRANSFORMER = "simulated-azure";
+  /** The operation name of every Instance Metadata Service request (a fault {@linkplain Fault#onOperation on} it hits IMDS). */
+  public static final String IMDS = "IMDS";
+  private static final String PLAIN_HTTP = "(plain http)";
 
   /** A scale set: Uniform (its own instances) or Flexible (ordinary VMs pointing at it). */
   public record ScaleSet(String name, String resourceGroup, boolean uniform, String location, String size) {}
 
-  private final WireMockServer server;
   private final String subscription;
   private final Path keyStore;
   private final Path trustStore;
   private final Map<String, SimulatedVm> vms = new LinkedHashMap<>();
   private final Map<String, ScaleSet> scaleSets = new LinkedHashMap<>();
   private final Map<String, Integer> skuGpus = new ConcurrentHashMap<>();
-  private volatile TokenBucket rateLimit;
-  private final CallLog<SimulatedEc2.RecordedRequest> log = new CallLog<>();
-  private final FaultRules<AzureFault> faults = new FaultRules<>();
   private final AtomicInteger remainingReads = new AtomicInteger(11999);
-  private volatile Duration latency = Duration.ZERO;
   private volatile int pageSize = 100;
   private volatile String self;
   private volatile boolean expandNeedsFilter;
   private final AzureImds imds;
 
-  private SimulatedAzure(String subscription) {
+  private SimulatedAzure(String subscription, Path[] stores) {
+    super("simulated-azure", IMDS, "ListVirtualMachines", 24, o -> o.dynamicHttpsPort()
+        .keystorePath(stores[0].toString())
+        .keystoreType("PKCS12")
+        .keystorePassword(STORE_PASSWORD)
+        .keyManagerPassword(STORE_PASSWORD));
     this.subscription = subscription;
-    try {
-      Path dir = Files.createTempDirectory("simulated-azure");
-      dir.toFile().deleteOnExit();
-      keyStore = copy("simulated-azure-keystore.p12", dir);
-      trustStore = copy("simulated-azure-truststore.p12", dir);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot write the test key store", e);
-    }
+    keyStore = stores[0];
+    trustStore = stores[1];
     for (String[] sku : new String[][] {{"Standard_D4s_v3", "0"}, {"Standard_D8s_v5", "0"}, {"Standard_F16s_v2", "0"},
         {"Standard_NC4as_T4_v3", "1"}, {"Standard_NC64as_T4_v3", "4"}, {"Standard_NC24ads_A100_v4", "1"},
         {"Standard_ND96asr_v4", "8"}, {"Standard_ND96isr_H100_v5", "8"}}) {
       skuGpus.put(sku[0], Integer.parseInt(sku[1]));
     }
-    imds = new AzureImds(this::vms, () -> self, this::resourceId, subscription, faults);
-    server = SimulationServer.startAnsweringAll(SimulationServer.loopback(new Transformer(), 24)
-        .dynamicHttpsPort()
-        .keystorePath(keyStore.toString())
-        .keystoreType("PKCS12")
-        .keystorePassword(STORE_PASSWORD)
-        .keyManagerPassword(STORE_PASSWORD), TRANSFORMER);
+    imds = new AzureImds(this::vms, () -> self, this::resourceId, subscription);
+  }
+
+  /** The key store and trust store, copied to files WireMock and clients can read. */
+  private static Path[] stores() {
+    try {
+      Path dir = Files.createTempDirectory("simulated-azure");
+      dir.toFile().deleteOnExit();
+      return new Path[] {copy("simulated-azure-keystore.p12", dir), copy("simulated-azure-truststore.p12", dir)};
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write the test key store", e);
+    }
   }
 
   private static Path copy(String resource, Path dir) throws IOException {
@@ -141,10 +134,11 @@ public final class SimulatedAzure implements AutoCloseable {
 
   /** Starts a simulation of subscription {@link #SUBSCRIPTION} on free loopback ports. */
   public static SimulatedAzure start() {
-    return new SimulatedAzure(SUBSCRIPTION);
+    return new SimulatedAzure(SUBSCRIPTION, stores());
   }
 
   /** The Resource Manager endpoint, e.g. {@code https://127.0.0.1:41234}. */
+  @Override
   public URI endpoint() {
     return URI.create("https://127.0.0.1:" + server.httpsPort());
   }
@@ -309,15 +303,9 @@ public final class SimulatedAzure implements AutoCloseable {
    * bucket counts what it served and throttled; {@code null} turns metering off (the default). IMDS
    * calls are not metered.
    */
+  @Override
   public SimulatedAzure rateLimit(TokenBucket bucket) {
-    this.rateLimit = bucket;
-    return this;
-  }
-
-  /** A delay added to every Resource Manager call (not to IMDS). */
-  public SimulatedAzure latency(Duration latency) {
-    this.latency = latency == null ? Duration.ZERO : latency;
-    return this;
+    return super.rateLimit(bucket);
   }
 
   /** Items per page of every listing (100 by default, as ARM's VM listing). */
@@ -338,55 +326,15 @@ public final class SimulatedAzure implements AutoCloseable {
     return this;
   }
 
-  /** Adds a fault; faults are checked in the order added. */
-  public SimulatedAzure inject(AzureFault fault) {
-    faults.add(fault, fault.times());
-    return this;
-  }
-
-  /** Removes all faults. */
-  public SimulatedAzure clearFaults() {
-    faults.clear();
-    return this;
-  }
-
-  // ---- observation ----
-
-  /** How many requests of an operation arrived, faulted ones included. */
-  public int callCount(String operation) {
-    return log.count(operation);
-  }
-
-  /** Request counts by operation. */
-  public Map<String, Integer> callCounts() {
-    return log.counts();
-  }
-
   /** Resource Manager requests (IMDS excluded), faulted ones included. */
   public int armCalls() {
     int n = 0;
-    for (Map.Entry<String, Integer> e : log.counts().entrySet()) {
-      if (!e.getKey().equals(AzureFault.IMDS)) {
+    for (Map.Entry<String, Integer> e : callCounts().entrySet()) {
+      if (!e.getKey().equals(IMDS)) {
         n += e.getValue();
       }
     }
     return n;
-  }
-
-  /** The requests seen (the last 10 000), oldest first; {@code action()} is the operation. */
-  public List<SimulatedEc2.RecordedRequest> requests() {
-    return log.requests();
-  }
-
-  /** Forgets counts and recorded requests (not the world or faults). */
-  public SimulatedAzure resetCounts() {
-    log.reset();
-    return this;
-  }
-
-  @Override
-  public void close() {
-    server.stop();
   }
 
   @Override
@@ -396,88 +344,93 @@ public final class SimulatedAzure implements AutoCloseable {
 
   // ---- internals ----
 
-  private AzureFault takeFault(String operation, int page) {
-    return faults.take(f -> f.matches(operation, page));
+  @Override
+  String operation(Call call) {
+    String path = call.url().getRawPath();
+    if (path.startsWith("/metadata/")) {
+      return IMDS;
+    }
+    if (!"https".equals(call.scheme())) {
+      return PLAIN_HTTP;
+    }
+    ArmRoute route = ArmRoute.parse(call.method(), path);
+    return route == null ? "(unknown)" : route.operation();
   }
 
-  /** Answers every request from the simulation's state. */
-  private final class Transformer implements ResponseDefinitionTransformerV2 {
-    @Override
-    public String getName() {
-      return TRANSFORMER;
-    }
+  @Override
+  SimulatedEc2.RecordedRequest recorded(Call call, String operation) {
+    return new SimulatedEc2.RecordedRequest(call.method(), call.url().getRawPath(), operation, call.headers(),
+        call.query());
+  }
 
-    @Override
-    public boolean applyGlobally() {
-      return false;
-    }
+  @Override
+  ResponseDefinition metadataAnswer(Call call) {
+    return imds.answer(call.url().getRawPath(), call.headers(), call.query());
+  }
 
-    @Override
-    public ResponseDefinition transform(ServeEvent event) {
-      Request request = event.getRequest();
-      URI url = URI.create(request.getUrl());
-      String path = url.getRawPath();
-      Map<String, String> headers = new LinkedHashMap<>();
-      for (HttpHeader h : request.getHeaders().all()) {
-        headers.put(h.key().toLowerCase(Locale.ROOT), h.firstValue());
-      }
-      Map<String, String> params = ArmWire.query(url.getRawQuery());
-      String method = request.getMethod().getName();
-      if (path.startsWith("/metadata/")) {
-        log.record("IMDS", new SimulatedEc2.RecordedRequest(method, path, "IMDS", headers, params));
-        return imds.answer(path, headers, params);
-      }
-      String requestId = UUID.randomUUID().toString();
-      if (!"https".equals(request.getScheme())) {
-        log.record("(plain http)", new SimulatedEc2.RecordedRequest(method, path, "(plain http)", headers, params));
-        return json(400, ArmJson.error("HttpsRequired", "Resource Manager accepts HTTPS only."), requestId, 0);
-      }
-      ArmRoute route = ArmRoute.parse(method, path);
-      String operation = route == null ? "(unknown)" : route.operation();
-      log.record(operation, new SimulatedEc2.RecordedRequest(method, path, operation, headers, params));
-      String authorization = headers.get("authorization");
-      if (authorization == null || !authorization.startsWith("Bearer ") || authorization.length() <= 7) {
-        return ArmWire.unauthorized(requestId);
-      }
-      if (params.get("api-version") == null) {
-        return json(400, ArmJson.error("MissingApiVersionParameter",
-            "The api-version query parameter (?api-version=) is required for all requests."), requestId, 0);
-      }
-      String[] segments = path.split("/");
-      if (!segments[2].equalsIgnoreCase(subscription)) {
-        return json(404, ArmJson.error("SubscriptionNotFound", "The subscription '" + segments[2] + "' could not be found."),
-            requestId, 0);
-      }
-      if (route == null) {
-        return json(404, ArmJson.error("InvalidResourceType", "The resource type could not be found in the namespace for api version "
-            + params.get("api-version") + "."), requestId, 0);
-      }
-      int page = 1;
-      int offset = 0;
-      String token = params.get("$skiptoken");
-      if (token != null) {
-        try {
-          String[] decoded = new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8).split(":");
-          page = Integer.parseInt(decoded[0]);
-          offset = Integer.parseInt(decoded[1]);
-        } catch (RuntimeException e) {
-          return json(400, ArmJson.error("InvalidSkipToken", "The skip token is not valid."), requestId, 0);
-        }
-      }
-      if (TokenBucket.throttles(rateLimit)) {
-        return faulted(AzureFault.throttled(1), requestId);
-      }
-      AzureFault fault = takeFault(operation, page);
-      if (fault != null && fault.kind() != AzureFault.Kind.SLOW) {
-        return faulted(fault, requestId);
-      }
-      long delay = latency.toMillis() + (fault != null ? fault.delay().toMillis() : 0);
-      if (route.resourceGroup() != null && !resourceGroupExists(route.resourceGroup())) {
-        return json(404, ArmJson.error("ResourceGroupNotFound", "Resource group '" + route.resourceGroup()
-            + "' could not be found."), requestId, delay);
-      }
-      return answer(route, url, params, page, offset, requestId, delay);
+  @Override
+  ResponseDefinition metadataGarbage(Fault fault) {
+    return ArmWire.plainJson(200, "<html><body>captive portal: sign in to continue</body></html>");
+  }
+
+  /** The page and offset a {@code $skiptoken} names ({1, 0} without one), or {@code null} when it is not valid. */
+  private static int[] position(Call call) {
+    String token = call.query().get("$skiptoken");
+    if (token == null) {
+      return new int[] {1, 0};
     }
+    try {
+      String[] decoded = new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8).split(":");
+      return new int[] {Integer.parseInt(decoded[0]), Integer.parseInt(decoded[1])};
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
+  @Override
+  ResponseDefinition refuse(Call call, String operation) {
+    String requestId = call.id();
+    Map<String, String> params = call.query();
+    if (operation.equals(PLAIN_HTTP)) {
+      return json(400, ArmJson.error("HttpsRequired", "Resource Manager accepts HTTPS only."), requestId, 0);
+    }
+    String authorization = call.header("authorization");
+    if (authorization == null || !authorization.startsWith("Bearer ") || authorization.length() <= 7) {
+      return ArmWire.unauthorized(requestId);
+    }
+    if (params.get("api-version") == null) {
+      return json(400, ArmJson.error("MissingApiVersionParameter",
+          "The api-version query parameter (?api-version=) is required for all requests."), requestId, 0);
+    }
+    String[] segments = call.url().getRawPath().split("/");
+    if (!segments[2].equalsIgnoreCase(subscription)) {
+      return json(404, ArmJson.error("SubscriptionNotFound", "The subscription '" + segments[2] + "' could not be found."),
+          requestId, 0);
+    }
+    if (operation.equals("(unknown)")) {
+      return json(404, ArmJson.error("InvalidResourceType", "The resource type could not be found in the namespace for api version "
+          + params.get("api-version") + "."), requestId, 0);
+    }
+    if (position(call) == null) {
+      return json(400, ArmJson.error("InvalidSkipToken", "The skip token is not valid."), requestId, 0);
+    }
+    return null;
+  }
+
+  @Override
+  ResponseDefinition answer(Call call, String operation) {
+    int[] position = position(call);
+    Fault fault = fault(operation, position[0]);
+    if (fails(fault)) {
+      return faulted(fault, call);
+    }
+    long delay = delay(fault);
+    ArmRoute route = ArmRoute.parse(call.method(), call.url().getRawPath());
+    if (route.resourceGroup() != null && !resourceGroupExists(route.resourceGroup())) {
+      return json(404, ArmJson.error("ResourceGroupNotFound", "Resource group '" + route.resourceGroup()
+          + "' could not be found."), call.id(), delay);
+    }
+    return answer(route, call.url(), call.query(), position[0], position[1], call.id(), delay);
   }
 
   private boolean resourceGroupExists(String rg) {
@@ -686,39 +639,33 @@ public final class SimulatedAzure implements AutoCloseable {
         .withHeader("x-ms-ratelimit-remaining-subscription-reads",
             Integer.toString(Math.max(0, remainingReads.getAndDecrement())))
         .withBody(body);
-    if (delay > 0) {
-      b.withFixedDelay((int) delay);
-    }
-    return b.build();
+    return SimulatedApi.build(b, delay);
   }
 
-  private ResponseDefinition faulted(AzureFault fault, String requestId) {
-    long delay = latency.toMillis();
+  /** Resource Manager's answer to a fault: throttling as 429 with {@code Retry-After}, rejected credentials as 403. */
+  @Override
+  ResponseDefinition error(Fault fault, Call call, long delay) {
+    String requestId = call.id();
     switch (fault.kind()) {
       case THROTTLED: {
         ResponseDefinitionBuilder b = aResponse().withStatus(429)
             .withHeader("Content-Type", "application/json; charset=utf-8")
             .withHeader("x-ms-request-id", requestId)
-            .withHeader("Retry-After", Integer.toString(fault.retryAfterSeconds()))
+            .withHeader("Retry-After", Long.toString(fault.retryAfter().toSeconds()))
             .withHeader("x-ms-ratelimit-remaining-subscription-reads", "0")
             .withBody(ArmJson.error("TooManyRequests", "The request is being throttled as the limit has been reached for"
                 + " operation type - Read_30Min. For more information, see - https://aka.ms/srpthrottlinglimits"));
-        if (delay > 0) {
-          b.withFixedDelay((int) delay);
-        }
-        return b.build();
+        return SimulatedApi.build(b, delay);
       }
-      case AUTHORIZATION_FAILED:
+      case CREDENTIALS_REJECTED:
         return json(403, ArmJson.error("AuthorizationFailed", "The client 'f1e2d3c4-0000-4000-8000-000000000001' with object"
             + " id 'f1e2d3c4-0000-4000-8000-000000000001' does not have authorization to perform action"
             + " 'Microsoft.Compute/virtualMachines/read' over scope '/subscriptions/" + subscription + "' or the scope is invalid."),
             requestId, delay);
-      case INTERNAL_ERROR:
+      case SERVER_ERROR:
         return json(500, ArmJson.error("InternalServerError", "The server encountered an internal error. Please retry the request."),
             requestId, delay);
-      case CONNECTION_RESET:
-        return aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER).build();
-      case TRUNCATED_JSON:
+      case TRUNCATED_BODY:
         return json(200, "{\"value\":[{\"name\":\"vm-0000\",\"id\":\"/subscriptions/" + subscription + "/resourceGroups/rg/pro",
             requestId, delay);
       default:

@@ -2,17 +2,10 @@ package io.clusterresolver.testkit;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
-import com.github.tomakehurst.wiremock.extension.ResponseDefinitionTransformerV2;
-import com.github.tomakehurst.wiremock.http.Fault;
-import com.github.tomakehurst.wiremock.http.HttpHeader;
-import com.github.tomakehurst.wiremock.http.Request;
 import com.github.tomakehurst.wiremock.http.ResponseDefinition;
-import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -22,9 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
@@ -51,21 +42,25 @@ import java.util.regex.Pattern;
  *       instance that requires IMDSv2. Which instance "this" is: {@link #identifyAs(String)}.
  *   <li>Requests must carry a SigV4 {@code Authorization} header, else 401 {@code AuthFailure}.
  *   <li>Per-action call counts, the requests seen, a latency added to every API call, faults
- *       ({@link Ec2Fault}) by action, page and count, and EC2's request rate limit
+ *       ({@link Fault}) by action, page and count, and EC2's request rate limit
  *       ({@link #rateLimit(TokenBucket)}).
  * </ul>
  *
  * <p>The server listens on 127.0.0.1 only. Thread-safe; close it when done.
  */
-public final class SimulatedEc2 implements AutoCloseable {
+public final class SimulatedEc2 extends SimulatedApi<SimulatedEc2, SimulatedEc2.RecordedRequest> {
 
   /** The XML namespace of EC2 API version 2016-11-15. */
   public static final String NAMESPACE = "http://ec2.amazonaws.com/doc/2016-11-15/";
 
-  private static final String TRANSFORMER = "simulated-ec2";
+  /**
+   * The pseudo-action of the instance metadata service: a fault {@linkplain Fault#onOperation on} it
+   * hits every IMDS request (an API fault for any action never does).
+   */
+  public static final String IMDS = "IMDS";
+
   private static final Pattern SIGV4 = Pattern.compile("AWS4-HMAC-SHA256 Credential=[^/\\s]+/\\d{8}/[^/]+/ec2/aws4_request.*");
 
-  private final WireMockServer server;
   private final String region;
   private final Map<String, SimulatedInstance> fleet = new LinkedHashMap<>();
   /** Changes with every change of the fleet (guarded by {@code fleet}). */
@@ -73,20 +68,15 @@ public final class SimulatedEc2 implements AutoCloseable {
   /** Rendered pages of the current fleet version, so a stampede of the same request costs little CPU. */
   private final Map<String, byte[]> pages = new ConcurrentHashMap<>();
   private final Map<String, SimulatedInstanceType> types = new ConcurrentHashMap<>();
-  private final CallLog<RecordedRequest> calls = new CallLog<>();
-  private final FaultRules<Ec2Fault> faults = new FaultRules<>();
-  private volatile Duration latency = Duration.ZERO;
   private volatile int unpaginatedLimit = 1000;
   private volatile String self;
-  private volatile TokenBucket rateLimit;
-  private final Map<String, AtomicInteger> throttled = new ConcurrentHashMap<>();
   private final SimulatedImds imds;
 
   private SimulatedEc2(String region) {
+    super("simulated-ec2", IMDS, "DescribeInstances", 16, o -> o);
     this.region = region;
     this.imds = new SimulatedImds(this::selfInstance, region);
     defineDefaultTypes();
-    server = SimulationServer.startAnsweringAll(SimulationServer.loopback(new Transformer(), 16), TRANSFORMER);
   }
 
   /** Starts a simulation of region {@code us-east-1} on a free loopback port. */
@@ -99,19 +89,9 @@ public final class SimulatedEc2 implements AutoCloseable {
     return new SimulatedEc2(region);
   }
 
-  /** The EC2 API endpoint, e.g. {@code http://127.0.0.1:41234}. */
-  public URI endpoint() {
-    return URI.create("http://127.0.0.1:" + server.port());
-  }
-
   /** The IMDS endpoint (the same server; IMDS paths start with {@code /latest/}). */
   public URI imdsEndpoint() {
     return endpoint();
-  }
-
-  /** The port the server listens on. */
-  public int port() {
-    return server.port();
   }
 
   /**
@@ -218,36 +198,6 @@ public final class SimulatedEc2 implements AutoCloseable {
 
   // ---- behaviour ----
 
-  /** A delay added to every EC2 API call (not to IMDS). */
-  public SimulatedEc2 latency(Duration latency) {
-    this.latency = latency == null ? Duration.ZERO : latency;
-    return this;
-  }
-
-  /**
-   * Meters every EC2 API call (they are all non-mutating) with a token bucket, as EC2 meters an
-   * account's requests in a region: a call that finds no token is answered HTTP 503 with EC2's
-   * {@code RequestLimitExceeded} error (after the latency) and counted as {@linkplain
-   * #throttledCount() throttled}. {@code null} (the default) meters nothing. IMDS is not metered.
-   *
-   * @param bucket for instance {@link TokenBucket#ec2NonMutating()} (100 tokens, 20 a second)
-   */
-  public SimulatedEc2 rateLimit(TokenBucket bucket) {
-    this.rateLimit = bucket;
-    return this;
-  }
-
-  /** How many API calls the {@linkplain #rateLimit(TokenBucket) rate limit} throttled. */
-  public int throttledCount() {
-    return throttled.values().stream().mapToInt(AtomicInteger::get).sum();
-  }
-
-  /** How many calls of an action the {@linkplain #rateLimit(TokenBucket) rate limit} throttled. */
-  public int throttledCount(String action) {
-    AtomicInteger n = throttled.get(action);
-    return n == null ? 0 : n.get();
-  }
-
   /** The most instances a {@code DescribeInstances} without {@code MaxResults} returns at once. */
   public SimulatedEc2 unpaginatedLimit(int limit) {
     if (limit < 1) {
@@ -255,47 +205,6 @@ public final class SimulatedEc2 implements AutoCloseable {
     }
     this.unpaginatedLimit = limit;
     return this;
-  }
-
-  /** Adds a fault; faults are checked in the order added. */
-  public SimulatedEc2 inject(Ec2Fault fault) {
-    faults.add(fault, fault.times());
-    return this;
-  }
-
-  /** Removes all faults. */
-  public SimulatedEc2 clearFaults() {
-    faults.clear();
-    return this;
-  }
-
-  // ---- observation ----
-
-  /** How many requests of an action ({@code DescribeInstances}, …) arrived, faulted and throttled ones included. */
-  public int callCount(String action) {
-    return calls.count(action);
-  }
-
-  /** Request counts by action; IMDS requests are counted as {@code IMDS}. */
-  public Map<String, Integer> callCounts() {
-    return calls.counts();
-  }
-
-  /** The requests seen (the last 10 000), oldest first. */
-  public List<RecordedRequest> requests() {
-    return calls.requests();
-  }
-
-  /** Forgets counts and recorded requests (not the fleet or faults). */
-  public SimulatedEc2 resetCounts() {
-    calls.reset();
-    throttled.clear();
-    return this;
-  }
-
-  @Override
-  public void close() {
-    server.stop();
   }
 
   @Override
@@ -378,92 +287,63 @@ public final class SimulatedEc2 implements AutoCloseable {
     defineInstanceType(SimulatedInstanceType.withInferenceAccelerators("inf1.xlarge", 1));
   }
 
-  private Ec2Fault takeFault(String action, int page) {
-    return faults.take(f -> f.matches(action, page));
+  private static Map<String, String> parameters(Call call) {
+    Map<String, String> params = new LinkedHashMap<>(call.query());
+    if ("POST".equals(call.method())) {
+      params.putAll(decodeForm(call.body()));
+    }
+    return params;
   }
 
-  private void record(RecordedRequest request) {
-    calls.record(request.action(), request);
+  @Override
+  String operation(Call call) {
+    return call.path().startsWith("/latest/") ? IMDS : parameters(call).getOrDefault("Action", "(none)");
   }
 
-  /** Answers every request from the simulation's state. */
-  private final class Transformer implements ResponseDefinitionTransformerV2 {
-    @Override
-    public String getName() {
-      return TRANSFORMER;
-    }
+  @Override
+  RecordedRequest recorded(Call call, String action) {
+    return new RecordedRequest(call.method(), call.path(), action, call.headers(),
+        action.equals(IMDS) ? Map.of() : parameters(call));
+  }
 
-    @Override
-    public boolean applyGlobally() {
-      return false;
-    }
+  @Override
+  ResponseDefinition metadataAnswer(Call call) {
+    return imds.answer(call.method(), call.path(), call.headers());
+  }
 
-    @Override
-    public ResponseDefinition transform(ServeEvent event) {
-      Request request = event.getRequest();
-      String path = URI.create(request.getUrl()).getPath();
-      Map<String, String> headers = new LinkedHashMap<>();
-      for (HttpHeader h : request.getHeaders().all()) {
-        headers.put(h.key().toLowerCase(Locale.ROOT), h.firstValue());
+  @Override
+  ResponseDefinition refuse(Call call, String action) {
+    String authorization = call.header("authorization");
+    if (authorization == null || !SIGV4.matcher(authorization).matches()) {
+      return Ec2QueryWire.error(401, "AuthFailure", "AWS was not able to validate the provided access credentials", call.id(), 0);
+    }
+    String version = parameters(call).get("Version");
+    if (!"2016-11-15".equals(version)) {
+      return Ec2QueryWire.error(400, "InvalidParameterValue", "Unsupported API version: " + version, call.id(), 0);
+    }
+    return null;
+  }
+
+  @Override
+  ResponseDefinition answer(Call call, String action) {
+    Map<String, String> params = parameters(call);
+    try {
+      switch (action) {
+        case "DescribeInstances":
+          return describeInstances(params, call);
+        case "DescribeInstanceTypes":
+          return describeInstanceTypes(params, call);
+        default:
+          return Ec2QueryWire.error(400, "InvalidAction", "The action " + action + " is not valid for this web service.",
+              call.id(), 0);
       }
-      if (path.startsWith("/latest/")) {
-        record(new RecordedRequest(request.getMethod().getName(), path, Ec2Fault.IMDS, headers, Map.of()));
-        Ec2Fault fault = takeFault(Ec2Fault.IMDS, 1);
-        if (fault == null) {
-          return imds.answer(request.getMethod().getName(), path, headers);
-        }
-        switch (fault.kind()) {
-          case SLOW:
-            return ResponseDefinitionBuilder.like(imds.answer(request.getMethod().getName(), path, headers))
-                .withFixedDelay((int) fault.delay().toMillis()).build();
-          case CONNECTION_RESET:
-            return aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER).build();
-          case MALFORMED_XML:
-          case TRUNCATED_XML:
-            return Ec2QueryWire.plain(200, "<html><body>\u0000 captive portal: sign in \uFFFD</body></html>");
-          default:
-            return Ec2QueryWire.plain(500, "");
-        }
-      }
-      Map<String, String> params = new LinkedHashMap<>();
-      String query = URI.create(request.getUrl()).getRawQuery();
-      Ec2QueryWire.parseForm(query, params);
-      if ("POST".equals(request.getMethod().getName())) {
-        Ec2QueryWire.parseForm(request.getBodyAsString(), params);
-      }
-      String action = params.getOrDefault("Action", "(none)");
-      RecordedRequest recorded = new RecordedRequest(request.getMethod().getName(), path, action, headers, params);
-      record(recorded);
-      String requestId = UUID.randomUUID().toString();
-      String authorization = headers.get("authorization");
-      if (authorization == null || !SIGV4.matcher(authorization).matches()) {
-        return Ec2QueryWire.error(401, "AuthFailure", "AWS was not able to validate the provided access credentials", requestId, 0);
-      }
-      if (!"2016-11-15".equals(params.get("Version"))) {
-        return Ec2QueryWire.error(400, "InvalidParameterValue", "Unsupported API version: " + params.get("Version"), requestId, 0);
-      }
-      TokenBucket bucket = rateLimit;
-      if (bucket != null && !bucket.tryTake()) {
-        throttled.computeIfAbsent(action, k -> new AtomicInteger()).incrementAndGet();
-        return Ec2QueryWire.error(503, "RequestLimitExceeded", "Request limit exceeded.", requestId, latency.toMillis());
-      }
-      try {
-        switch (action) {
-          case "DescribeInstances":
-            return describeInstances(params, requestId);
-          case "DescribeInstanceTypes":
-            return describeInstanceTypes(params, requestId);
-          default:
-            return Ec2QueryWire.error(400, "InvalidAction", "The action " + action + " is not valid for this web service.",
-                requestId, 0);
-        }
-      } catch (Ec2QueryWire.BadRequest e) {
-        return Ec2QueryWire.error(400, e.code, e.getMessage(), requestId, 0);
-      }
+    } catch (Ec2QueryWire.BadRequest e) {
+      return Ec2QueryWire.error(400, e.code, e.getMessage(), call.id(), 0);
     }
   }
 
-  private ResponseDefinition describeInstances(Map<String, String> params, String requestId) {
+  private ResponseDefinition describeInstances(Map<String, String> params, Call call) {
+    String requestId = call.id();
     int pageSize = unpaginatedLimit;
     if (params.containsKey("MaxResults")) {
       int max;
@@ -486,9 +366,9 @@ public final class SimulatedEc2 implements AutoCloseable {
       page = decoded[0];
       offset = decoded[1];
     }
-    Ec2Fault fault = takeFault("DescribeInstances", page);
-    if (fault != null && fault.kind() != Ec2Fault.Kind.SLOW) {
-      return faulted(fault, requestId);
+    Fault fault = fault("DescribeInstances", page);
+    if (fails(fault)) {
+      return faulted(fault, call);
     }
     Map<String, List<String>> filters = Ec2Filters.parse(params);
     Set<String> ids = new TreeSet<>();
@@ -541,10 +421,11 @@ public final class SimulatedEc2 implements AutoCloseable {
     return ok(body, requestId, fault);
   }
 
-  private ResponseDefinition describeInstanceTypes(Map<String, String> params, String requestId) {
-    Ec2Fault fault = takeFault("DescribeInstanceTypes", 1);
-    if (fault != null && fault.kind() != Ec2Fault.Kind.SLOW) {
-      return faulted(fault, requestId);
+  private ResponseDefinition describeInstanceTypes(Map<String, String> params, Call call) {
+    String requestId = call.id();
+    Fault fault = fault("DescribeInstanceTypes", 1);
+    if (fails(fault)) {
+      return faulted(fault, call);
     }
     Set<String> asked = new TreeSet<>();
     params.forEach((k, v) -> {
@@ -590,34 +471,31 @@ public final class SimulatedEc2 implements AutoCloseable {
     return ok(xml.toString(), requestId, fault);
   }
 
-  private ResponseDefinition ok(String xml, String requestId, Ec2Fault slow) {
+  private ResponseDefinition ok(String xml, String requestId, Fault slow) {
     return ok(xml.getBytes(StandardCharsets.UTF_8), requestId, slow);
   }
 
-  private ResponseDefinition ok(byte[] xml, String requestId, Ec2Fault slow) {
-    long delay = latency.toMillis() + (slow != null ? slow.delay().toMillis() : 0);
+  private ResponseDefinition ok(byte[] xml, String requestId, Fault slow) {
+    long delay = delay(slow);
     // With its length: a body already whole needs no chunked framing (less work for both ends).
     ResponseDefinitionBuilder b = aResponse().withStatus(200).withHeader("Content-Type", "text/xml;charset=UTF-8")
         .withHeader("Content-Length", Integer.toString(xml.length)).withHeader("x-amzn-RequestId", requestId)
         .withBody(xml);
-    if (delay > 0) {
-      b.withFixedDelay((int) delay);
-    }
-    return b.build();
+    return SimulatedApi.build(b, delay);
   }
 
-  private ResponseDefinition faulted(Ec2Fault fault, String requestId) {
+  @Override
+  ResponseDefinition error(Fault fault, Call call, long delay) {
+    String requestId = call.id();
     switch (fault.kind()) {
-      case REQUEST_LIMIT_EXCEEDED:
-        return Ec2QueryWire.error(503, "RequestLimitExceeded", "Request limit exceeded.", requestId, latency.toMillis());
-      case INTERNAL_ERROR:
-        return Ec2QueryWire.error(500, "InternalError", "An internal error has occurred", requestId, latency.toMillis());
-      case CONNECTION_RESET:
-        return aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER).build();
-      case AUTH_FAILURE:
+      case THROTTLED:
+        return Ec2QueryWire.error(503, "RequestLimitExceeded", "Request limit exceeded.", requestId, delay);
+      case SERVER_ERROR:
+        return Ec2QueryWire.error(500, "InternalError", "An internal error has occurred", requestId, delay);
+      case CREDENTIALS_REJECTED:
         return Ec2QueryWire.error(401, "AuthFailure", "AWS was not able to validate the provided access credentials",
-            requestId, latency.toMillis());
-      case TRUNCATED_XML: {
+            requestId, delay);
+      case TRUNCATED_BODY: {
         String xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<DescribeInstancesResponse xmlns=\"" + NAMESPACE
             + "\">\n  <requestId>" + requestId + "</requestId>\n  <reservationSet>\n    <item>\n      <reservationId>r-0";
         return ok(xml, requestId, null);
@@ -626,5 +504,4 @@ public final class SimulatedEc2 implements AutoCloseable {
         return ok("this is <not xml & never was", requestId, null);
     }
   }
-
 }

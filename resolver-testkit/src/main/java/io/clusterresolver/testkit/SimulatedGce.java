@@ -1,19 +1,7 @@
 package io.clusterresolver.testkit;
 
-import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-
-import com.github.tomakehurst.wiremock.WireMockServer;
-import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
-import com.github.tomakehurst.wiremock.extension.ResponseDefinitionTransformerV2;
-import com.github.tomakehurst.wiremock.http.Fault;
-import com.github.tomakehurst.wiremock.http.HttpHeader;
-import com.github.tomakehurst.wiremock.http.Request;
 import com.github.tomakehurst.wiremock.http.ResponseDefinition;
-import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
 import java.net.URI;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -22,7 +10,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
@@ -50,23 +37,23 @@ import java.util.regex.Pattern;
  *       {@code token_uri} points here). A request with a bearer token this server did not issue is 401;
  *       with {@link #requireAuthorization(boolean)}, so is a request without one.
  *   <li>Per-operation call counts, the requests seen, a latency added to every API call, faults
- *       ({@link GceFault}) by operation, page and count.
+ *       ({@link Fault}) by operation, page and count,
+ *       and a rate limit ({@link #rateLimit(TokenBucket)}).
  * </ul>
  *
  * <p>The server listens on 127.0.0.1 only. Thread-safe; close it when done.
  */
-public final class SimulatedGce implements AutoCloseable {
+public final class SimulatedGce extends SimulatedGoogleApi<SimulatedGce, SimulatedGce.RecordedRequest> {
 
   /** Compute Engine's largest page. */
   public static final int MAX_RESULTS = 500;
 
-  private static final String TRANSFORMER = "simulated-gce";
+  private static final long PROJECT_NUMBER = 123456789012L;
   private static final Pattern PROJECT_PATH = Pattern.compile("/compute/v1/projects/([^/]+)/(.*)");
   private static final Pattern AGGREGATED = Pattern.compile("aggregated/instances");
   private static final Pattern ZONAL = Pattern.compile(
       "zones/([^/]+)/(instances|instances/([^/]+)|instanceGroups/([^/]+)/listInstances|machineTypes/([^/]+))");
 
-  private final WireMockServer server;
   private final String project;
   private final Map<String, SimulatedGceInstance> fleet = new LinkedHashMap<>();
   private final Map<String, List<String>> groups = new ConcurrentHashMap<>();
@@ -74,21 +61,14 @@ public final class SimulatedGce implements AutoCloseable {
   private final Map<String, String> machineTypeGpuNames = new ConcurrentHashMap<>();
   private final Set<String> zones = ConcurrentHashMap.newKeySet();
   private final Set<String> unreachable = ConcurrentHashMap.newKeySet();
-  private final Set<String> tokens = ConcurrentHashMap.newKeySet();
-  private volatile TokenBucket rateLimit;
-  private final CallLog<RecordedRequest> calls = new CallLog<>();
-  private final FaultRules<GceFault> faults = new FaultRules<>();
-  private final SimulatedGceMetadata metadata;
-  private volatile Duration latency = Duration.ZERO;
   private volatile int pageCap = MAX_RESULTS;
   private volatile boolean requireAuthorization;
   private volatile String self;
 
   private SimulatedGce(String project) {
+    super("simulated-gce", "instances.aggregatedList");
     this.project = project;
-    this.metadata = new SimulatedGceMetadata(this::selfInstance, project, 123456789012L);
     defineDefaultMachineTypes();
-    server = SimulationServer.startAnsweringAll(SimulationServer.loopback(new Transformer(), 16), TRANSFORMER);
   }
 
   /** Starts a simulation of project {@code sim-project} on a free loopback port. */
@@ -99,16 +79,6 @@ public final class SimulatedGce implements AutoCloseable {
   /** Starts a simulation of a project on a free loopback port. */
   public static SimulatedGce start(String project) {
     return new SimulatedGce(project);
-  }
-
-  /** The API endpoint, e.g. {@code http://127.0.0.1:41234} (the client adds {@code /compute/v1/}). */
-  public URI endpoint() {
-    return URI.create("http://127.0.0.1:" + server.port());
-  }
-
-  /** The metadata server (the same server; its paths start with {@code /computeMetadata/v1/}). */
-  public URI metadataEndpoint() {
-    return endpoint();
   }
 
   /** The OAuth2 token endpoint, for a service-account key's {@code token_uri}. */
@@ -239,18 +209,13 @@ public final class SimulatedGce implements AutoCloseable {
   /**
    * Meters every Compute Engine API call with a token bucket, as Google meters a project's read
    * requests: a call that finds no token is answered as Compute Engine documents it, 403 with reason
-   * {@code rateLimitExceeded} (domain {@code usageLimits}; cloud.google.com/compute/api-quota). The bucket counts what it served and throttled; {@code null} turns
-   * metering off (the default). Metadata-server and token-endpoint calls are not metered.
+   * {@code rateLimitExceeded} (domain {@code usageLimits}; cloud.google.com/compute/api-quota). The bucket
+   * counts what it served and throttled; {@code null} turns metering off (the default). Metadata-server and
+   * token-endpoint calls are not metered.
    */
+  @Override
   public SimulatedGce rateLimit(TokenBucket bucket) {
-    this.rateLimit = bucket;
-    return this;
-  }
-
-  /** A delay added to every API call (not to the metadata server or the token endpoint). */
-  public SimulatedGce latency(Duration latency) {
-    this.latency = latency == null ? Duration.ZERO : latency;
-    return this;
+    return super.rateLimit(bucket);
   }
 
   /**
@@ -269,54 +234,6 @@ public final class SimulatedGce implements AutoCloseable {
   public SimulatedGce requireAuthorization(boolean required) {
     this.requireAuthorization = required;
     return this;
-  }
-
-  /** Adds a fault; faults are checked in the order added. */
-  public SimulatedGce inject(GceFault fault) {
-    faults.add(fault, fault.times());
-    return this;
-  }
-
-  public SimulatedGce clearFaults() {
-    faults.clear();
-    return this;
-  }
-
-  // ---- observation ----
-
-  /**
-   * How many requests of an operation arrived, faulted ones included: {@code instances.aggregatedList},
-   * {@code instances.list}, {@code instances.get}, {@code instanceGroups.listInstances},
-   * {@code machineTypes.get}, {@code metadata}, {@code oauth2.token}.
-   */
-  public int callCount(String operation) {
-    return calls.count(operation);
-  }
-
-  /** Request counts by operation. */
-  public Map<String, Integer> callCounts() {
-    return calls.counts();
-  }
-
-  /** The requests seen (the last 10 000), oldest first. */
-  public List<RecordedRequest> requests() {
-    return calls.requests();
-  }
-
-  /** The access tokens {@code POST /token} has issued (to check that none is ever printed or logged). */
-  public Set<String> issuedTokens() {
-    return Set.copyOf(tokens);
-  }
-
-  /** Forgets counts and recorded requests (not the project or faults). */
-  public SimulatedGce resetCounts() {
-    calls.reset();
-    return this;
-  }
-
-  @Override
-  public void close() {
-    server.stop();
   }
 
   @Override
@@ -378,88 +295,55 @@ public final class SimulatedGce implements AutoCloseable {
     defineMachineType("g2-standard-96", 8, "nvidia-l4");
   }
 
-  private GceFault takeFault(String operation, int page) {
-    return faults.take(f -> f.matches(operation, page));
+  @Override
+  Map<String, String> metadataValues() {
+    Map<String, String> v = GoogleMetadataServer.projectValues(project, PROJECT_NUMBER, null);
+    SimulatedGceInstance me = selfInstance();
+    if (me != null) {
+      v.put("instance/id", me.idText());
+      v.put("instance/name", me.name());
+      v.put("instance/hostname", me.name() + "." + me.zone() + ".c." + project + ".internal");
+      v.put("instance/zone", "projects/" + PROJECT_NUMBER + "/zones/" + me.zone());
+      v.put("instance/machine-type", "projects/" + PROJECT_NUMBER + "/machineTypes/" + me.machineType());
+      me.networkIp().ifPresent(ip -> v.put("instance/network-interfaces/0/ip", ip));
+    }
+    return v;
   }
 
-  private void record(RecordedRequest request) {
-    calls.record(request.operation(), request);
+  @Override
+  String operation(Call call) {
+    String path = call.path();
+    if (GoogleMetadataServer.serves(path)) {
+      return METADATA;
+    }
+    return path.equals(GoogleTokenEndpoint.PATH) ? "oauth2.token" : operation(call.method(), path);
   }
 
-  /** Answers every request from the simulation's state. */
-  private final class Transformer implements ResponseDefinitionTransformerV2 {
-    @Override
-    public String getName() {
-      return TRANSFORMER;
-    }
+  @Override
+  RecordedRequest recorded(Call call, String operation) {
+    return new RecordedRequest(call.method(), call.path(), operation, call.headers(), call.query(), call.body());
+  }
 
-    @Override
-    public boolean applyGlobally() {
-      return false;
+  @Override
+  ResponseDefinition refuse(Call call, String operation) {
+    if (operation.equals("oauth2.token")) {
+      return tokens.answer(call);
     }
-
-    @Override
-    public ResponseDefinition transform(ServeEvent event) {
-      Request request = event.getRequest();
-      URI uri = URI.create(request.getUrl());
-      String path = uri.getPath();
-      String method = request.getMethod().getName();
-      Map<String, String> headers = new LinkedHashMap<>();
-      for (HttpHeader h : request.getHeaders().all()) {
-        headers.put(h.key().toLowerCase(Locale.ROOT), h.firstValue());
-      }
-      Map<String, String> params = query(uri.getRawQuery());
-      String body = request.getBodyAsString();
-      if (path.startsWith(SimulatedGceMetadata.PREFIX.substring(0, SimulatedGceMetadata.PREFIX.length() - 1))) {
-        record(new RecordedRequest(method, path, GceFault.METADATA, headers, params, body));
-        ResponseDefinition answer = metadata.answer(path.endsWith("/v1") ? SimulatedGceMetadata.PREFIX : path, headers);
-        GceFault fault = takeFault(GceFault.METADATA, 1);
-        if (fault == null) {
-          return answer;
-        }
-        switch (fault.kind()) {
-          case SLOW:
-            return ResponseDefinitionBuilder.like(answer).withFixedDelay((int) fault.delay().toMillis()).build();
-          case CONNECTION_RESET:
-            return aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER).build();
-          case MALFORMED_JSON:
-          case TRUNCATED_JSON:
-            return aResponse().withStatus(200).withHeader("Content-Type", "text/html")
-                .withBody("<html><body>\u0000 captive portal: sign in \uFFFD</body></html>").build();
-          default:
-            return aResponse().withStatus(500).withBody("").build();
-        }
-      }
-      if (path.equals("/token")) {
-        record(new RecordedRequest(method, path, "oauth2.token", headers, params, body));
-        return token(method, body);
-      }
-      String operation = operation(method, path);
-      record(new RecordedRequest(method, path, operation, headers, params, body));
-      try {
-        authorize(headers.get("authorization"));
-        if (TokenBucket.throttles(rateLimit)) {
-          return faulted(GceFault.rateQuotaExceeded());
-        }
-        return GceApi.answer(SimulatedGce.this, operation, path, params, body);
-      } catch (GceJson.ApiError e) {
-        return GceJson.error(e, latency.toMillis());
-      }
+    try {
+      authorize(call.header("authorization"));
+      return null;
+    } catch (GceJson.ApiError e) {
+      return GceJson.error(e, latencyMillis());
     }
   }
 
-  private static Map<String, String> query(String raw) {
-    Map<String, String> params = new LinkedHashMap<>();
-    if (raw != null) {
-      for (String pair : raw.split("&")) {
-        int eq = pair.indexOf('=');
-        if (!pair.isEmpty()) {
-          params.put(URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8),
-              eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
-        }
-      }
+  @Override
+  ResponseDefinition answer(Call call, String operation) {
+    try {
+      return GceApi.answer(this, operation, call);
+    } catch (GceJson.ApiError e) {
+      return GceJson.error(e, latencyMillis());
     }
-    return params;
   }
 
   /** The API operation a request is, by method and path. */
@@ -492,22 +376,10 @@ public final class SimulatedGce implements AutoCloseable {
       }
       return;
     }
-    if (!authorization.startsWith("Bearer ") || !tokens.contains(authorization.substring("Bearer ".length()))) {
+    if (!tokens.accepts(authorization)) {
       throw new GceJson.ApiError(401, "authError", "UNAUTHENTICATED", "Request had invalid authentication credentials."
           + " Expected OAuth 2 access token, login cookie or other valid authentication credential.");
     }
-  }
-
-  private ResponseDefinition token(String method, String body) {
-    Map<String, String> form = query(body);
-    String assertion = form.getOrDefault("assertion", "");
-    if (!"POST".equals(method) || !"urn:ietf:params:oauth:grant-type:jwt-bearer".equals(form.get("grant_type"))
-        || assertion.split("\\.").length != 3) {
-      return GceJson.json(400, "{\"error\":\"invalid_grant\",\"error_description\":\"Invalid JWT Signature.\"}", 0);
-    }
-    String token = "ya29.simulated-" + UUID.randomUUID().toString().replace("-", "");
-    tokens.add(token);
-    return GceJson.json(200, "{\"access_token\":\"" + token + "\",\"expires_in\":3599,\"token_type\":\"Bearer\"}", 0);
   }
 
   // ---- what GceApi reads ----
@@ -549,36 +421,25 @@ public final class SimulatedGce implements AutoCloseable {
     return pageCap;
   }
 
-  long latencyMillis() {
-    return latency.toMillis();
-  }
-
-  /** A fault for this call, or {@code null}; {@code SLOW} faults are returned too (the answer is delayed). */
-  GceFault fault(String operation, int page) {
-    return takeFault(operation, page);
-  }
-
   private static final String QUOTA_MESSAGE = "Quota exceeded for quota metric 'Read requests' and limit 'Read"
       + " requests per minute' of service 'compute.googleapis.com' for consumer 'project_number:123456789012'.";
 
-  /** The answer of a faulted call. */
-  ResponseDefinition faulted(GceFault fault) {
-    long delay = latency.toMillis();
+  /** Compute Engine's answer to a fault: throttling as 403 {@code rateLimitExceeded} (or 429, when asked). */
+  @Override
+  ResponseDefinition error(Fault fault, Call call, long delay) {
     switch (fault.kind()) {
-      case RATE_LIMIT_EXCEEDED:
-        return GceJson.error(new GceJson.ApiError(429, "rateLimitExceeded", "RESOURCE_EXHAUSTED", QUOTA_MESSAGE), delay);
-      case RATE_QUOTA_EXCEEDED:
-        return GceJson.error(new GceJson.ApiError(403, "rateLimitExceeded", "PERMISSION_DENIED", QUOTA_MESSAGE), delay);
-      case BACKEND_ERROR:
+      case THROTTLED:
+        return GceJson.error(fault.status() == 429
+            ? new GceJson.ApiError(429, "rateLimitExceeded", "RESOURCE_EXHAUSTED", QUOTA_MESSAGE)
+            : new GceJson.ApiError(403, "rateLimitExceeded", "PERMISSION_DENIED", QUOTA_MESSAGE), delay);
+      case SERVER_ERROR:
         return GceJson.error(new GceJson.ApiError(500, "backendError", "INTERNAL", "Internal error. Please try again"
             + " or contact Google Support. (Code: '5F2A1B3C4D5E6')"), delay);
-      case CONNECTION_RESET:
-        return aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER).build();
-      case AUTH_FAILURE:
+      case CREDENTIALS_REJECTED:
         return GceJson.error(new GceJson.ApiError(401, "authError", "UNAUTHENTICATED", "Request had invalid"
             + " authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication"
             + " credential."), delay);
-      case TRUNCATED_JSON:
+      case TRUNCATED_BODY:
         return GceJson.json(200, "{\n  \"kind\": \"compute#instanceAggregatedList\",\n  \"items\": {\n    \"zones/", delay);
       default:
         return GceJson.json(200, "<html><body>this is not JSON & never was</body></html>", delay);

@@ -2,24 +2,14 @@ package io.clusterresolver.testkit;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
-import com.github.tomakehurst.wiremock.extension.ResponseDefinitionTransformerV2;
-import com.github.tomakehurst.wiremock.http.Request;
 import com.github.tomakehurst.wiremock.http.ResponseDefinition;
-import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
-import java.net.URI;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
@@ -53,12 +43,11 @@ import java.util.regex.Pattern;
  * <p>Pages after the first are read from the current pods (not a snapshot of the first page's
  * resource version). The server listens on 127.0.0.1 only. Thread-safe; close it when done.
  */
-public final class SimulatedKubernetes implements AutoCloseable {
+public final class SimulatedKubernetes extends SimulatedApi<SimulatedKubernetes, SimulatedKubernetes.RecordedRequest> {
 
   /** The operation name of pod lists in {@link #callCount(String)}. */
   public static final String LIST_PODS = "list pods";
 
-  private static final String TRANSFORMER = "simulated-kubernetes";
   private static final Pattern NAMESPACED_PODS = Pattern.compile("/api/v1/namespaces/([^/]+)/pods");
   private static final String EXPIRED = "The provided continue parameter is too old to display a consistent list"
       + " result. You can start a new list without the continue parameter, or use the continue token in this"
@@ -66,21 +55,16 @@ public final class SimulatedKubernetes implements AutoCloseable {
       + " inconsistent list - objects that were created, modified, or deleted between the time the first chunk"
       + " was returned and now may show up in the list.";
 
-  private final WireMockServer server;
   private final Map<String, SimulatedPod> pods = new TreeMap<>();
   private final Map<String, String> tokens = new ConcurrentHashMap<>();
   private final Set<String> forbidden = ConcurrentHashMap.newKeySet();
   private final Map<String, Integer> tokenPages = new ConcurrentHashMap<>();
-  private final CallLog<RecordedRequest> calls = new CallLog<>();
-  private final FaultRules<Fault> faults = new FaultRules<>();
-  private volatile Duration latency = Duration.ZERO;
-  private volatile TokenBucket rateLimit;
   private long resourceVersion = 1000;
   private volatile long oldestValidVersion;
   private final AtomicInteger expireIssued = new AtomicInteger();
 
   private SimulatedKubernetes() {
-    server = SimulationServer.startAnsweringAll(SimulationServer.loopback(new Transformer(), 16), TRANSFORMER);
+    super("simulated-kubernetes", null, LIST_PODS, 16, o -> o);
   }
 
   /**
@@ -91,15 +75,6 @@ public final class SimulatedKubernetes implements AutoCloseable {
     SimulatedKubernetes k = new SimulatedKubernetes();
     k.acceptTokens(Map.of("simulated-token", "system:serviceaccount:default:cluster-resolver"));
     return k;
-  }
-
-  /** The API server URL, e.g. {@code http://127.0.0.1:41234}. */
-  public URI endpoint() {
-    return URI.create("http://127.0.0.1:" + server.port());
-  }
-
-  public int port() {
-    return server.port();
   }
 
   // ---- pods ----
@@ -187,26 +162,6 @@ public final class SimulatedKubernetes implements AutoCloseable {
 
   // ---- behaviour ----
 
-  /** A delay added to every list call. */
-  public SimulatedKubernetes latency(Duration latency) {
-    this.latency = latency == null ? Duration.ZERO : latency;
-    return this;
-  }
-
-  /**
-   * Meters every authenticated request with a token bucket and rejects the excess as API Priority and
-   * Fairness does: 429 {@code TooManyRequests}, a {@code Status} body and {@code Retry-After: 1} (the same
-   * answer as a {@link Fault.Kind#THROTTLED} fault). Rejected requests are counted in {@link #callCount}
-   * like the others. The bucket counts what it served and throttled; {@code null} turns metering off (the
-   * default). As the API server does, authentication comes first (a 401 takes no token).
-   *
-   * @param bucket for instance {@link TokenBucket#kubernetesClientDefault()} (client-go's 5 a second after 10)
-   */
-  public SimulatedKubernetes rateLimit(TokenBucket bucket) {
-    this.rateLimit = bucket;
-    return this;
-  }
-
   /** Every continue token issued so far is answered with 410 Gone (the API server compacted past it). */
   public SimulatedKubernetes expireContinueTokens() {
     synchronized (pods) {
@@ -225,59 +180,14 @@ public final class SimulatedKubernetes implements AutoCloseable {
     return this;
   }
 
-  /**
-   * Adds a fault for the next pod list (or page {@code fault.page()} of a listing), once or, when
-   * persistent, until {@link #clearFaults()}. Returns {@code false} for kinds an API server has no
-   * counterpart of (metadata-server faults).
-   */
-  public boolean inject(Fault fault) {
-    return inject(fault, fault.persistent() ? Integer.MAX_VALUE : 1);
-  }
-
-  /** Adds a fault for the next {@code times} matching calls. */
+  /** Adds a fault for the next {@code times} matching calls (see {@link #inject(Fault)}). */
   public boolean inject(Fault fault, int times) {
-    if (fault.kind().metadata()) {
-      return false;
-    }
-    if (times < 1) {
-      throw new IllegalArgumentException("A fault must apply at least once, not " + times + " times");
-    }
-    faults.add(fault, times);
-    return true;
-  }
-
-  /** Removes all faults. */
-  public SimulatedKubernetes clearFaults() {
-    faults.clear();
-    return this;
-  }
-
-  // ---- observation ----
-
-  /** How many requests of an operation ({@link #LIST_PODS}, {@code get pods}, {@code other}) arrived, faulted ones included. */
-  public int callCount(String operation) {
-    return calls.count(operation);
+    return inject(fault.times(times));
   }
 
   /** Pod list requests so far. */
   public int listCalls() {
     return callCount(LIST_PODS);
-  }
-
-  /** The requests seen (the last 10 000), oldest first. */
-  public List<RecordedRequest> requests() {
-    return calls.requests();
-  }
-
-  /** Forgets counts and recorded requests (not the pods, tokens or faults). */
-  public SimulatedKubernetes resetCounts() {
-    calls.reset();
-    return this;
-  }
-
-  @Override
-  public void close() {
-    server.stop();
   }
 
   @Override
@@ -299,61 +209,51 @@ public final class SimulatedKubernetes implements AutoCloseable {
 
   // ---- internals ----
 
-  private Fault takeFault(int page) {
-    return faults.take(f -> f.page() == 0 || f.page() == page);
+  @Override
+  String operation(Call call) {
+    boolean list = "GET".equals(call.method())
+        && (NAMESPACED_PODS.matcher(call.path()).matches() || call.path().equals("/api/v1/pods"));
+    return list ? LIST_PODS : "other";
   }
 
-  private void record(RecordedRequest r) {
-    calls.record(r.operation(), r);
+  @Override
+  RecordedRequest recorded(Call call, String operation) {
+    return new RecordedRequest(call.method(), call.path(), call.query(), bearerToken(call), operation, call.id());
   }
 
-  private final class Transformer implements ResponseDefinitionTransformerV2 {
-    @Override
-    public String getName() {
-      return TRANSFORMER;
-    }
+  private static String bearerToken(Call call) {
+    String auth = call.header("Authorization");
+    return auth != null && auth.startsWith("Bearer ") ? auth.substring(7).trim() : null;
+  }
 
-    @Override
-    public boolean applyGlobally() {
-      return false;
-    }
+  private String user(Call call) {
+    String token = bearerToken(call);
+    return token == null ? null : tokens.get(token);
+  }
 
-    @Override
-    public ResponseDefinition transform(ServeEvent event) {
-      Request request = event.getRequest();
-      URI uri = URI.create(request.getUrl());
-      String path = uri.getPath();
-      Map<String, String> query = query(uri.getRawQuery());
-      String auth = request.getHeader("Authorization");
-      String token = auth != null && auth.startsWith("Bearer ") ? auth.substring(7).trim() : null;
-      Matcher namespaced = NAMESPACED_PODS.matcher(path);
-      boolean list = "GET".equals(request.getMethod().getName())
-          && (namespaced.matches() || path.equals("/api/v1/pods"));
-      String auditId = UUID.randomUUID().toString();
-      record(new RecordedRequest(request.getMethod().getName(), path, query, token, list ? LIST_PODS : "other",
-          auditId));
-      String user = token == null ? null : tokens.get(token);
-      if (user == null) {
-        return KubernetesWire.error(401, "Unauthorized", "Unauthorized", null, auditId, 0);
-      }
-      if (TokenBucket.throttles(rateLimit)) {
-        return faulted(new Fault(Fault.Kind.THROTTLED, 0, false, Duration.ZERO), auditId);
-      }
-      if (!list) {
-        return KubernetesWire.error(404, "NotFound", "the server could not find the requested resource", null,
-            auditId, 0);
-      }
-      String namespace = namespaced.matches() ? namespaced.group(1) : null;
-      if (forbidden.contains(namespace == null ? "" : namespace)) {
-        return KubernetesWire.error(403, "Forbidden", "pods is forbidden: User \"" + user
-            + "\" cannot list resource \"pods\" in API group \"\" in the namespace \"" + namespace + "\"",
-            "{\"kind\":\"pods\"}", auditId, 0);
-      }
-      try {
-        return listPods(namespace, query, auditId);
-      } catch (LabelSelectors.InvalidSelector | BadRequest e) {
-        return KubernetesWire.error(400, "BadRequest", e.getMessage(), null, auditId, 0);
-      }
+  @Override
+  ResponseDefinition refuse(Call call, String operation) {
+    return user(call) == null ? KubernetesWire.error(401, "Unauthorized", "Unauthorized", null, call.id(), 0) : null;
+  }
+
+  @Override
+  ResponseDefinition answer(Call call, String operation) {
+    String auditId = call.id();
+    if (!operation.equals(LIST_PODS)) {
+      return KubernetesWire.error(404, "NotFound", "the server could not find the requested resource", null,
+          auditId, 0);
+    }
+    Matcher namespaced = NAMESPACED_PODS.matcher(call.path());
+    String namespace = namespaced.matches() ? namespaced.group(1) : null;
+    if (forbidden.contains(namespace == null ? "" : namespace)) {
+      return KubernetesWire.error(403, "Forbidden", "pods is forbidden: User \"" + user(call)
+          + "\" cannot list resource \"pods\" in API group \"\" in the namespace \"" + namespace + "\"",
+          "{\"kind\":\"pods\"}", auditId, 0);
+    }
+    try {
+      return listPods(namespace, call);
+    } catch (LabelSelectors.InvalidSelector | BadRequest e) {
+      return KubernetesWire.error(400, "BadRequest", e.getMessage(), null, auditId, 0);
     }
   }
 
@@ -363,7 +263,9 @@ public final class SimulatedKubernetes implements AutoCloseable {
     }
   }
 
-  private ResponseDefinition listPods(String namespace, Map<String, String> query, String auditId) {
+  private ResponseDefinition listPods(String namespace, Call call) {
+    Map<String, String> query = call.query();
+    String auditId = call.id();
     Predicate<Map<String, String>> selector = LabelSelectors.parse(query.get("labelSelector"));
     long limit = 0;
     if (query.containsKey("limit")) {
@@ -382,14 +284,14 @@ public final class SimulatedKubernetes implements AutoCloseable {
         throw new BadRequest("continue key is not valid: illegal base64 data or not a continue token");
       }
       if ((Long) decoded[0] < oldestValidVersion) {
-        return KubernetesWire.error(410, "Expired", EXPIRED, null, auditId, latency.toMillis());
+        return KubernetesWire.error(410, "Expired", EXPIRED, null, auditId, latencyMillis());
       }
       start = (String) decoded[1];
       page = tokenPages.getOrDefault(continueToken, 2);
     }
-    Fault fault = takeFault(page);
-    if (fault != null && fault.kind() != Fault.Kind.SLOW) {
-      return faulted(fault, auditId);
+    Fault fault = fault(LIST_PODS, page);
+    if (fails(fault)) {
+      return faulted(fault, call);
     }
     List<SimulatedPod> matching = new ArrayList<>();
     long rv;
@@ -422,8 +324,7 @@ public final class SimulatedKubernetes implements AutoCloseable {
       json.append(i == 0 ? "" : ",").append(matching.get(i).json());
     }
     json.append("]}");
-    long delay = latency.toMillis() + (fault != null ? fault.delay().toMillis() : 0);
-    return ok(json.toString(), auditId, delay);
+    return ok(json.toString(), auditId, delay(fault));
   }
 
   private static ResponseDefinition ok(String body, String auditId, long delayMs) {
@@ -432,14 +333,12 @@ public final class SimulatedKubernetes implements AutoCloseable {
         .withHeader("Audit-Id", auditId)
         .withHeader("Cache-Control", "no-cache, private")
         .withBody(body);
-    if (delayMs > 0) {
-      b.withFixedDelay((int) delayMs);
-    }
-    return b.build();
+    return SimulatedApi.build(b, delayMs);
   }
 
-  private ResponseDefinition faulted(Fault fault, String auditId) {
-    long delay = latency.toMillis();
+  @Override
+  ResponseDefinition error(Fault fault, Call call, long delay) {
+    String auditId = call.id();
     return switch (fault.kind()) {
       case THROTTLED -> KubernetesWire.error(429, "TooManyRequests", "Too many requests, please try again later.",
           "{\"retryAfterSeconds\":1}", auditId, delay);
@@ -447,27 +346,11 @@ public final class SimulatedKubernetes implements AutoCloseable {
           "Internal error occurred: etcdserver: request timed out",
           "{\"causes\":[{\"message\":\"etcdserver: request timed out\"}]}", auditId, delay);
       case CREDENTIALS_REJECTED -> KubernetesWire.error(401, "Unauthorized", "Unauthorized", null, auditId, delay);
-      case CONNECTION_RESET -> aResponse().withFault(com.github.tomakehurst.wiremock.http.Fault.CONNECTION_RESET_BY_PEER)
-          .build();
       case TRUNCATED_BODY -> ok("{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"1\"},"
           + "\"items\":[{\"metadata\":{\"name\":\"trun", auditId, delay);
       default -> aResponse().withStatus(200).withHeader("Content-Type", "text/html")
           .withBody("<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>")
           .build();
     };
-  }
-
-  private static Map<String, String> query(String raw) {
-    Map<String, String> q = new LinkedHashMap<>();
-    if (raw == null || raw.isEmpty()) {
-      return q;
-    }
-    for (String pair : raw.split("&")) {
-      int eq = pair.indexOf('=');
-      String k = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
-      String v = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
-      q.put(k, v);
-    }
-    return q;
   }
 }

@@ -1,31 +1,11 @@
 package io.clusterresolver.testkit;
 
-import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-import static com.github.tomakehurst.wiremock.client.WireMock.any;
-import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
-import static com.github.tomakehurst.wiremock.client.WireMock.get;
-import static com.github.tomakehurst.wiremock.client.WireMock.post;
-import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
-import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
-
-import com.github.tomakehurst.wiremock.WireMockServer;
-import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
-import com.github.tomakehurst.wiremock.extension.ResponseDefinitionTransformerV2;
-import com.github.tomakehurst.wiremock.http.Fault;
-import com.github.tomakehurst.wiremock.http.QueryParameter;
-import com.github.tomakehurst.wiremock.http.Request;
 import com.github.tomakehurst.wiremock.http.ResponseDefinition;
-import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
 import java.net.URI;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
@@ -50,61 +30,40 @@ import java.util.regex.Pattern;
  *   <li>{@code POST /token}: an OAuth token for a service-account JWT (a key file whose {@code token_uri}
  *       is {@link #tokenUri()}); API calls carrying a bearer token it did not issue are 401
  *       {@code UNAUTHENTICATED}; calls without a token are accepted unless {@link #requireToken(boolean)}.
- *   <li>Call counts per operation, a latency added to every API call, faults ({@link TpuFault}), and a
+ *   <li>Call counts per operation, a latency added to every API call, faults ({@link Fault}), and a
  *       request quota ({@link #rateLimit(TokenBucket)}, off by default).
  * </ul>
  *
  * <p>The server listens on 127.0.0.1 only. Thread-safe; close it when done.
  */
-public final class SimulatedTpu implements AutoCloseable {
+public final class SimulatedTpu extends SimulatedGoogleApi<SimulatedTpu, SimulatedApi.Call> {
 
   /** The operation name of {@code nodes.get}, for counts and faults. */
   public static final String NODES_GET = "nodes.get";
   /** The operation name of {@code nodes.list}. */
   public static final String NODES_LIST = "nodes.list";
-  /** Requests to the metadata server. */
-  public static final String METADATA = "metadata";
   /** Requests to the token endpoint. */
   public static final String TOKEN = "token";
 
-  private static final String TRANSFORMER = "simulated-tpu";
-  private static final String NODE_PATH = "/v2/projects/([^/]+)/locations/([^/]+)/nodes/([^/]+)";
-  private static final String LIST_PATH = "/v2/projects/([^/]+)/locations/([^/]+)/nodes";
-  private static final Pattern NODE = Pattern.compile(NODE_PATH);
-  private static final Pattern LIST = Pattern.compile(LIST_PATH);
+  private static final String UNKNOWN = "(unknown)";
+  private static final Pattern NODE = Pattern.compile("/v2/projects/([^/]+)/locations/([^/]+)/nodes/([^/]+)");
+  private static final Pattern LIST = Pattern.compile("/v2/projects/([^/]+)/locations/([^/]+)/nodes");
 
-  private final WireMockServer server;
   private final String project;
   private final String zone;
   private final long projectNumber = 123_456_789_012L;
   /** Nodes by full resource name, in insertion order. */
   private final Map<String, SimulatedTpuNode> nodes = new LinkedHashMap<>();
-  private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
-  private final FaultRules<TpuFault> faults = new FaultRules<>();
-  private final Set<String> tokens = ConcurrentHashMap.newKeySet();
-  private final TpuVmMetadata metadata = new TpuVmMetadata();
+  private volatile Map<String, String> metadataValues = Map.of();
   private final AtomicInteger withToken = new AtomicInteger();
   private final AtomicInteger withoutToken = new AtomicInteger();
-  private volatile Duration latency = Duration.ZERO;
   private volatile boolean requireToken;
-  private volatile TokenBucket rateLimit;
 
   private SimulatedTpu(String project, String zone) {
+    super("simulated-tpu", null);
     this.project = project;
     this.zone = zone;
-    metadata.describe(project, projectNumber, zone, null, -1, "10.128.0.99");
-    server = new WireMockServer(SimulationServer.loopback(new Transformer(), 16));
-    server.start();
-    server.stubFor(get(urlPathMatching(NODE_PATH)).atPriority(1).willReturn(aResponse().withTransformers(TRANSFORMER)));
-    server.stubFor(get(urlPathMatching(LIST_PATH)).atPriority(1).willReturn(aResponse().withTransformers(TRANSFORMER)));
-    server.stubFor(any(urlPathMatching(TpuVmMetadata.PREFIX + ".*")).atPriority(1)
-        .willReturn(aResponse().withTransformers(TRANSFORMER)));
-    server.stubFor(post(urlPathEqualTo("/token")).atPriority(1).willReturn(aResponse().withTransformers(TRANSFORMER)));
-    // Anything else: the API's own 404 for an unknown method or path.
-    server.stubFor(any(anyUrl()).atPriority(10).willReturn(aResponse().withStatus(404)
-        .withHeader("Content-Type", "application/json; charset=UTF-8")
-        .withBody("{\n  \"error\": {\n    \"code\": 404,\n    \"message\": \"The requested URL was not found on this"
-            + " server.\",\n    \"status\": \"NOT_FOUND\"\n  }\n}\n")));
+    describe(null, -1);
   }
 
   /** Starts a simulation of project {@code demo-project}, zone {@code us-central2-b}, on a free loopback port. */
@@ -115,16 +74,6 @@ public final class SimulatedTpu implements AutoCloseable {
   /** Starts a simulation whose metadata server names this project and zone. */
   public static SimulatedTpu start(String project, String zone) {
     return new SimulatedTpu(project, zone);
-  }
-
-  /** The API endpoint, e.g. {@code http://127.0.0.1:41234}. */
-  public URI endpoint() {
-    return URI.create("http://127.0.0.1:" + server.port());
-  }
-
-  /** The metadata server's endpoint (the same server). */
-  public URI metadataEndpoint() {
-    return endpoint();
   }
 
   /** The OAuth token endpoint, for a service-account key file's {@code token_uri}. */
@@ -242,13 +191,7 @@ public final class SimulatedTpu implements AutoCloseable {
     if (n != null && worker >= n.endpoints().size()) {
       throw new IllegalArgumentException("Node " + node + " has " + n.endpoints().size() + " workers, not " + (worker + 1));
     }
-    metadata.describe(project, projectNumber, zone, n, worker, "10.128.0.99");
-    return this;
-  }
-
-  /** Sets one metadata value by path after {@code /computeMetadata/v1/} (like {@code instance/zone}); {@code null} removes it. */
-  public SimulatedTpu metadataValue(String path, String value) {
-    metadata.set(path, value);
+    describe(n, worker);
     return this;
   }
 
@@ -258,65 +201,52 @@ public final class SimulatedTpu implements AutoCloseable {
     return this;
   }
 
-  // ---- behaviour ----
-
-  /** A delay added to every API call (not to the metadata server). */
-  public SimulatedTpu latency(Duration latency) {
-    this.latency = latency == null ? Duration.ZERO : latency;
-    return this;
+  @Override
+  Map<String, String> metadataValues() {
+    return metadataValues;
   }
+
+  /** The metadata values of a VM that is worker {@code worker} of {@code node} ({@code worker} -1: a VM on no node). */
+  private void describe(SimulatedTpuNode node, int worker) {
+    Map<String, String> v = GoogleMetadataServer.projectValues(project, projectNumber, zone);
+    if (node != null && worker >= 0) {
+      v.put("instance/network-interfaces/0/ip", node.endpoints().get(worker).ipAddress());
+      v.put("instance/hostname", "t1v-n-" + Long.toHexString(node.id()).substring(0, 8) + "-w-" + worker
+          + "." + zone + ".c." + project + ".internal");
+      StringBuilder endpoints = new StringBuilder();
+      for (SimulatedTpuNode.Endpoint e : node.endpoints()) {
+        endpoints.append(endpoints.length() == 0 ? "" : ",").append("unknown:unknown:").append(e.ipAddress());
+      }
+      v.put("instance/attributes/worker-network-endpoints", endpoints.toString());
+      v.put("instance/attributes/agent-worker-number", Integer.toString(worker));
+      v.put("instance/attributes/accelerator-type", node.acceleratorType());
+    } else {
+      v.put("instance/network-interfaces/0/ip", "10.128.0.99");
+    }
+    metadataValues = Map.copyOf(v);
+  }
+
+  // ---- behaviour ----
 
   /**
    * Meters every Cloud TPU API call ({@code nodes.get}, {@code nodes.list}) with a token bucket, as Google
    * meters a project's requests per minute: a call that finds no token is answered 429
    * {@code RESOURCE_EXHAUSTED} in Google's JSON error shape (the same answer as
-   * {@link TpuFault#resourceExhausted()}), and is counted in {@link #callCount}. The bucket counts what it
+   * a {@link Fault.Kind#THROTTLED} fault), and is counted in {@link #callCount}. The bucket counts what it
    * served and throttled; {@code null} turns metering off (the default). Metadata-server and token-endpoint
    * calls are not metered.
    *
    * @param bucket for instance {@link TokenBucket#googlePerMinute(double)} with the project's quota
    */
+  @Override
   public SimulatedTpu rateLimit(TokenBucket bucket) {
-    this.rateLimit = bucket;
-    return this;
+    return super.rateLimit(bucket);
   }
 
   /** Whether API calls without a bearer token are refused (401), as the real API does. Off by default. */
   public SimulatedTpu requireToken(boolean require) {
     this.requireToken = require;
     return this;
-  }
-
-  /** Adds a fault; faults are checked in the order added. */
-  public SimulatedTpu inject(TpuFault fault) {
-    faults.add(fault, fault.times());
-    return this;
-  }
-
-  /** Removes all faults. */
-  public SimulatedTpu clearFaults() {
-    faults.clear();
-    return this;
-  }
-
-  // ---- observation ----
-
-  /** How many requests of an operation ({@link #NODES_GET}, {@link #NODES_LIST}, {@link #METADATA}, {@link #TOKEN}) arrived. */
-  public int callCount(String operation) {
-    AtomicInteger n = calls.get(operation);
-    return n == null ? 0 : n.get();
-  }
-
-  /** Request counts by operation. */
-  public Map<String, Integer> callCounts() {
-    Map<String, Integer> copy = new TreeMap<>();
-    calls.forEach((k, v) -> copy.put(k, v.get()));
-    return copy;
-  }
-
-  /** The access tokens the token endpoint issued (secrets a test checks never appear in any output). */
-  public Set<String> issuedTokens() {
-    return Set.copyOf(tokens);
   }
 
   /** How many API calls carried a bearer token this simulation issued. */
@@ -330,16 +260,11 @@ public final class SimulatedTpu implements AutoCloseable {
   }
 
   /** Forgets counts (not nodes, metadata or faults). */
+  @Override
   public SimulatedTpu resetCounts() {
-    calls.clear();
     withToken.set(0);
     withoutToken.set(0);
-    return this;
-  }
-
-  @Override
-  public void close() {
-    server.stop();
+    return super.resetCounts();
   }
 
   @Override
@@ -351,108 +276,87 @@ public final class SimulatedTpu implements AutoCloseable {
 
   // ---- internals ----
 
-  private TpuFault takeFault(String operation, int page) {
-    return faults.take(f -> f.matches(operation, page));
-  }
-
-  private void count(String operation) {
-    calls.computeIfAbsent(operation, k -> new AtomicInteger()).incrementAndGet();
-  }
-
-  /** Answers every stubbed request from the simulation's state. */
-  private final class Transformer implements ResponseDefinitionTransformerV2 {
-    @Override
-    public String getName() {
-      return TRANSFORMER;
+  @Override
+  String operation(Call call) {
+    String path = call.path();
+    boolean get = "GET".equals(call.method());
+    if (GoogleMetadataServer.serves(path)) {
+      return METADATA;
     }
-
-    @Override
-    public boolean applyGlobally() {
-      return false;
+    if (path.equals(GoogleTokenEndpoint.PATH)) {
+      return "POST".equals(call.method()) ? TOKEN : UNKNOWN;
     }
-
-    @Override
-    public ResponseDefinition transform(ServeEvent event) {
-      Request request = event.getRequest();
-      String path = URI.create(request.getUrl()).getPath();
-      String method = request.getMethod().getName();
-      if (path.startsWith(TpuVmMetadata.PREFIX)) {
-        count(METADATA);
-        TpuFault fault = takeFault(METADATA, 1);
-        if (metadata.isDown() || fault != null && fault.kind() == TpuFault.Kind.CONNECTION_RESET) {
-          return aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER).build();
-        }
-        if (fault != null && fault.kind() != TpuFault.Kind.SLOW) {
-          return aResponse().withStatus(200).withHeader("Metadata-Flavor", "Google")
-              .withHeader("Content-Type", "text/html").withBody("<html><body>captive portal</body></html>").build();
-        }
-        ResponseDefinition answer = metadata.answer(method, path, request.getHeader("Metadata-Flavor"));
-        return fault == null ? answer
-            : ResponseDefinitionBuilder.like(answer).withFixedDelay((int) fault.delay().toMillis()).build();
-      }
-      if (path.equals("/token")) {
-        count(TOKEN);
-        String token = "ya29.simulated-" + UUID.randomUUID().toString().replace("-", "");
-        tokens.add(token);
-        return TpuJson.json(200, "{\n  \"access_token\": \"" + token + "\",\n  \"expires_in\": 3599,\n"
-            + "  \"token_type\": \"Bearer\"\n}\n", 0);
-      }
-      Matcher get = NODE.matcher(path);
-      Matcher list = LIST.matcher(path);
-      String operation = get.matches() ? NODES_GET : NODES_LIST;
-      count(operation);
-      String requestId = UUID.randomUUID().toString().replace("-", "").substring(0, 16);
-      String authorization = request.getHeader("Authorization");
-      if (authorization == null) {
-        withoutToken.incrementAndGet();
-        if (requireToken) {
-          return TpuJson.error(401, "UNAUTHENTICATED", "Request is missing required authentication credential."
-              + " Expected OAuth 2 access token, login cookie or other valid authentication credential.", requestId, 0);
-        }
-      } else if (!authorization.startsWith("Bearer ") || !tokens.contains(authorization.substring(7))) {
-        return TpuJson.error(401, "UNAUTHENTICATED", "Request had invalid authentication credentials. Expected"
-            + " OAuth 2 access token, login cookie or other valid authentication credential.", requestId, 0);
-      } else {
-        withToken.incrementAndGet();
-      }
-      if (TokenBucket.throttles(rateLimit)) {
-        return faulted(TpuFault.resourceExhausted(), requestId);
-      }
-      boolean intEnums = query(request, "$alt").contains("enum-encoding=int");
-      if (get.matches()) {
-        return nodesGet(get.group(1), get.group(2), get.group(3), intEnums, requestId);
-      }
-      list.matches();
-      return nodesList(list.group(1), list.group(2), request, intEnums, requestId);
-    }
+    return get && NODE.matcher(path).matches() ? NODES_GET : get && LIST.matcher(path).matches() ? NODES_LIST : UNKNOWN;
   }
 
-  private static String query(Request request, String name) {
-    QueryParameter p = request.queryParameter(name);
-    return p != null && p.isPresent() ? p.firstValue() : "";
+  @Override
+  Call recorded(Call call, String operation) {
+    return call;
   }
 
-  private ResponseDefinition nodesGet(String project, String zone, String name, boolean intEnums, String requestId) {
-    TpuFault fault = takeFault(NODES_GET, 1);
-    if (fault != null && fault.kind() != TpuFault.Kind.SLOW) {
-      return faulted(fault, requestId);
+  private static String requestId(Call call) {
+    return call.id().replace("-", "").substring(0, 16);
+  }
+
+  @Override
+  ResponseDefinition refuse(Call call, String operation) {
+    if (operation.equals(UNKNOWN)) {
+      // The API's own 404 for an unknown method or path.
+      return TpuJson.json(404, "{\n  \"error\": {\n    \"code\": 404,\n    \"message\": \"The requested URL was not"
+          + " found on this server.\",\n    \"status\": \"NOT_FOUND\"\n  }\n}\n", 0);
+    }
+    if (operation.equals(TOKEN)) {
+      return tokens.answer(call);
+    }
+    String authorization = call.header("Authorization");
+    if (authorization == null) {
+      withoutToken.incrementAndGet();
+      if (requireToken) {
+        return TpuJson.error(401, "UNAUTHENTICATED", "Request is missing required authentication credential."
+            + " Expected OAuth 2 access token, login cookie or other valid authentication credential.", requestId(call), 0);
+      }
+    } else if (!tokens.accepts(authorization)) {
+      return TpuJson.error(401, "UNAUTHENTICATED", "Request had invalid authentication credentials. Expected"
+          + " OAuth 2 access token, login cookie or other valid authentication credential.", requestId(call), 0);
+    } else {
+      withToken.incrementAndGet();
+    }
+    return null;
+  }
+
+  @Override
+  ResponseDefinition answer(Call call, String operation) {
+    boolean intEnums = call.query().getOrDefault("$alt", "").contains("enum-encoding=int");
+    Matcher get = NODE.matcher(call.path());
+    if (get.matches()) {
+      return nodesGet(get.group(1), get.group(2), get.group(3), intEnums, call);
+    }
+    Matcher list = LIST.matcher(call.path());
+    list.matches();
+    return nodesList(list.group(1), list.group(2), call, intEnums);
+  }
+
+  private ResponseDefinition nodesGet(String project, String zone, String name, boolean intEnums, Call call) {
+    Fault fault = fault(NODES_GET, 1);
+    if (fails(fault)) {
+      return faulted(fault, call);
     }
     String full = resourceName(project, zone, name);
     SimulatedTpuNode node;
     synchronized (nodes) {
       node = nodes.get(full);
     }
-    long delay = latency.toMillis() + (fault != null ? fault.delay().toMillis() : 0);
+    long delay = delay(fault);
     if (node == null) {
-      return TpuJson.error(404, "NOT_FOUND", "Resource " + full + " was not found", requestId, delay);
+      return TpuJson.error(404, "NOT_FOUND", "Resource " + full + " was not found", requestId(call), delay);
     }
     return TpuJson.json(200, TpuJson.node(project, zone, node, intEnums), delay);
   }
 
-  private ResponseDefinition nodesList(String project, String zone, Request request, boolean intEnums,
-      String requestId) {
+  private ResponseDefinition nodesList(String project, String zone, Call call, boolean intEnums) {
+    String requestId = requestId(call);
     int pageSize = 100;
-    String size = query(request, "pageSize");
+    String size = call.query().getOrDefault("pageSize", "");
     if (!size.isEmpty()) {
       try {
         pageSize = Integer.parseInt(size);
@@ -464,7 +368,7 @@ public final class SimulatedTpu implements AutoCloseable {
     }
     int offset = 0;
     int page = 1;
-    String token = query(request, "pageToken");
+    String token = call.query().getOrDefault("pageToken", "");
     if (!token.isEmpty()) {
       String[] parts = token.split("-");
       try {
@@ -474,9 +378,9 @@ public final class SimulatedTpu implements AutoCloseable {
         return TpuJson.error(400, "INVALID_ARGUMENT", "Invalid page token: " + token, requestId, 0);
       }
     }
-    TpuFault fault = takeFault(NODES_LIST, page);
-    if (fault != null && fault.kind() != TpuFault.Kind.SLOW) {
-      return faulted(fault, requestId);
+    Fault fault = fault(NODES_LIST, page);
+    if (fails(fault)) {
+      return faulted(fault, call);
     }
     String prefix = "projects/" + project + "/locations/" + zone + "/nodes/";
     List<SimulatedTpuNode> inZone = new ArrayList<>();
@@ -497,26 +401,25 @@ public final class SimulatedTpu implements AutoCloseable {
       j.append(",\n  \"nextPageToken\": \"").append(page + 1).append('-').append(end).append('"');
     }
     j.append("\n}\n");
-    long delay = latency.toMillis() + (fault != null ? fault.delay().toMillis() : 0);
-    return TpuJson.json(200, j.toString(), delay);
+    return TpuJson.json(200, j.toString(), delay(fault));
   }
 
-  private ResponseDefinition faulted(TpuFault fault, String requestId) {
-    long delay = latency.toMillis();
+  /** The Cloud TPU API's answer to a fault, in Google's JSON error shape; a server error is 503 {@code UNAVAILABLE} when asked. */
+  @Override
+  ResponseDefinition error(Fault fault, Call call, long delay) {
+    String requestId = requestId(call);
     switch (fault.kind()) {
-      case RESOURCE_EXHAUSTED:
+      case THROTTLED:
         return TpuJson.error(429, "RESOURCE_EXHAUSTED", "Quota exceeded for quota metric 'Read requests' and limit"
             + " 'Read requests per minute' of service 'tpu.googleapis.com'", requestId, delay);
-      case INTERNAL_ERROR:
-        return TpuJson.error(500, "INTERNAL", "Internal error encountered.", requestId, delay);
-      case UNAVAILABLE:
-        return TpuJson.error(503, "UNAVAILABLE", "The service is currently unavailable.", requestId, delay);
-      case PERMISSION_DENIED:
+      case SERVER_ERROR:
+        return fault.status() == 503
+            ? TpuJson.error(503, "UNAVAILABLE", "The service is currently unavailable.", requestId, delay)
+            : TpuJson.error(500, "INTERNAL", "Internal error encountered.", requestId, delay);
+      case CREDENTIALS_REJECTED:
         return TpuJson.error(403, "PERMISSION_DENIED", "Permission 'tpu.nodes.get' denied on resource '//tpu.googleapis.com/"
             + "projects/" + project + "/locations/" + zone + "/nodes' (or it may not exist).", requestId, delay);
-      case CONNECTION_RESET:
-        return aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER).build();
-      case TRUNCATED_JSON:
+      case TRUNCATED_BODY:
         return TpuJson.json(200, "{\n  \"name\": \"projects/" + project + "/locations/" + zone
             + "/nodes/x\",\n  \"acceleratorType\": \"v4-", delay);
       default:

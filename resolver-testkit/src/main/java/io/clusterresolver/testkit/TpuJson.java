@@ -80,10 +80,7 @@ final class TpuJson {
   static ResponseDefinition json(int httpStatus, String body, long delayMs) {
     var b = aResponse().withStatus(httpStatus).withHeader("Content-Type", "application/json; charset=UTF-8")
         .withHeader("Vary", "Origin, X-Origin, Referer").withBody(body);
-    if (delayMs > 0) {
-      b.withFixedDelay((int) delayMs);
-    }
-    return b.build();
+    return SimulatedApi.build(b, delayMs);
   }
 
   /** The region of a zone ({@code us-central2-b} -> {@code us-central2}). */
@@ -93,27 +90,6 @@ final class TpuJson {
   }
 
   static String esc(String s) {
-    StringBuilder out = new StringBuilder(s.length() + 8);
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"':
-          out.append("\\\"");
-          break;
-        case '\\':
-          out.append("\\\\");
-          break;
-        case '\n':
-          out.append("\\n");
-          break;
-        default:
-          if (c < 0x20) {
-            out.append(String.format("\\u%04x", (int) c));
-          } else {
-            out.append(c);
-          }
-      }
-    }
-    return out.toString();
+    return Json.escape(s);
   }
 }

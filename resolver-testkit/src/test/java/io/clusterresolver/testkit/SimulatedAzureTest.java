@@ -1,5 +1,6 @@
 package io.clusterresolver.testkit;
 
+import java.time.Duration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URI;
@@ -68,7 +69,7 @@ class SimulatedAzureTest {
     assertThat(noToken.body()).contains("{\"error\":{\"code\":\"AuthenticationFailed\"");
     assertThat(get(vms(), true).body()).contains("MissingApiVersionParameter");
     assertThat(get(vms().replace("cluster-rg", "nope") + "?api-version=1", true).statusCode()).isEqualTo(404);
-    azure.inject(AzureFault.throttled(7));
+    azure.inject(Fault.throttled().retryAfter(Duration.ofSeconds(7)));
     HttpResponse<String> throttled = get(vms() + "?api-version=2024-07-01", true);
     assertThat(throttled.statusCode()).isEqualTo(429);
     assertThat(throttled.headers().firstValue("Retry-After")).contains("7");

@@ -79,7 +79,7 @@ class SimulatedEc2Test {
   @Test
   void throttlingUsesEc2ErrorXmlAndFaultsCountDown() throws Exception {
     ec2.addTypical(0, 2, b -> b);
-    ec2.inject(Ec2Fault.requestLimitExceeded().times(1));
+    ec2.inject(Fault.throttled().times(1));
     HttpResponse<String> throttled = post("Action=DescribeInstances&Version=2016-11-15");
     assertThat(throttled.statusCode()).isEqualTo(503);
     assertThat(throttled.body()).matches("(?s).*<Response><Errors><Error><Code>RequestLimitExceeded</Code>"

@@ -71,7 +71,7 @@ class SimulatedGceTest {
 
   @Test
   void throttlingIs429RateLimitExceeded() throws Exception {
-    gce.inject(GceFault.rateLimitExceeded());
+    gce.inject(Fault.throttled().status(429));
     HttpResponse<String> r = get("/compute/v1/projects/p-1/aggregated/instances");
     assertThat(r.statusCode()).isEqualTo(429);
     assertThat(r.body()).contains("\"reason\": \"rateLimitExceeded\"").contains("\"status\": \"RESOURCE_EXHAUSTED\"");

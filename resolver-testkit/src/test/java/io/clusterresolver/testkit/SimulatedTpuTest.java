@@ -97,7 +97,7 @@ class SimulatedTpuTest {
   @Test
   void faultsAndTokens() throws Exception {
     tpu.add(SimulatedTpuNode.builder("n1").workers("10.0.0.9").build());
-    tpu.inject(TpuFault.resourceExhausted().times(2));
+    tpu.inject(Fault.throttled().times(2));
     assertThat(get("/v2/projects/p1/locations/us-central2-b/nodes/n1").body()).contains("RESOURCE_EXHAUSTED");
     assertThat(get("/v2/projects/p1/locations/us-central2-b/nodes/n1").statusCode()).isEqualTo(429);
     assertThat(get("/v2/projects/p1/locations/us-central2-b/nodes/n1").statusCode()).isEqualTo(200);

@@ -5,7 +5,6 @@ import io.clusterresolver.testkit.Fault;
 import io.clusterresolver.testkit.ProviderContractTest;
 import io.clusterresolver.testkit.SimulatedTpu;
 import io.clusterresolver.testkit.SimulatedTpuNode;
-import io.clusterresolver.testkit.TpuFault;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -85,7 +84,7 @@ class TpuContractTest extends ProviderContractTest {
 
   @Override
   protected void failPersistently() {
-    tpu.inject(TpuFault.internalError().always());
+    tpu.inject(Fault.serverError().always());
   }
 
   @Override
@@ -99,20 +98,7 @@ class TpuContractTest extends ProviderContractTest {
    */
   @Override
   protected boolean inject(Fault fault) {
-    TpuFault tpuFault = switch (fault.kind()) {
-      case THROTTLED -> TpuFault.resourceExhausted();
-      case SERVER_ERROR -> TpuFault.internalError();
-      case CONNECTION_RESET -> TpuFault.connectionReset();
-      case TRUNCATED_BODY -> TpuFault.truncatedJson();
-      case MALFORMED_BODY -> TpuFault.malformedJson();
-      case SLOW -> TpuFault.slow(fault.delay());
-      case CREDENTIALS_REJECTED -> TpuFault.permissionDenied();
-      case METADATA_ABSENT -> TpuFault.connectionReset().onOperation(SimulatedTpu.METADATA);
-      case METADATA_SLOW -> TpuFault.slow(fault.delay()).onOperation(SimulatedTpu.METADATA);
-      case METADATA_GARBAGE -> TpuFault.malformedJson().onOperation(SimulatedTpu.METADATA);
-    };
-    tpu.inject(fault.persistent() ? tpuFault.always() : tpuFault);
-    return true;
+    return tpu.inject(fault);
   }
 
   /** nodes.get, metadata reads and token requests are retried by the provider (429, 5xx, resets). */

@@ -1,22 +1,27 @@
 package io.clusterresolver.tpu;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.testkit.HostileEndpoint;
+import io.clusterresolver.testkit.HostileEndpointContract;
 import io.clusterresolver.testkit.SimulatedTpu;
+import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 
 /** The tpu provider against an endpoint that is not the Cloud TPU API (issue 20, attacks 4 and 7). */
-class TpuHostileEndpointTest {
+class TpuHostileEndpointTest extends HostileEndpointContract {
 
   SimulatedTpu tpu;
+
+  TpuHostileEndpointTest() {
+    super("clusterresolver.tpu", "nodes.get");
+  }
 
   @BeforeEach
   void start() {
@@ -28,32 +33,49 @@ class TpuHostileEndpointTest {
     tpu.close();
   }
 
-  @Test
-  void anAnswerTrickledOneByteEveryHalfSecondEndsAtTheTimeout() {
-    String body = "{\"name\": \"projects/p/locations/z/nodes/n\", \"state\": \"READY\"" + " ".repeat(40) + "}";
-    try (HostileEndpoint api = HostileEndpoint.trickle(body, Duration.ofMillis(500))) {
-      ClusterResolver resolver = TpuTestSupport.resolver(tpu, "n", "endpoint", api.uri().toString(), "timeout", "2s");
-      long start = System.nanoTime();
-      ClusterResolverException e = catchThrowableOfType(resolver::resolve, ClusterResolverException.class);
-      long millis = (System.nanoTime() - start) / 1_000_000;
-
-      assertThat(e).isNotNull();
-      // The whole answer takes 50 s; 2 s plus a cold JVM's first client on a loaded machine is far below.
-      assertThat(millis).as("the timeout of 2 s covers the body too").isLessThan(12_000);
-      assertThat(e.getMessage()).contains("nodes.get").contains("2000 ms");
-    }
+  @Override
+  protected ClusterResolverException resolveAgainst(URI endpoint, Map<String, String> properties) {
+    List<String> keyValues = new ArrayList<>(List.of("endpoint", endpoint.toString()));
+    properties.forEach((k, v) -> keyValues.addAll(List.of(k, v)));
+    return catchThrowableOfType(() -> TpuTestSupport.resolver(tpu, "n", keyValues.toArray(String[]::new)).resolve(),
+        ClusterResolverException.class);
   }
 
-  @Test
-  void aSuccessfulAnswerThatIsNotANodeIsATerminalErrorNotNotReadyYet() {
-    try (HostileEndpoint api = HostileEndpoint.answer(200, Map.of("Content-Type", "application/json"), "{}")) {
-      ClusterResolverException e = catchThrowableOfType(() -> TpuTestSupport.resolver(tpu, "n",
-          "endpoint", api.uri().toString()).resolve(), ClusterResolverException.class);
+  @Override
+  protected String trickledAnswer() {
+    return "{\"name\": \"projects/p/locations/z/nodes/n\", \"state\": \"READY\"" + " ".repeat(40) + "}";
+  }
 
-      assertThat(e).isNotNull();
-      assertThat(e.getMessage()).contains("not a Cloud TPU API answer").contains("clusterresolver.tpu.endpoint")
-          .doesNotContain("STATE_UNSPECIFIED");
-      assertThat(e.isRetryable()).as("resolve --wait must stop, not poll a wrong endpoint").isFalse();
-    }
+  /** The whole answer takes 50 s; 2 s plus a cold JVM's first client on a loaded machine is far below. */
+  @Override
+  protected Duration trickleBound() {
+    return Duration.ofSeconds(12);
+  }
+
+  @Override
+  protected List<String> trickleErrorNames() {
+    return List.of("nodes.get", "2000 ms");
+  }
+
+  /** A node is one small answer: the provider's size limit is the kit's, checked by the other providers. */
+  @Override
+  protected String[] endlessAnswer() {
+    return null;
+  }
+
+  @Override
+  protected HostileEndpoint notTheApi() {
+    return HostileEndpoint.answer(200, Map.of("Content-Type", "application/json"), "{}");
+  }
+
+  @Override
+  protected List<String> notTheApiErrorNames() {
+    return List.of("not a Cloud TPU API answer", "clusterresolver.tpu.endpoint");
+  }
+
+  /** An empty node is not a node that is not ready yet. */
+  @Override
+  protected List<String> notTheApiErrorNeverSays() {
+    return List.of("STATE_UNSPECIFIED");
   }
 }

@@ -1,5 +1,6 @@
 package io.clusterresolver.tpu;
 
+import io.clusterresolver.testkit.Fault;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -14,7 +15,6 @@ import io.clusterresolver.testkit.SimulatedTpu;
 import io.clusterresolver.testkit.SimulatedTpuNode;
 import io.clusterresolver.testkit.SimulatedTpuNode.State;
 import io.clusterresolver.testkit.Together;
-import io.clusterresolver.testkit.TpuFault;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -314,12 +314,12 @@ class TpuProviderTest {
   @Test
   void throttlingIsRetriedAndAPersistentFailureNamesStatusRequestIdAndAttempts() {
     tpu.add(SimulatedTpuNode.builder("n").workers("10.0.0.1").build());
-    tpu.inject(TpuFault.resourceExhausted().times(2));
+    tpu.inject(Fault.throttled().times(2));
     tpu.resetCounts();
     assertThat(TpuTestSupport.resolver(tpu, "n").clusterSpec().jobTasks("worker")).containsExactly("10.0.0.1:8470");
     assertThat(tpu.callCount(SimulatedTpu.NODES_GET)).isEqualTo(3);
 
-    tpu.inject(TpuFault.internalError().always());
+    tpu.inject(Fault.serverError().always());
     Throwable t = catchThrowable(() -> TpuTestSupport.resolver(tpu, "n").clusterSpec());
     assertThat(t).isExactlyInstanceOf(ClusterResolverException.class).hasMessageContaining("tpu")
         .hasMessageContaining("nodes.get").hasMessageContaining("HTTP 500").hasMessageContaining("INTERNAL")
@@ -330,11 +330,11 @@ class TpuProviderTest {
   @Test
   void aBrokenAnswerIsNamedAndNeverAPartialCluster() {
     tpu.add(SimulatedTpuNode.builder("n").workers("10.0.0.1").build());
-    tpu.inject(TpuFault.malformedJson().always());
+    tpu.inject(Fault.malformedBody().always());
     assertThat(catchThrowable(() -> TpuTestSupport.resolver(tpu, "n").clusterSpec()))
         .isExactlyInstanceOf(ClusterResolverException.class).hasMessageContaining("nodes.get")
         .hasMessageContaining("not the API's format");
-    tpu.clearFaults().inject(TpuFault.connectionReset().always());
+    tpu.clearFaults().inject(Fault.connectionReset().always());
     assertThat(catchThrowable(() -> TpuTestSupport.resolver(tpu, "n").clusterSpec()))
         .isExactlyInstanceOf(ClusterResolverException.class).hasMessageContaining("nodes.get")
         .hasMessageContaining("clusterresolver.tpu.endpoint");
@@ -343,7 +343,7 @@ class TpuProviderTest {
   @Test
   void aSlowApiEndsAtTheTimeout() {
     tpu.add(SimulatedTpuNode.builder("n").workers("10.0.0.1").build());
-    tpu.inject(TpuFault.slow(Duration.ofSeconds(5)).always());
+    tpu.inject(Fault.slow(Duration.ofSeconds(5)).always());
     long start = System.nanoTime();
     Throwable t = catchThrowable(() -> TpuTestSupport.resolver(tpu, "n", "timeout", "700ms").clusterSpec());
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(4));

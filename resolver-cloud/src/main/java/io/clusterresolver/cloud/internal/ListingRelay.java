@@ -16,7 +16,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;
@@ -46,13 +45,15 @@ import java.util.function.LongSupplier;
  * relay, a damaged answer, a reset), the resolve lists the cloud itself through {@code fallback} and
  * says why in one WARNING naming the relay.
  *
- * <p>Trust: every request carries its time, a random nonce and their HMAC-SHA256 under the job's
- * secret ({@code relay-secret}); every answer carries the HMAC of the listing together with the
- * request's, which the host checks before decoding anything. So only holders of the secret read the
- * listing or make the relay list, a recorded request cannot be replayed, and whoever else holds the
- * port (a process that bound it first, a forger, an old answer) is never taken for the relay: the
- * host lists the cloud. The answer is not encrypted: who can read the network's packets reads the
- * members. The whole exchange, body included, ends within {@code wait}, and an answer longer than
+ * <p>Trust: every request carries its time, a random nonce and their HMAC-SHA256 under a key derived
+ * from the job's secret ({@code relay-secret}); every answer is the listing encrypted with
+ * AES-256-GCM under another key derived from it (a fresh nonce each, the request's seal and the age
+ * as additional data), which the host decrypts, so verifies, before decoding anything. So only
+ * holders of the secret read the listing (on the network too) or make the relay list, a recorded
+ * request cannot be replayed, and whoever else holds the port (a process that bound it first, a
+ * forger, an old answer, a changed bit) is never taken for the relay: the host lists the cloud. With
+ * {@code relay-insecure=true} the answer is plain with a checksum: anyone on the path reads it. The
+ * whole exchange, body included, ends within {@code wait}, and an answer longer than
  * {@link #MAX_ANSWER_BYTES} is dropped.
  */
 public final class ListingRelay {
@@ -195,22 +196,26 @@ public final class ListingRelay {
     byte[] body = response.body();
     if (status != 200) {
       String text = new String(body, 0, Math.min(body.length, 2048), StandardCharsets.UTF_8).strip();
-      return fallBack("answered HTTP " + status + " (" + UntrustedText.escape(text) + ")");
+      return fallBack("answered HTTP " + status + " (" + UntrustedText.escape(text) + ")"
+          + (status == 404 || status == 410 ? "; every host of the job must run the relay's cluster-resolver version"
+              + " (this one speaks " + RelayServer.PATH + ")" : ""));
     }
     String type = response.headers().firstValue("Content-Type").orElse("");
     String age = response.headers().firstValue(RelayServer.AGE_HEADER).orElse("");
-    byte[] answerSeal = RelayServer.hex(response.headers().firstValue(RelayServer.SEAL_HEADER).orElse(null));
-    // Verified before a byte of it is decoded: an answer that does not prove the secret is not read at all.
-    if (answerSeal == null || !MessageDigest.isEqual(answerSeal,
-        RelayServer.answerSeal(seal, requestSeal, age, RelayServer.bodySeal(seal, body)))) {
+    // Opened (decrypted, or its checksum checked) before a byte of it is decoded: an answer that does not
+    // prove the secret is not read at all.
+    byte[] opened = RelayServer.openAnswer(seal, requestSeal, age, body,
+        response.headers().firstValue(RelayServer.SEAL_HEADER).orElse(null));
+    if (opened == null) {
       return fallBack(seal.keyed()
-          ? "answered without proving the relay secret (relay-secret): not a relay of this job, or another secret"
+          ? "answered without proving the relay secret (relay-secret): not a relay of this job, another secret,"
+              + " or changed on the way"
           : "answered something damaged or not a relay answer");
     }
     Listing listing = null;
     if (type.equals(RelayServer.CONTENT_TYPE)) {
       try {
-        listing = Listing.readFrom(new DataInputStream(new ByteArrayInputStream(body)), queryDigest);
+        listing = Listing.readFrom(new DataInputStream(new ByteArrayInputStream(opened)), queryDigest);
       } catch (IOException | RuntimeException e) {
         listing = null;
       }

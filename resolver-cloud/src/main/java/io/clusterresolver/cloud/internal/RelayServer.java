@@ -33,7 +33,7 @@ import java.util.function.LongSupplier;
 
 /**
  * The serving half of {@link ListingRelay}: an HTTP server on the relay's address that answers
- * {@code GET /cluster-resolver/v1/members?max-age-ms=N} for the queries this JVM lists, one listing
+ * {@code GET /cluster-resolver/v2/members?max-age-ms=N} for the queries this JVM lists, one listing
  * at a time per query (a single-flight: requests that arrive while a listing is in progress wait for
  * it and all get it). One per address and JVM; its threads are daemons, so it lives as long as the
  * process that serves and never keeps it alive.
@@ -41,14 +41,23 @@ import java.util.function.LongSupplier;
  * <p>Trust: with a secret, a request must carry its time, a nonce and their seal
  * ({@link ListingSeal}); one that does not prove the secret, is more than {@link #REPLAY_WINDOW_MS}
  * from the relay's clock or repeats a nonce gets 401 before anything is listed. Every answer is
- * sealed together with the request's seal, so a host takes only an answer to its own request from a
- * holder of the secret.
+ * encrypted with AES-256-GCM under a key derived from the secret, a fresh nonce each, with the
+ * request's seal and the answer's age as additional data: only holders of the secret read it, and a
+ * host takes only an answer to its own request from one of them. With {@code relay-insecure=true} the
+ * answer is plain, with a checksum over it and the request's seal.
+ *
+ * <p>The protocol's version is in the path: a host of the previous version (v1: signed, not
+ * encrypted) asking this relay gets 410 saying so, and lists the cloud itself.
  */
 final class RelayServer {
 
   private static final System.Logger LOG = System.getLogger(RelayServer.class.getName());
 
-  static final String PATH = "/cluster-resolver/v1/members";
+  static final String PATH = "/cluster-resolver/v2/members";
+  /** The previous protocol's path: answered 410, naming the versions. */
+  private static final String V1_PATH = "/cluster-resolver/v1/members";
+  /** The context of an answer's encryption (keyed) or checksum (insecure). */
+  private static final String ANSWER_CONTEXT = "relay answer v2";
   static final String QUERY_HEADER = "Cluster-Resolver-Query";
   static final String AGE_HEADER = "Cluster-Resolver-Age-Ms";
   static final String CONTENT_TYPE = "application/vnd.cluster-resolver.listing";
@@ -138,7 +147,7 @@ final class RelayServer {
           return t;
         }, new ThreadPoolExecutor.AbortPolicy());
     http.setExecutor(threads);
-    http.createContext(PATH, server::handle);
+    http.createContext("/cluster-resolver/", server::handle); // every version's path: an old one is told why
     // The server's dispatcher thread takes its daemon status from the thread that starts it.
     Thread starter = new Thread(http::start, "cluster-resolver-relay-start");
     starter.setDaemon(true);
@@ -198,6 +207,11 @@ final class RelayServer {
 
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
+      if (exchange.getRequestURI().getPath().equals(V1_PATH)) {
+        send(exchange, 410, "this relay speaks the relay protocol v2 (" + PATH + ", encrypted answers), not v1:"
+            + " run the same cluster-resolver version on every host of the job");
+        return;
+      }
       if (!exchange.getRequestMethod().equals("GET") || !exchange.getRequestURI().getPath().equals(PATH)) {
         send(exchange, 404, "no such resource: GET " + PATH + " is the only one");
         return;
@@ -234,29 +248,60 @@ final class RelayServer {
       String requestSeal = Objects.requireNonNullElse(exchange.getRequestHeaders().getFirst(SEAL_HEADER), "");
       exchange.getResponseHeaders().set("Content-Type", CONTENT_TYPE);
       exchange.getResponseHeaders().set(AGE_HEADER, age);
-      exchange.getResponseHeaders().set(SEAL_HEADER, HexFormat.of().formatHex(answerSeal(flight.seal, requestSeal, age,
-          served.bodySeal())));
-      exchange.sendResponseHeaders(200, served.bytes().length);
+      byte[] answer = answerBody(flight.seal, requestSeal, age, served.bytes());
+      if (!flight.seal.keyed()) {
+        exchange.getResponseHeaders().set(SEAL_HEADER, HexFormat.of().formatHex(answerSeal(flight.seal, requestSeal,
+            age, served.bodySeal())));
+      }
+      exchange.sendResponseHeaders(200, answer.length);
       try (OutputStream body = exchange.getResponseBody()) {
-        body.write(served.bytes());
+        body.write(answer);
       }
     }
   }
 
   /** The seal of a request: its method, target (path and query), query digest, time and nonce. */
   static byte[] requestSeal(ListingSeal seal, String target, String queryDigest, String time, String nonce) {
-    return seal.seal("relay request v1", ListingSeal.utf8("GET"), ListingSeal.utf8(target),
+    return seal.seal("relay request v2", ListingSeal.utf8("GET"), ListingSeal.utf8(target),
         ListingSeal.utf8(queryDigest), ListingSeal.utf8(time), ListingSeal.utf8(nonce));
   }
 
-  /** The seal of a listing's bytes, made once per listing (the answers' seals cover it, not the bytes again). */
+  /** The seal of a listing's bytes, made once per listing (insecure answers' checksums cover it, not the bytes again). */
   static byte[] bodySeal(ListingSeal seal, byte[] body) {
-    return seal.seal("relay listing v1", body);
+    return seal.seal("relay listing v2", body);
   }
 
-  /** The seal of an answer to the request sealed {@code requestSeal} (hex, as sent): binds the listing to it. */
+  /**
+   * The checksum of an insecure answer to the request sealed {@code requestSeal} (hex, as sent): binds
+   * the listing to it.
+   */
   static byte[] answerSeal(ListingSeal seal, String requestSeal, String age, byte[] bodySeal) {
-    return seal.seal("relay answer v1", ListingSeal.utf8(requestSeal), ListingSeal.utf8(age), bodySeal);
+    return seal.seal(ANSWER_CONTEXT, ListingSeal.utf8(requestSeal), ListingSeal.utf8(age), bodySeal);
+  }
+
+  /**
+   * The body of an answer to the request sealed {@code requestSeal}: the listing's bytes encrypted
+   * under the secret, bound to the request and the age (keyed); as they are otherwise (their checksum
+   * goes in {@link #SEAL_HEADER}).
+   */
+  static byte[] answerBody(ListingSeal seal, String requestSeal, String age, byte[] listing) {
+    return seal.keyed() ? seal.encrypt(ANSWER_CONTEXT, listing, ListingSeal.utf8(requestSeal), ListingSeal.utf8(age))
+        : listing;
+  }
+
+  /**
+   * The listing's bytes of an answer to the request sealed {@code requestSeal}, or {@code null} when
+   * the answer was not made for it by a holder of the secret (keyed), or is damaged (insecure).
+   *
+   * @param sealHeader the answer's {@link #SEAL_HEADER} (used by insecure answers only)
+   */
+  static byte[] openAnswer(ListingSeal seal, String requestSeal, String age, byte[] body, String sealHeader) {
+    if (seal.keyed()) {
+      return seal.decrypt(ANSWER_CONTEXT, body, ListingSeal.utf8(requestSeal), ListingSeal.utf8(age));
+    }
+    byte[] checksum = hex(sealHeader);
+    return checksum != null && MessageDigest.isEqual(checksum, answerSeal(seal, requestSeal, age, bodySeal(seal, body)))
+        ? body : null;
   }
 
   /** Why the request is refused, or {@code null} when it proves the flight's secret and is new. */

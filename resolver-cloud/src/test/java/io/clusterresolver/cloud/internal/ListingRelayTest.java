@@ -215,21 +215,26 @@ class ListingRelayTest {
     }
   }
 
-  /** Answers as a relay holding {@code seal}'s secret would (no seal header when {@code seal} is null). */
+  /** Answers as a relay holding {@code seal}'s secret would (encrypted; plain with a checksum when unkeyed; as is when {@code seal} is null). */
   static void answer(com.sun.net.httpserver.HttpExchange exchange, int status, String type, byte[] body,
       ListingSeal seal) throws IOException {
     exchange.getResponseHeaders().set("Content-Type", type);
     if (seal != null) {
-      String requestSeal = java.util.Objects.requireNonNullElse(
-          exchange.getRequestHeaders().getFirst(RelayServer.SEAL_HEADER), "");
       exchange.getResponseHeaders().set(RelayServer.AGE_HEADER, "5");
-      exchange.getResponseHeaders().set(RelayServer.SEAL_HEADER, java.util.HexFormat.of().formatHex(
-          RelayServer.answerSeal(seal, requestSeal, "5", RelayServer.bodySeal(seal, body))));
+      if (!seal.keyed()) {
+        exchange.getResponseHeaders().set(RelayServer.SEAL_HEADER, java.util.HexFormat.of().formatHex(
+            RelayServer.answerSeal(seal, requestSeal(exchange), "5", RelayServer.bodySeal(seal, body))));
+      }
     }
-    exchange.sendResponseHeaders(status, body.length);
+    byte[] sent = seal == null ? body : RelayServer.answerBody(seal, requestSeal(exchange), "5", body);
+    exchange.sendResponseHeaders(status, sent.length);
     try (OutputStream out = exchange.getResponseBody()) {
-      out.write(body);
+      out.write(sent);
     }
+  }
+
+  private static String requestSeal(com.sun.net.httpserver.HttpExchange exchange) {
+    return java.util.Objects.requireNonNullElse(exchange.getRequestHeaders().getFirst(RelayServer.SEAL_HEADER), "");
   }
 
   private record Answer(int status, String type, byte[] body) {

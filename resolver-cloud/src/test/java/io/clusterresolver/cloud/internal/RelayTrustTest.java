@@ -23,14 +23,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.logging.Handler;
-import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -62,32 +58,18 @@ class RelayTrustTest {
   };
 
   private InetSocketAddress relay;
-  private final List<LogRecord> warnings = new CopyOnWriteArrayList<>();
-  private final Handler capture = new Handler() {
-    @Override
-    public void publish(LogRecord record) {
-      if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
-        warnings.add(record);
-      }
-    }
-
-    @Override
-    public void flush() {}
-
-    @Override
-    public void close() {}
-  };
-  private final Logger relayLog = Logger.getLogger(ListingRelay.class.getName());
+  private final WarningCapture capture = new WarningCapture();
+  private final List<LogRecord> warnings = capture.warnings();
 
   @BeforeEach
   void setUp() {
     relay = new InetSocketAddress("127.0.0.1", Loopback.freePort());
-    relayLog.addHandler(capture);
+    capture.attach();
   }
 
   @AfterEach
   void tearDown() {
-    relayLog.removeHandler(capture);
+    capture.detach();
     RelayServer.stopAll();
   }
 
