@@ -36,26 +36,22 @@ public final class AwsClusterResolverProvider extends CloudResolverProvider {
    * IMDSv2 token request bounded by the context's probe timeout (90 ms by default). Off EC2 no network is touched.
    */
   @Override
-  public boolean isAvailable(ResolverContext context) {
-    try {
-      Optional<String> explicit = context.property(AwsProperties.IMDS_ENDPOINT.key(NAME));
-      boolean hint = explicit.isPresent()
-          || PlatformProbes.fileStartsWith(PlatformProbes.HYPERVISOR_UUID, "ec2")
-          || PlatformProbes.fileContains(PlatformProbes.DMI_BOARD_VENDOR, "amazon")
-          || PlatformProbes.fileContains(PlatformProbes.DMI_SYS_VENDOR, "amazon")
-          || AWS_ENVIRONMENT_HINTS.stream().anyMatch(v -> context.getenv(v).isPresent());
-      if (!hint) {
-        return false;
-      }
-      if (explicit.isEmpty() && "true".equalsIgnoreCase(context.getenv("AWS_EC2_METADATA_DISABLED").orElse(""))) {
-        return false;
-      }
-      URI endpoint = URI.create(explicit.orElse(ImdsClient.DEFAULT_ENDPOINT.toString()));
-      return PlatformProbes.http("PUT", endpoint.resolve("/latest/api/token"),
-          Map.of("x-aws-ec2-metadata-token-ttl-seconds", "60"), context.probeTimeout()).map(PlatformProbes.Response::ok).orElse(false);
-    } catch (RuntimeException e) {
+  protected boolean detect(ResolverContext context) {
+    Optional<String> explicit = context.property(AwsProperties.IMDS_ENDPOINT.key(NAME));
+    boolean hint = explicit.isPresent()
+        || PlatformProbes.fileStartsWith(PlatformProbes.HYPERVISOR_UUID, "ec2")
+        || PlatformProbes.fileContains(PlatformProbes.DMI_BOARD_VENDOR, "amazon")
+        || PlatformProbes.fileContains(PlatformProbes.DMI_SYS_VENDOR, "amazon")
+        || AWS_ENVIRONMENT_HINTS.stream().anyMatch(v -> context.getenv(v).isPresent());
+    if (!hint) {
       return false;
     }
+    if (explicit.isEmpty() && "true".equalsIgnoreCase(context.getenv("AWS_EC2_METADATA_DISABLED").orElse(""))) {
+      return false;
+    }
+    URI endpoint = URI.create(explicit.orElse(ImdsClient.DEFAULT_ENDPOINT.toString()));
+    return PlatformProbes.http("PUT", endpoint.resolve("/latest/api/token"),
+        Map.of("x-aws-ec2-metadata-token-ttl-seconds", "60"), context.probeTimeout()).map(PlatformProbes.Response::ok).orElse(false);
   }
 
   /** Validates the configuration and builds the resolver (in {@link AwsResolverFactory}, so that loading this provider loads no SDK class). */

@@ -36,7 +36,7 @@ public final class AzureClusterResolverProvider extends CloudResolverProvider {
    * Off Azure no network is touched.
    */
   @Override
-  public boolean isAvailable(ResolverContext context) {
+  protected boolean detect(ResolverContext context) {
     return isAvailable(context, DMI_CHASSIS_ASSET_TAG);
   }
 

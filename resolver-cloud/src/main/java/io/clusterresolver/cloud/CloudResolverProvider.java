@@ -2,6 +2,7 @@ package io.clusterresolver.cloud;
 
 import io.clusterresolver.spi.ClusterResolverProvider;
 import io.clusterresolver.spi.ConfigProperty;
+import io.clusterresolver.spi.ResolverContext;
 import java.util.List;
 import java.util.Objects;
 
@@ -16,7 +17,7 @@ import java.util.Objects;
  *   public MyCloudProvider() {
  *     super("mycloud", MyProperties.ALL);          // its own, CloudProperties.layout(...), CloudProperties.sharing()
  *   }
- *   public boolean isAvailable(ResolverContext context) { ... }
+ *   protected boolean detect(ResolverContext context) { ... }
  *   public ClusterResolver create(ResolverConfig config) {
  *     return MyResolverFactory.create(config);     // a CloudResolverSetup and the cloud's source
  *   }
@@ -58,4 +59,25 @@ public abstract class CloudResolverProvider implements ClusterResolverProvider {
   public final List<ConfigProperty<?>> properties() {
     return properties;
   }
+
+  /**
+   * Whether this host is on the cloud, by {@link #detect}: never throws, since detection runs for
+   * every provider on every host, and a probe that fails (an unreadable file, a refused connection)
+   * means "not here".
+   */
+  @Override
+  public final boolean isAvailable(ResolverContext context) {
+    try {
+      return detect(context);
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Whether this host is on the cloud: cheap hints first (files, environment variables), then at
+   * most one request bounded by {@link ResolverContext#probeTimeout()}; off the cloud no network is
+   * touched. It may throw: {@link #isAvailable} reads any exception as "not here".
+   */
+  protected abstract boolean detect(ResolverContext context);
 }

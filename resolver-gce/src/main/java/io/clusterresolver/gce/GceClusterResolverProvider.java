@@ -38,22 +38,18 @@ public final class GceClusterResolverProvider extends CloudResolverProvider {
    * by the context's probe timeout. Off Compute Engine no network is touched.
    */
   @Override
-  public boolean isAvailable(ResolverContext context) {
-    try {
-      if (PlatformProbes.fileContains(DMI_PRODUCT_NAME, "Google Compute Engine")) {
-        return true;
-      }
-      Optional<String> explicit = context.property(GceProperties.METADATA_ENDPOINT.key(NAME));
-      Optional<String> host = context.getenv("GCE_METADATA_HOST");
-      if (explicit.isEmpty() && host.isEmpty()) {
-        return false;
-      }
-      URI base = GoogleMetadata.base(explicit.map(URI::create).orElse(null), host.orElse(null));
-      return new GoogleMetadata(NAME, base, context.probeTimeout(), context.probeTimeout(),
-          MetadataClient.DEFAULT_MAX_ANSWER_BYTES).answers();
-    } catch (RuntimeException e) {
+  protected boolean detect(ResolverContext context) {
+    if (PlatformProbes.fileContains(DMI_PRODUCT_NAME, "Google Compute Engine")) {
+      return true;
+    }
+    Optional<String> explicit = context.property(GceProperties.METADATA_ENDPOINT.key(NAME));
+    Optional<String> host = context.getenv("GCE_METADATA_HOST");
+    if (explicit.isEmpty() && host.isEmpty()) {
       return false;
     }
+    URI base = GoogleMetadata.base(explicit.map(URI::create).orElse(null), host.orElse(null));
+    return new GoogleMetadata(NAME, base, context.probeTimeout(), context.probeTimeout(),
+        MetadataClient.DEFAULT_MAX_ANSWER_BYTES).answers();
   }
 
   /** Validates the configuration and builds the resolver (in another class, so loading this one loads no SDK class). */

@@ -30,12 +30,8 @@ public final class KubernetesClusterResolverProvider extends CloudResolverProvid
 
   /** Whether {@code KUBERNETES_SERVICE_HOST} is set, as it is in every pod; touches no file or network. */
   @Override
-  public boolean isAvailable(ResolverContext context) {
-    try {
-      return context.getenv("KUBERNETES_SERVICE_HOST").filter(h -> !h.isBlank()).isPresent();
-    } catch (RuntimeException e) {
-      return false;
-    }
+  protected boolean detect(ResolverContext context) {
+    return context.getenv("KUBERNETES_SERVICE_HOST").filter(h -> !h.isBlank()).isPresent();
   }
 
   /** Validates the configuration and builds the resolver (in {@link KubernetesResolverFactory}, so that loading this provider loads no client class). */

@@ -44,23 +44,19 @@ public final class TpuClusterResolverProvider extends CloudResolverProvider {
    * TPU VM has, bounded by the context's probe timeout. Off Google Cloud no network is touched.
    */
   @Override
-  public boolean isAvailable(ResolverContext context) {
-    try {
-      if (context.getenv(TpuResolverFactory.KUBE_ENDPOINTS).isPresent() || context.getenv(TpuResolverFactory.TPU_NAME)
-          .isPresent() || context.getenv(TpuResolverFactory.TPU_CONFIG).isPresent()) {
-        return true;
-      }
-      Optional<String> explicit = context.property(TpuProperties.METADATA_ENDPOINT.key(NAME));
-      if (explicit.isEmpty() && !PlatformProbes.fileContains(DMI_PRODUCT_NAME, "google compute engine")) {
-        return false;
-      }
-      URI endpoint = GceMetadata.endpoint(explicit.map(URI::create).orElse(null),
-          context.getenv("GCE_METADATA_HOST").orElse(null));
-      return PlatformProbes.http("GET", endpoint.resolve("/computeMetadata/v1/" + GceMetadata.ACCELERATOR_TYPE),
-          Map.of("Metadata-Flavor", "Google"), context.probeTimeout()).map(PlatformProbes.Response::ok).orElse(false);
-    } catch (RuntimeException e) {
+  protected boolean detect(ResolverContext context) {
+    if (context.getenv(TpuResolverFactory.KUBE_ENDPOINTS).isPresent() || context.getenv(TpuResolverFactory.TPU_NAME)
+        .isPresent() || context.getenv(TpuResolverFactory.TPU_CONFIG).isPresent()) {
+      return true;
+    }
+    Optional<String> explicit = context.property(TpuProperties.METADATA_ENDPOINT.key(NAME));
+    if (explicit.isEmpty() && !PlatformProbes.fileContains(DMI_PRODUCT_NAME, "google compute engine")) {
       return false;
     }
+    URI endpoint = GceMetadata.endpoint(explicit.map(URI::create).orElse(null),
+        context.getenv("GCE_METADATA_HOST").orElse(null));
+    return PlatformProbes.http("GET", endpoint.resolve("/computeMetadata/v1/" + GceMetadata.ACCELERATOR_TYPE),
+        Map.of("Metadata-Flavor", "Google"), context.probeTimeout()).map(PlatformProbes.Response::ok).orElse(false);
   }
 
   /** Validates the configuration and builds the resolver (in {@link TpuResolverFactory}, so that loading this provider loads no SDK class). */

@@ -34,7 +34,7 @@ public final class InventoryKitProvider extends CloudResolverProvider {
     return List.copyOf(all);
   }
 
-  @Override public boolean isAvailable(ResolverContext context) {
+  @Override protected boolean detect(ResolverContext context) {
     return context.getenv(InventoryProvider.MEMBER_VARIABLE).isPresent()
         || context.property(InventoryProvider.URL.key(name())).isPresent();
   }
