@@ -327,8 +327,12 @@ public final class CloudResolverSetup {
   public MemberClusterResolver resolver(MemberSource cloud, SelfIdentity self, String environment,
       String... resolved) {
     requireChecked();
+    Objects.requireNonNull(cloud, "cloud");
+    if (relay == null && !config.get(ListingSharing.SHARED_LISTING)) {
+      return build(cloud, self, environment); // nothing shared: no query digest (it would load the JDK's security providers)
+    }
     String query = ListingSharing.query(config, declared, resolved);
-    return build(ListingSharing.around(config, Objects.requireNonNull(cloud, "cloud"), query, relay), self, environment);
+    return build(ListingSharing.around(config, cloud, query, relay), self, environment);
   }
 
   /**
