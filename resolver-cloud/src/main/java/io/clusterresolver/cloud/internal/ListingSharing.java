@@ -80,8 +80,8 @@ public final class ListingSharing {
       .secret()
       .description("With relay, the secret every process of the job shares (at least " + ListingSharing.MIN_SECRET
           + " characters, like the output of 'openssl rand -hex 32'): the relay answers only requests that prove it and"
-          + " a host takes only answers that prove it (HMAC-SHA256 over request and answer, with a time and a nonce"
-          + " against replay); it also seals this host's shared listing files. Required with relay, unless"
+          + " a host takes only answers that prove it (HMAC-SHA256 over the request, with a time and a nonce against"
+          + " replay; the answer encrypted and authenticated with AES-256-GCM); it also seals this host's shared listing files. Required with relay, unless"
           + " relay-secret-file or relay-insecure=true")
       .build();
 
