@@ -3,7 +3,6 @@ package io.clusterresolver.aws;
 import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.CloudProperties;
 import io.clusterresolver.spi.ConfigProperty;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -3,7 +3,6 @@ package io.clusterresolver.cli;
 import io.clusterresolver.internal.UntrustedText;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Collectors;
 

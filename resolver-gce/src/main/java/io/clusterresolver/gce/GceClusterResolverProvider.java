@@ -5,8 +5,6 @@ import io.clusterresolver.cloud.CloudResolverProvider;
 import io.clusterresolver.cloud.PlatformProbes;
 import io.clusterresolver.cloud.MetadataClient;
 import io.clusterresolver.google.GoogleMetadata;
-import io.clusterresolver.spi.ClusterResolverProvider;
-import io.clusterresolver.spi.ConfigProperty;
 import io.clusterresolver.spi.ResolverConfig;
 import io.clusterresolver.spi.ResolverContext;
 import java.net.URI;

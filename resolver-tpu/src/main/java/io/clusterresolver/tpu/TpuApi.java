@@ -1,7 +1,6 @@
 package io.clusterresolver.tpu;
 
 import com.google.api.gax.core.CredentialsProvider;
-import com.google.api.gax.httpjson.HttpJsonCallContext;
 import com.google.api.gax.retrying.RetrySettings;
 import com.google.api.gax.rpc.ApiException;
 import com.google.api.gax.rpc.StatusCode;
@@ -14,7 +13,6 @@ import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.ApiFailure;
 import io.clusterresolver.cloud.RetryAfter;
 import io.clusterresolver.cloud.RetryPolicy;
-import java.io.IOException;
 import io.clusterresolver.google.GoogleCredentialsSetting;
 import io.clusterresolver.google.GoogleError;
 import io.clusterresolver.google.GoogleRest;
@@ -22,7 +20,6 @@ import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The Cloud TPU API v2 through {@code google-cloud-tpu} over HttpJson (REST): one {@code nodes.get}
@@ -61,8 +58,7 @@ final class TpuApi {
     // it is closed, which would keep a program that resolved from exiting.
     try (TpuClient client = build()) {
       // The timeout bounds the wait for headers; the header (read by the bounded connection) bounds the body too.
-      return client.getNodeCallable().call(request, HttpJsonCallContext.createDefault().withTimeoutDuration(remaining)
-          .withExtraHeaders(Map.of(AnswerLimit.TIME_HEADER, List.of(Long.toString(Math.max(1, remaining.toMillis()))))));
+      return client.getNodeCallable().call(request, GoogleRest.context(remaining));
     }
   }
 
