@@ -4,6 +4,7 @@ import io.clusterresolver.testkit.GceScenarios;
 import io.clusterresolver.testkit.SimulatedAzure;
 import io.clusterresolver.testkit.SimulatedEc2;
 import io.clusterresolver.testkit.SimulatedGce;
+import io.clusterresolver.testkit.SimulatedGceInstance;
 import io.clusterresolver.testkit.SimulatedKubernetes;
 import io.clusterresolver.testkit.SimulatedPod;
 import io.clusterresolver.testkit.SimulatedTpu;
@@ -43,6 +44,7 @@ final class CloudWorlds implements AutoCloseable {
   private final Map<String, Map<String, String>> properties = new LinkedHashMap<>();
   private final Map<String, Integer> expectedMembers = new LinkedHashMap<>();
   private final Map<String, List<String>> jvmOptions = new LinkedHashMap<>();
+  private final Map<String, List<String>> zones = new LinkedHashMap<>();
   private final Path dir;
 
   CloudWorlds(Path dir) {
@@ -81,6 +83,7 @@ final class CloudWorlds implements AutoCloseable {
         long members = gce.instances().stream()
             .filter(i -> "train".equals(i.labels().get("cluster")) && "RUNNING".equals(i.status()))
             .filter(i -> i.networkIp().isPresent()).count(); // the IPv6-only instance is left out (logged)
+        zones.put(provider, gce.instances().stream().map(SimulatedGceInstance::zone).distinct().sorted().toList());
         register(provider, p, (int) members);
       }
       case "azure" -> {
@@ -154,6 +157,11 @@ final class CloudWorlds implements AutoCloseable {
   /** JVM options a client of {@code provider}'s world needs (Azure's trust store), often none. */
   List<String> jvmOptions(String provider) {
     return jvmOptions.getOrDefault(provider, List.of());
+  }
+
+  /** The zones of {@code provider}'s world (gce: what Hazelcast's discovery is configured with), often none. */
+  List<String> zones(String provider) {
+    return zones.getOrDefault(provider, List.of());
   }
 
   private void register(String provider, Map<String, String> p, int members) throws IOException {

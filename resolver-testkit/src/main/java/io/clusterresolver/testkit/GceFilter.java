@@ -8,14 +8,16 @@ import java.util.regex.Pattern;
 /**
  * The part of Compute Engine's list {@code filter} grammar the simulation understands: comparisons
  * {@code FIELD = VALUE} or {@code FIELD != VALUE} (the value quoted or bare), each optionally in
- * parentheses, joined by {@code AND} or by spaces. Fields: {@code labels.KEY}, {@code status},
+ * parentheses, joined by {@code AND} or by spaces; and the older {@code FIELD eq REGEX} / {@code FIELD ne
+ * REGEX}, the value a regular expression the whole field must match (Hazelcast's GCP discovery sends
+ * {@code labels.KEY eq VALUE}). Fields: {@code labels.KEY}, {@code status},
  * {@code name}, {@code zone} (the zone name), {@code machineType} (the type name). Anything else is
  * answered 400 {@code invalid}, as the real API answers a filter it cannot parse.
  */
 final class GceFilter {
 
   private static final Pattern TERM = Pattern.compile(
-      "\\s*(\\()?\\s*([A-Za-z][A-Za-z0-9_.\\-]*)\\s*(=|!=)\\s*(\"((?:[^\"\\\\]|\\\\.)*)\"|([^\\s()\"]+))\\s*(\\))?\\s*(AND\\s+)?");
+      "\\s*(\\()?\\s*([A-Za-z][A-Za-z0-9_.\\-]*)\\s*(=|!=|eq(?=\\s)|ne(?=\\s))\\s*(\"((?:[^\"\\\\]|\\\\.)*)\"|([^\\s()\"]+))\\s*(\\))?\\s*(AND\\s+)?");
 
   private final List<String[]> terms;
 
@@ -71,8 +73,9 @@ final class GceFilter {
             throw GceJson.ApiError.invalid("Invalid value for field 'filter': unknown field '" + t[0] + "'.");
         }
       }
-      boolean equal = t[2].equals(actual);
-      if (equal != "=".equals(t[1])) {
+      boolean regex = t[1].equals("eq") || t[1].equals("ne");
+      boolean equal = regex ? actual != null && actual.matches(t[2]) : t[2].equals(actual);
+      if (equal != (t[1].equals("=") || t[1].equals("eq"))) {
         return false;
       }
     }

@@ -16,6 +16,7 @@ final class GoogleTokenEndpoint {
 
   static final String PATH = "/token";
   private static final String BEARER = "Bearer ";
+  private static final String OAUTH = "OAuth ";
 
   private final Set<String> issued = ConcurrentHashMap.newKeySet();
 
@@ -26,14 +27,32 @@ final class GoogleTokenEndpoint {
         || assertion.split("\\.").length != 3) {
       return GceJson.json(400, "{\"error\":\"invalid_grant\",\"error_description\":\"Invalid JWT Signature.\"}", 0);
     }
-    String token = "ya29.simulated-" + UUID.randomUUID().toString().replace("-", "");
-    issued.add(token);
-    return GceJson.json(200, "{\"access_token\":\"" + token + "\",\"expires_in\":3599,\"token_type\":\"Bearer\"}", 0);
+    return GceJson.json(200, issue(), 0);
   }
 
-  /** Whether an {@code Authorization} header carries a token issued here. */
+  /**
+   * Whether an {@code Authorization} header carries a token issued here, as {@code Bearer} or as Google's
+   * older {@code OAuth} scheme (which Hazelcast's GCP discovery sends).
+   */
   boolean accepts(String authorization) {
-    return authorization.startsWith(BEARER) && issued.contains(authorization.substring(BEARER.length()));
+    String scheme = authorization.startsWith(BEARER) ? BEARER : authorization.startsWith(OAUTH) ? OAUTH : null;
+    return scheme != null && issued.contains(authorization.substring(scheme.length()));
+  }
+
+  /**
+   * The metadata server's {@code instance/service-accounts/default/token}: a token of the VM's service
+   * account, issued here like the exchange's.
+   */
+  ResponseDefinition serviceAccountToken() {
+    return com.github.tomakehurst.wiremock.client.WireMock.aResponse().withStatus(200)
+        .withHeader("Metadata-Flavor", "Google").withHeader("Content-Type", "application/json").withBody(issue()).build();
+  }
+
+  /** A new access token, remembered, in the token answer's JSON. */
+  private String issue() {
+    String token = "ya29.simulated-" + UUID.randomUUID().toString().replace("-", "");
+    issued.add(token);
+    return "{\"access_token\":\"" + token + "\",\"expires_in\":3599,\"token_type\":\"Bearer\"}";
   }
 
   Set<String> issued() {

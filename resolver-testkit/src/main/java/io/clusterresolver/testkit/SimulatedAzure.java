@@ -54,7 +54,9 @@ import javax.net.ssl.TrustManagerFactory;
  *       {@code x-ms-ratelimit-remaining-subscription-reads}; faults ({@link Fault}: 429 with
  *       {@code Retry-After}, 500, reset, truncated or malformed JSON, slow) by operation, page and count;
  *   <li>IMDS: {@code GET /metadata/instance/compute} and {@code /metadata/instance} with
- *       {@code Metadata: true} and an {@code api-version} (else 400), for the VM set by {@link #identifyAs}.
+ *       {@code Metadata: true} and an {@code api-version} (else 400), for the VM set by {@link #identifyAs};
+ *       {@code GET /metadata/identity/oauth2/token} (with {@code Metadata: true}) gives the managed
+ *       identity's token, {@link #ACCESS_TOKEN}.
  * </ul>
  *
  * <p>Operations are counted by name: {@code ListVirtualMachines}, {@code GetVirtualMachine},
@@ -72,6 +74,8 @@ public final class SimulatedAzure extends SimulatedApi<SimulatedAzure, Simulated
   public static final String STORE_PASSWORD = "simulated";
   /** The bearer token {@link #providerProperties(String)} gives the provider (any bearer token is accepted). */
   public static final String ACCESS_TOKEN = "simulated-azure-access-token";
+  /** IMDS's token of the VM's managed identity. */
+  private static final String MANAGED_IDENTITY_TOKEN = "/metadata/identity/oauth2/token";
 
   /** The operation name of every Instance Metadata Service request (a fault {@linkplain Fault#onOperation on} it hits IMDS). */
   public static final String IMDS = "IMDS";
@@ -365,6 +369,12 @@ public final class SimulatedAzure extends SimulatedApi<SimulatedAzure, Simulated
 
   @Override
   ResponseDefinition metadataAnswer(Call call) {
+    if (call.url().getRawPath().equals(MANAGED_IDENTITY_TOKEN) && "true".equalsIgnoreCase(call.header("metadata"))
+        && call.query().get("api-version") != null) {
+      // the VM's managed identity, as IMDS gives it to a client without a key (Hazelcast's Azure discovery)
+      return ArmWire.plainJson(200, "{\"access_token\":" + ArmJson.q(ACCESS_TOKEN) + ",\"expires_in\":\"3599\""
+          + ",\"resource\":\"https://management.azure.com\",\"token_type\":\"Bearer\"}");
+    }
     return imds.answer(call.url().getRawPath(), call.headers(), call.query());
   }
 

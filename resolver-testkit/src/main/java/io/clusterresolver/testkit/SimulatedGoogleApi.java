@@ -8,8 +8,9 @@ import java.util.Set;
 /**
  * What the simulated Google APIs ({@link SimulatedGce}, {@link SimulatedTpu}) share besides the
  * {@link SimulatedApi}: one Compute Engine metadata server ({@code /computeMetadata/v1/}, with
- * {@code Metadata-Flavor: Google}) and one OAuth2 token endpoint ({@code POST /token}), on the API's
- * port.
+ * {@code Metadata-Flavor: Google}, with the default service account's token at
+ * {@code instance/service-accounts/default/token}) and one OAuth2 token endpoint ({@code POST /token}),
+ * on the API's port.
  *
  * @param <S> the simulation
  * @param <R> the request type it records
@@ -21,6 +22,10 @@ public abstract class SimulatedGoogleApi<S extends SimulatedGoogleApi<S, R>, R> 
    * metadata request (an API fault for any operation never does).
    */
   public static final String METADATA = "metadata";
+
+  /** The metadata server's token of the VM's default service account (issued like {@code POST /token}'s). */
+  private static final String SERVICE_ACCOUNT_TOKEN =
+      GoogleMetadataServer.PREFIX + "instance/service-accounts/default/token";
 
   final GoogleMetadataServer metadata = new GoogleMetadataServer(this::metadataValues);
   final GoogleTokenEndpoint tokens = new GoogleTokenEndpoint();
@@ -50,6 +55,10 @@ public abstract class SimulatedGoogleApi<S extends SimulatedGoogleApi<S, R>, R> 
 
   @Override
   ResponseDefinition metadataAnswer(Call call) {
+    if (call.path().equals(SERVICE_ACCOUNT_TOKEN) && "Google".equals(call.header("metadata-flavor"))
+        && "GET".equals(call.method())) {
+      return tokens.serviceAccountToken();
+    }
     return metadata.answer(call);
   }
 
