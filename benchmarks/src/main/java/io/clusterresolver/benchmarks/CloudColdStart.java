@@ -48,6 +48,16 @@ public final class CloudColdStart {
   static final List<String> LAUNCHER_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss512k",
       "-Xms16m", "-Xlog:disable", "-Xlog:all=warning:stderr");
 
+  /** What each peer of {@link PeerFirstCall} does, for its row. */
+  private static final Map<String, String> PEER_LABELS = Map.of(
+      "hazelcast-gcp", "Hazelcast GCP discovery (one `instances.list` page per zone)",
+      "hazelcast-azure", "Hazelcast Azure discovery (one NIC page, one public-IP page)",
+      "gce", "raw SDK: `InstancesClient.aggregatedList`, one page",
+      "azure", "raw SDK: `VirtualMachines.listByResourceGroup`, one page",
+      "tpu", "raw SDK: `TpuClient.getNode`",
+      "kubernetes", "raw SDK: fabric8 pods list",
+      "aws", "raw SDK: `Ec2Client.describeInstances`, one page");
+
   private CloudColdStart() {}
 
   public static void main(String[] args) throws Exception {
@@ -81,8 +91,9 @@ public final class CloudColdStart {
           javaHome == null ? "on the PATH" : javaHome, Runtime.getRuntime().availableProcessors(), loadAverage(),
           runs, warmup);
       if (peers) {
-        System.out.printf(Locale.ROOT, "Peers: %s %s -cp %s, Hazelcast %s%n", javaBin, String.join(" ", LAUNCHER_OPTIONS),
-            System.getProperty("java.class.path"), com.hazelcast.instance.BuildInfoProvider.getBuildInfo().getVersion());
+        System.out.printf(Locale.ROOT, "Peers: %s %s -cp %s, Hazelcast %s%n", javaBin,
+            String.join(" ", LAUNCHER_OPTIONS), System.getProperty("java.class.path"),
+            com.hazelcast.instance.BuildInfoProvider.getBuildInfo().getVersion());
       }
       System.out.println("| provider | command | members found (of) | wall median (min) | CPU user+sys median | peak RSS median | load |");
       System.out.println("|---|---|---|---|---|---|---|");
@@ -128,15 +139,6 @@ public final class CloudColdStart {
       default -> List.of(provider);
     };
   }
-
-  private static final Map<String, String> PEER_LABELS = Map.of(
-      "hazelcast-gcp", "Hazelcast GCP discovery (one `instances.list` page per zone)",
-      "hazelcast-azure", "Hazelcast Azure discovery (one NIC page, one public-IP page)",
-      "gce", "raw SDK: `InstancesClient.aggregatedList`, one page",
-      "azure", "raw SDK: `VirtualMachines.listByResourceGroup`, one page",
-      "tpu", "raw SDK: `TpuClient.getNode`",
-      "kubernetes", "raw SDK: fabric8 pods list",
-      "aws", "raw SDK: `Ec2Client.describeInstances`, one page");
 
   /**
    * Runs {@code command} {@code warmup + runs} times and prints its row. {@code exact}: every run must find

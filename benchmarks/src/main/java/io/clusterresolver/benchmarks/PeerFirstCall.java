@@ -23,6 +23,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -175,8 +176,10 @@ public final class PeerFirstCall {
     config.setMasterUrl(p.get("clusterresolver.kubernetes.endpoint"));
     Path tokenFile = Path.of(p.get("clusterresolver.kubernetes.token-file"));
     config.setOauthToken(Files.readString(tokenFile, StandardCharsets.UTF_8).trim());
-    String namespace = p.containsKey("clusterresolver.kubernetes.namespace") ? p.get("clusterresolver.kubernetes.namespace")
-        : Files.readString(tokenFile.resolveSibling("namespace"), StandardCharsets.UTF_8).trim(); // in-cluster layout
+    String namespace = p.get("clusterresolver.kubernetes.namespace");
+    if (namespace == null) { // the in-cluster layout: the namespace file next to the token
+      namespace = Files.readString(tokenFile.resolveSibling("namespace"), StandardCharsets.UTF_8).trim();
+    }
     try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
       List<Pod> pods = client.pods().inNamespace(namespace)
           .withLabels(pairs(p.getOrDefault("clusterresolver.kubernetes.selector", ""))).list().getItems();
@@ -196,8 +199,7 @@ public final class PeerFirstCall {
   }
 
   private static int aws(Map<String, String> p) {
-    DescribeInstancesRequest.Builder request = DescribeInstancesRequest.builder();
-    List<Filter> filters = new java.util.ArrayList<>(List.of(
+    List<Filter> filters = new ArrayList<>(List.of(
         Filter.builder().name("instance-state-name").values("running").build()));
     pairs(p.getOrDefault("clusterresolver.aws.tags", ""))
         .forEach((k, v) -> filters.add(Filter.builder().name("tag:" + k).values(v).build()));
@@ -207,7 +209,8 @@ public final class PeerFirstCall {
             p.get("clusterresolver.aws.access-key-id"), p.get("clusterresolver.aws.secret-access-key"))))
         .build()) {
       int members = 0;
-      for (Reservation reservation : ec2.describeInstances(request.filters(filters).build()).reservations()) {
+      DescribeInstancesRequest request = DescribeInstancesRequest.builder().filters(filters).build();
+      for (Reservation reservation : ec2.describeInstances(request).reservations()) {
         for (Instance instance : reservation.instances()) {
           members += instance.privateIpAddress() == null ? 0 : 1;
         }
