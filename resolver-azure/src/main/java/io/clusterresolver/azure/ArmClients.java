@@ -128,8 +128,9 @@ final class ArmClients {
   /** NetworkInterfaces.ListVirtualMachineScaleSetNetworkInterfaces. */
   PagedIterable<NetworkInterfaceInner> scaleSetNetworkInterfaces(String resourceGroup, String scaleSet,
       Context context) {
-    return list(scaleSetPath(resourceGroup, scaleSet) + "/networkInterfaces?api-version=" + SCALE_SET_NETWORK,
-        NetworkInterfaceInner::fromJson, context);
+    // The generated client's path has this lower-case "microsoft.Compute" (ARM matches it case-insensitively).
+    return list(group(resourceGroup) + "/providers/microsoft.Compute/virtualMachineScaleSets/" + segment(scaleSet)
+        + "/networkInterfaces?api-version=" + SCALE_SET_NETWORK, NetworkInterfaceInner::fromJson, context);
   }
 
   /** PublicIPAddresses.ListByResourceGroup, or PublicIPAddresses.ListAll when {@code resourceGroup} is null. */
