@@ -1,34 +1,53 @@
 package io.clusterresolver.azure;
 
 import com.azure.core.credential.TokenCredential;
+import com.azure.core.exception.HttpResponseException;
 import com.azure.core.http.HttpClient;
+import com.azure.core.http.HttpHeaderName;
+import com.azure.core.http.HttpMethod;
 import com.azure.core.http.HttpPipeline;
 import com.azure.core.http.HttpPipelineBuilder;
+import com.azure.core.http.HttpRequest;
+import com.azure.core.http.HttpResponse;
 import com.azure.core.http.policy.BearerTokenAuthenticationPolicy;
 import com.azure.core.http.policy.UserAgentPolicy;
-import com.azure.core.management.AzureEnvironment;
-import com.azure.resourcemanager.compute.fluent.ComputeManagementClient;
-import com.azure.resourcemanager.compute.implementation.ComputeManagementClientBuilder;
-import com.azure.resourcemanager.network.fluent.NetworkManagementClient;
-import com.azure.resourcemanager.network.implementation.NetworkManagementClientBuilder;
+import com.azure.core.http.rest.PagedIterable;
+import com.azure.core.http.rest.PagedResponse;
+import com.azure.core.http.rest.PagedResponseBase;
+import com.azure.core.management.exception.ManagementError;
+import com.azure.core.management.exception.ManagementException;
+import com.azure.core.util.Context;
+import com.azure.json.JsonProviders;
+import com.azure.json.JsonReader;
+import com.azure.json.JsonToken;
+import com.azure.json.ReadValueCallback;
+import com.azure.resourcemanager.compute.fluent.models.ResourceSkuInner;
+import com.azure.resourcemanager.compute.fluent.models.VirtualMachineInner;
+import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetInner;
+import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetVMInner;
+import com.azure.resourcemanager.network.fluent.models.NetworkInterfaceInner;
+import com.azure.resourcemanager.network.fluent.models.PublicIpAddressInner;
 import io.clusterresolver.cloud.AnswerLimit;
+import java.io.IOException;
 import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.Map;
+import java.util.ArrayList;
+import java.util.List;
 import javax.net.ssl.SSLContext;
 
 /**
- * The SDK's inner (generated) clients of Compute and Network on one HTTP pipeline: the JDK HTTP
- * client with bounded answers ({@link BoundedHttpClient}), the {@link DeadlinePolicy} and the bearer token, and
- * no retry policy (the kit's {@code CloudApi} retries each call, so nothing retries twice). Only the inner clients'
- * listings are used: the fluent API's per-VM calls are never made.
+ * The Resource Manager reads a resolve makes, as GETs on one HTTP pipeline: the JDK HTTP client with
+ * bounded answers ({@link BoundedHttpClient}), the {@link DeadlinePolicy} and the bearer token, and no
+ * retry policy (the kit's {@code CloudApi} retries each call, so nothing retries twice). Each answer is
+ * read into the SDK's own models with their generated {@code fromJson} (azure-json's streaming reader).
  *
- * <p>The clients are what {@code ComputeManager.authenticate(pipeline, profile).serviceClient()}
- * (and {@code NetworkManager}'s) return, built with the same builders those managers use, without
- * the managers: a {@code ComputeManager} also builds Network, Storage, Authorization and MSI
- * managers, which cost about 0.4 s of CPU in a cold JVM (measured, docs/benchmarks.md) and are
- * never used here.
+ * <p>Why not the SDK's generated {@code ComputeManagementClient} and {@code NetworkManagementClient}:
+ * building one builds a {@code RestProxy} (a dynamic proxy and the reflective parse of every method's
+ * annotations) for each of their 40 and 120 operation groups, about 1,000 classes and a third of a cold
+ * resolve's CPU (docs/benchmarks.md, issue 23), for the eight listings used here. The paths, API versions
+ * and query parameters are those the generated clients of the SDK versions in the pom send.
  */
 final class ArmClients {
 
@@ -36,12 +55,19 @@ final class ArmClients {
   static final String SCOPE = "https://management.azure.com/.default";
   static final URI DEFAULT_ENDPOINT = URI.create("https://management.azure.com");
 
-  final ComputeManagementClient compute;
-  final NetworkManagementClient network;
+  /** The API versions of azure-resourcemanager-compute 2.55 and -network 2.57 for these operations. */
+  private static final String COMPUTE = "2025-04-01";
+  private static final String SKUS = "2021-07-01";
+  private static final String NETWORK = "2025-03-01";
+  private static final String SCALE_SET_NETWORK = "2018-10-01";
 
-  private ArmClients(ComputeManagementClient compute, NetworkManagementClient network) {
-    this.compute = compute;
-    this.network = network;
+  private final HttpPipeline pipeline;
+  /** {@code https://host/subscriptions/<id>}. */
+  private final String subscription;
+
+  private ArmClients(HttpPipeline pipeline, String subscription) {
+    this.pipeline = pipeline;
+    this.subscription = subscription;
   }
 
   /**
@@ -57,14 +83,151 @@ final class ArmClients {
         .policies(new UserAgentPolicy("cluster-resolver-azure"), new DeadlinePolicy(),
             new BearerTokenAuthenticationPolicy(credential, SCOPE))
         .build();
-    Map<String, String> endpoints = new HashMap<>(AzureEnvironment.AZURE.getEndpoints());
-    endpoints.put("resourceManagerEndpointUrl", endpoint.toString());
-    AzureEnvironment environment = new AzureEnvironment(endpoints);
-    String host = endpoint.toString();
-    return new ArmClients(
-        new ComputeManagementClientBuilder().pipeline(pipeline).environment(environment).endpoint(host)
-            .subscriptionId(subscription).defaultPollInterval(Duration.ofSeconds(30)).buildClient(),
-        new NetworkManagementClientBuilder().pipeline(pipeline).environment(environment).endpoint(host)
-            .subscriptionId(subscription).defaultPollInterval(Duration.ofSeconds(30)).buildClient());
+    String host = endpoint.toString().replaceAll("/+$", "");
+    return new ArmClients(pipeline, host + "/subscriptions/" + segment(subscription));
+  }
+
+  /** VirtualMachines.ListByResourceGroup, {@code $expand=instanceView} when asked. */
+  PagedIterable<VirtualMachineInner> virtualMachines(String resourceGroup, String filter, boolean instanceView,
+      Context context) {
+    return list(group(resourceGroup) + "/providers/Microsoft.Compute/virtualMachines?api-version=" + COMPUTE
+        + query("$filter", filter) + (instanceView ? "&$expand=instanceView" : ""), VirtualMachineInner::fromJson,
+        context);
+  }
+
+  /** VirtualMachines.ListAll with {@code statusOnly=true}: the subscription's VMs with their power state. */
+  PagedIterable<VirtualMachineInner> virtualMachinesWithStatus(String filter, Context context) {
+    return list(subscription + "/providers/Microsoft.Compute/virtualMachines?api-version=" + COMPUTE
+        + "&statusOnly=true" + query("$filter", filter), VirtualMachineInner::fromJson, context);
+  }
+
+  /** VirtualMachineScaleSetVMs.List with {@code $expand=instanceView}. */
+  PagedIterable<VirtualMachineScaleSetVMInner> scaleSetVms(String resourceGroup, String scaleSet, Context context) {
+    return list(scaleSetPath(resourceGroup, scaleSet) + "/virtualMachines?api-version=" + COMPUTE
+        + "&$expand=instanceView", VirtualMachineScaleSetVMInner::fromJson, context);
+  }
+
+  /** VirtualMachineScaleSets.Get. */
+  VirtualMachineScaleSetInner scaleSet(String resourceGroup, String scaleSet, Context context) {
+    return get(scaleSetPath(resourceGroup, scaleSet) + "?api-version=" + COMPUTE, context,
+        (json, response) -> VirtualMachineScaleSetInner.fromJson(json));
+  }
+
+  /** ResourceSkus.List with a {@code $filter}. */
+  PagedIterable<ResourceSkuInner> resourceSkus(String filter, Context context) {
+    return list(subscription + "/providers/Microsoft.Compute/skus?api-version=" + SKUS + query("$filter", filter),
+        ResourceSkuInner::fromJson, context);
+  }
+
+  /** NetworkInterfaces.ListByResourceGroup, or NetworkInterfaces.ListAll when {@code resourceGroup} is null. */
+  PagedIterable<NetworkInterfaceInner> networkInterfaces(String resourceGroup, Context context) {
+    return list(group(resourceGroup) + "/providers/Microsoft.Network/networkInterfaces?api-version=" + NETWORK,
+        NetworkInterfaceInner::fromJson, context);
+  }
+
+  /** NetworkInterfaces.ListVirtualMachineScaleSetNetworkInterfaces. */
+  PagedIterable<NetworkInterfaceInner> scaleSetNetworkInterfaces(String resourceGroup, String scaleSet,
+      Context context) {
+    // The generated client's path has this lower-case "microsoft.Compute" (ARM matches it case-insensitively).
+    return list(group(resourceGroup) + "/providers/microsoft.Compute/virtualMachineScaleSets/" + segment(scaleSet)
+        + "/networkInterfaces?api-version=" + SCALE_SET_NETWORK, NetworkInterfaceInner::fromJson, context);
+  }
+
+  /** PublicIPAddresses.ListByResourceGroup, or PublicIPAddresses.ListAll when {@code resourceGroup} is null. */
+  PagedIterable<PublicIpAddressInner> publicIpAddresses(String resourceGroup, Context context) {
+    return list(group(resourceGroup) + "/providers/Microsoft.Network/publicIPAddresses?api-version=" + NETWORK,
+        PublicIpAddressInner::fromJson, context);
+  }
+
+  /** PublicIPAddresses.ListVirtualMachineScaleSetPublicIPAddresses. */
+  PagedIterable<PublicIpAddressInner> scaleSetPublicIpAddresses(String resourceGroup, String scaleSet,
+      Context context) {
+    return list(scaleSetPath(resourceGroup, scaleSet) + "/publicipaddresses?api-version=" + SCALE_SET_NETWORK,
+        PublicIpAddressInner::fromJson, context);
+  }
+
+  private String group(String resourceGroup) {
+    return resourceGroup == null ? subscription : subscription + "/resourceGroups/" + segment(resourceGroup);
+  }
+
+  private String scaleSetPath(String resourceGroup, String scaleSet) {
+    return group(resourceGroup) + "/providers/Microsoft.Compute/virtualMachineScaleSets/" + segment(scaleSet);
+  }
+
+  /** A listing whose first page is {@code url} and whose next pages are their {@code nextLink}, verbatim. */
+  private <T> PagedIterable<T> list(String url, ReadValueCallback<JsonReader, T> item, Context context) {
+    Reader<PagedResponse<T>> page = (json, response) -> page(json, item, response);
+    return new PagedIterable<>(() -> get(url, context, page), nextLink -> get(nextLink, context, page));
+  }
+
+  /** One GET: the answer read by {@code read} when it is a 200, else the {@link ManagementException} the SDK throws. */
+  private <T> T get(String url, Context context, Reader<T> read) {
+    HttpRequest request = new HttpRequest(HttpMethod.GET, url).setHeader(HttpHeaderName.ACCEPT, "application/json");
+    try (HttpResponse response = pipeline.sendSync(request, context)) {
+      byte[] body = response.getBodyAsBinaryData().toBytes();
+      if (response.getStatusCode() != 200) {
+        throw failure(response, body);
+      }
+      try (JsonReader json = JsonProviders.createReader(body)) {
+        return read.read(json, response);
+      } catch (IOException | RuntimeException e) {
+        throw new HttpResponseException("HTTP response has a malformed body: " + e.getMessage(), response, e);
+      }
+    }
+  }
+
+  /** What the generated clients throw for any other status: ARM's {@code {"error":{...}}} as the value. */
+  private static ManagementException failure(HttpResponse response, byte[] body) {
+    String text = body.length == 0 ? "(empty body)" : "\"" + new String(body, StandardCharsets.UTF_8) + "\"";
+    ManagementError error = null;
+    if (body.length > 0) {
+      try (JsonReader json = JsonProviders.createReader(body)) {
+        error = ManagementError.fromJson(json);
+      } catch (IOException | RuntimeException e) {
+        // not ARM's error object (a proxy's page): the status and the text say what happened
+      }
+    }
+    return new ManagementException("Status code " + response.getStatusCode() + ", " + text, response, error);
+  }
+
+  /** One page: the {@code value} array and the {@code nextLink}. */
+  private static <T> PagedResponse<T> page(JsonReader json, ReadValueCallback<JsonReader, T> item,
+      HttpResponse response) throws IOException {
+    List<T> items = new ArrayList<>();
+    String next = null;
+    if (json.nextToken() != JsonToken.START_OBJECT) {
+      throw new IOException("not a JSON object");
+    }
+    while (json.nextToken() == JsonToken.FIELD_NAME) {
+      String field = json.getFieldName();
+      json.nextToken();
+      if ("value".equals(field)) {
+        List<T> read = json.readArray(item);
+        if (read != null) {
+          items = read;
+        }
+      } else if ("nextLink".equals(field)) {
+        next = json.getString();
+      } else {
+        json.skipChildren();
+      }
+    }
+    return new PagedResponseBase<>(response.getRequest(), response.getStatusCode(), response.getHeaders(), items,
+        next == null || next.isEmpty() ? null : next, null);
+  }
+
+  /** Reads a 200's body. */
+  @FunctionalInterface
+  private interface Reader<T> {
+    T read(JsonReader json, HttpResponse response) throws IOException;
+  }
+
+  /** A path segment or query value, percent-encoded ({@code %20} for a space). */
+  private static String segment(String value) {
+    return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+
+  private static String query(String name, String value) {
+    return value == null ? "" : "&" + name + "=" + segment(value);
   }
 }

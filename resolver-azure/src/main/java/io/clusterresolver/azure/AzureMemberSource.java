@@ -4,7 +4,6 @@ import com.azure.core.management.exception.ManagementException;
 import com.azure.resourcemanager.compute.fluent.models.VirtualMachineInner;
 import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetInner;
 import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetVMInner;
-import com.azure.resourcemanager.compute.models.ExpandTypeForListVMs;
 import com.azure.resourcemanager.compute.models.InstanceViewStatus;
 import com.azure.resourcemanager.compute.models.OrchestrationMode;
 import com.azure.resourcemanager.network.fluent.models.NetworkInterfaceInner;
@@ -132,12 +131,9 @@ final class AzureMemberSource implements MemberSource {
     }
     NicIndex nics = new NicIndex();
     Paging.<NetworkInterfaceInner>forEach(session, "NetworkInterfaces.List",
-        ctx -> rg != null ? arm.network.getNetworkInterfaces().listByResourceGroup(rg, ctx)
-            : arm.network.getNetworkInterfaces().list(ctx),
-        nics::add);
-    Map<String, String> publicIps = address == AddressType.PUBLIC_IPV4 ? publicIps(session, ctx -> rg != null
-        ? arm.network.getPublicIpAddresses().listByResourceGroup(rg, ctx)
-        : arm.network.getPublicIpAddresses().list(ctx)) : Map.of();
+        ctx -> arm.networkInterfaces(rg, ctx), nics::add);
+    Map<String, String> publicIps = address == AddressType.PUBLIC_IPV4
+        ? publicIps(session, ctx -> arm.publicIpAddresses(rg, ctx)) : Map.of();
     return join(session, listed, nics, publicIps);
   }
 
@@ -151,8 +147,8 @@ final class AzureMemberSource implements MemberSource {
     String filter = scaleSetId == null ? null : "'virtualMachineScaleSet/id' eq '" + scaleSetId + "'";
     Paging.<VirtualMachineInner>forEach(session, "VirtualMachines.List",
         ctx -> rg != null && !wholeSubscription
-            ? arm.compute.getVirtualMachines().listByResourceGroup(rg, filter, ExpandTypeForListVMs.INSTANCE_VIEW, ctx)
-            : arm.compute.getVirtualMachines().list("true", filter, null, ctx),
+            ? arm.virtualMachines(rg, filter, true, ctx)
+            : arm.virtualMachinesWithStatus(filter, ctx),
         vm -> {
           if (rg != null && wholeSubscription && !rg.equalsIgnoreCase(resourceGroupOf(vm.id()))) {
             return;
@@ -214,7 +210,7 @@ final class AzureMemberSource implements MemberSource {
     String rg = scope.resourceGroup();
     String set = scope.scaleSet();
     Paging.<VirtualMachineScaleSetVMInner>forEach(session, "VirtualMachineScaleSetVMs.List",
-        ctx -> arm.compute.getVirtualMachineScaleSetVMs().list(rg, set, null, null, "instanceView", ctx),
+        ctx -> arm.scaleSetVms(rg, set, ctx),
         vm -> {
           if (!tags.matches(vm.tags()) || !running(vm.instanceView() == null ? null : vm.instanceView().statuses())) {
             return;
@@ -227,10 +223,10 @@ final class AzureMemberSource implements MemberSource {
     }
     NicIndex nics = new NicIndex();
     Paging.<NetworkInterfaceInner>forEach(session, "NetworkInterfaces.ListVirtualMachineScaleSetNetworkInterfaces",
-        ctx -> arm.network.getNetworkInterfaces().listVirtualMachineScaleSetNetworkInterfaces(rg, set, ctx),
+        ctx -> arm.scaleSetNetworkInterfaces(rg, set, ctx),
         nics::add);
     Map<String, String> publicIps = address == AddressType.PUBLIC_IPV4 ? publicIps(session,
-        ctx -> arm.network.getPublicIpAddresses().listVirtualMachineScaleSetPublicIpAddresses(rg, set, ctx)) : Map.of();
+        ctx -> arm.scaleSetPublicIpAddresses(rg, set, ctx)) : Map.of();
     return join(session, listed, nics, publicIps);
   }
 
@@ -303,9 +299,8 @@ final class AzureMemberSource implements MemberSource {
     if (known != null) {
       return known;
     }
-    VirtualMachineScaleSetInner set = Paging.call(session, "VirtualMachineScaleSets.Get", ctx -> arm.compute
-        .getVirtualMachineScaleSets().getByResourceGroupWithResponse(scope.resourceGroup(), scope.scaleSet(), null, ctx)
-        .getValue());
+    VirtualMachineScaleSetInner set = Paging.call(session, "VirtualMachineScaleSets.Get",
+        ctx -> arm.scaleSet(scope.resourceGroup(), scope.scaleSet(), ctx));
     ScaleSet found = new ScaleSet(set.id(), set.orchestrationMode() != OrchestrationMode.FLEXIBLE);
     scaleSet.set(found);
     return found;

@@ -37,7 +37,7 @@ final class SkuAccelerators {
       Map<String, Integer> gpus = new HashMap<>();
       String filter = "location eq '" + location + "'";
       Paging.forEach(session, "ResourceSkus.List(" + location + ")",
-          ctx -> arm.compute.getResourceSkus().list(filter, null, ctx),
+          ctx -> arm.resourceSkus(filter, ctx),
           sku -> {
             if ("virtualMachines".equalsIgnoreCase(sku.resourceType()) && sku.name() != null) {
               int n = gpus(sku);
