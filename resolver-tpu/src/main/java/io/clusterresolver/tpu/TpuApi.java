@@ -2,23 +2,16 @@ package io.clusterresolver.tpu;
 
 import com.google.api.gax.core.CredentialsProvider;
 import com.google.api.gax.retrying.RetrySettings;
-import com.google.api.gax.rpc.ApiException;
-import com.google.api.gax.rpc.StatusCode;
 import com.google.cloud.tpu.v2.GetNodeRequest;
 import com.google.cloud.tpu.v2.Node;
 import com.google.cloud.tpu.v2.TpuClient;
 import com.google.cloud.tpu.v2.TpuSettings;
-import com.google.protobuf.InvalidProtocolBufferException;
 import io.clusterresolver.cloud.AnswerLimit;
-import io.clusterresolver.cloud.ApiFailure;
-import io.clusterresolver.cloud.RetryAfter;
 import io.clusterresolver.cloud.RetryPolicy;
 import io.clusterresolver.google.GoogleCredentialsSetting;
-import io.clusterresolver.google.GoogleError;
 import io.clusterresolver.google.GoogleRest;
 import java.net.URI;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 
 /**
@@ -68,81 +61,5 @@ final class TpuApi {
         .setTotalTimeoutDuration(CLIENT_CEILING).setInitialRpcTimeoutDuration(CLIENT_CEILING)
         .setMaxRpcTimeoutDuration(CLIENT_CEILING).setRpcTimeoutMultiplier(1.0).build());
     return GoogleRest.create(() -> TpuClient.create(settings.build()));
-  }
-
-  /** The HTTP status of an API error, or 0 when no HTTP answer came. */
-  static int httpStatus(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof com.google.api.client.http.HttpResponseException) {
-        return ((com.google.api.client.http.HttpResponseException) t).getStatusCode();
-      }
-    }
-    return 0;
-  }
-
-  private static boolean malformed(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof InvalidProtocolBufferException || t instanceof com.google.gson.JsonParseException
-          || t instanceof com.google.gson.stream.MalformedJsonException || t instanceof java.io.EOFException) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** Whether a failure is the API saying that the node does not exist. */
-  static boolean notFound(Throwable e) {
-    return e instanceof ApiException
-        && ((ApiException) e).getStatusCode().getCode() == StatusCode.Code.NOT_FOUND;
-  }
-
-  /** The facts of a failure for the kit's one explanation of it ({@code CloudApi}). */
-  static ApiFailure readFailure(RuntimeException e) {
-    if (e instanceof GoogleRest.CredentialsUnavailable) {
-      return ApiFailure.of(ApiFailure.Kind.CREDENTIALS, e.getMessage(), 1);
-    }
-    int status = httpStatus(e);
-    if (status != 0) {
-      GoogleError error = GoogleError.of(responseBody(e));
-      String code = error.status() != null ? error.status()
-          : e instanceof ApiException ? ((ApiException) e).getStatusCode().getCode().name() : null;
-      return ApiFailure.http(status, code, error.message(), error.requestId(), 1)
-          .withRetryAfter(RetryAfter.parse(retryAfter(e), Instant.now()));
-    }
-    String message = e.getClass().getSimpleName() + ": " + e.getMessage();
-    if (malformed(e)) {
-      Throwable parse = e;
-      while (parse.getCause() != null && !(parse instanceof InvalidProtocolBufferException
-          || parse instanceof com.google.gson.JsonParseException)) {
-        parse = parse.getCause();
-      }
-      return ApiFailure.of(ApiFailure.Kind.MALFORMED_RESPONSE, parse.getClass().getSimpleName() + ": "
-          + parse.getMessage(), 1);
-    }
-    if (e instanceof ApiException && ((ApiException) e).getStatusCode().getCode()
-        == StatusCode.Code.DEADLINE_EXCEEDED) {
-      return ApiFailure.of(ApiFailure.Kind.TIMEOUT, message, 1);
-    }
-    return ApiFailure.of(ApiFailure.Kind.NO_RESPONSE, message, 1);
-  }
-
-  /** The {@code Retry-After} header of the HTTP error answer, or {@code null}. */
-  private static String retryAfter(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof com.google.api.client.http.HttpResponseException http && http.getHeaders() != null) {
-        return http.getHeaders().getFirstHeaderStringValue("Retry-After");
-      }
-    }
-    return null;
-  }
-
-  /** The body of the HTTP error answer, or {@code null}. */
-  private static String responseBody(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof com.google.api.client.http.HttpResponseException) {
-        return ((com.google.api.client.http.HttpResponseException) t).getContent();
-      }
-    }
-    return null;
   }
 }

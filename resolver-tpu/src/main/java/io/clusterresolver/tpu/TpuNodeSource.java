@@ -9,6 +9,7 @@ import io.clusterresolver.cloud.CloudApi;
 import io.clusterresolver.cloud.Member;
 import io.clusterresolver.cloud.MemberSource;
 import io.clusterresolver.cloud.NotTheApiException;
+import io.clusterresolver.google.GoogleFailure;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,7 +33,7 @@ final class TpuNodeSource implements MemberSource {
 
   private static final System.Logger LOG = System.getLogger(TpuNodeSource.class.getName());
   private static final String PROVIDER = TpuClusterResolverProvider.NAME;
-  private static final CloudApi API = CloudApi.builder(PROVIDER, TpuApi::readFailure)
+  private static final CloudApi API = CloudApi.builder(PROVIDER, GoogleFailure::read)
       .permissions("tpu.nodes.get (roles/tpu.viewer)")
       .apiName("Cloud TPU API")
       .retryPolicy(TpuApi.RETRY)
@@ -131,7 +132,7 @@ final class TpuNodeSource implements MemberSource {
       }
       throw noCredentials;
     } catch (ClusterResolverException e) {
-      if (TpuApi.notFound(e.getCause())) {
+      if (GoogleFailure.notFound(e.getCause())) {
         throw new ConfigurationException("tpu: there is no TPU node '" + target.shortName() + "' in project "
             + target.project() + ", location " + target.location() + " (" + target.node() + ", from "
             + target.source() + "): check clusterresolver.tpu.name, project and zone", e);
