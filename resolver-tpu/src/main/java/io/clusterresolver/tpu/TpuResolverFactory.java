@@ -9,6 +9,7 @@ import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.CloudResolverSetup;
 import io.clusterresolver.cloud.SelfIdentity;
 import io.clusterresolver.google.GoogleCredentialsSetting;
+import io.clusterresolver.spi.ConfigProperty;
 import io.clusterresolver.spi.ResolverConfig;
 import java.net.URI;
 import java.util.ArrayList;
@@ -37,6 +38,8 @@ final class TpuResolverFactory {
 
   private static final Pattern RESOURCE = Pattern.compile("projects/([^/\\s]+)/locations/([^/\\s]+)/nodes/([^/\\s]+)");
   private static final Pattern NODE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]*");
+  /** A project id or zone: one segment of a resource name. */
+  private static final Pattern SEGMENT = Pattern.compile("[^/\\s]+");
   private static final Pattern HOST_PORT = Pattern.compile("(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_.-]+)(?::(\\d{1,5}))?");
 
   private TpuResolverFactory() {}
@@ -52,7 +55,7 @@ final class TpuResolverFactory {
     CredentialsProvider credentialsProvider = GoogleCredentialsSetting.read(config, TpuProperties.CREDENTIALS,
         TpuApi.SCOPES, problems);
     GceMetadata metadata = new GceMetadata(GceMetadata.endpoint(metadataEndpoint, config.getenv("GCE_METADATA_HOST")));
-    TpuTarget target = problems.isEmpty() ? target(config, metadata, problems) : null;
+    TpuTarget target = problems.isEmpty() ? target(setup, config, metadata) : null;
     setup.requireValid();
     if (target.kind() == TpuTarget.Kind.NODE && !config.get(TpuProperties.API)) {
       target = TpuTarget.metadata();
@@ -69,7 +72,8 @@ final class TpuResolverFactory {
   }
 
   /** What to ask about; each problem is added to {@code problems}, naming the key or variable. */
-  static TpuTarget target(ResolverConfig config, GceMetadata metadata, List<String> problems) {
+  static TpuTarget target(CloudResolverSetup setup, ResolverConfig config, GceMetadata metadata) {
+    List<String> problems = setup.problems();
     String name = config.get(TpuProperties.NAME);
     String from = config.key(TpuProperties.NAME);
     JsonObject tpuConfig = tpuConfig(config, problems);
@@ -120,28 +124,21 @@ final class TpuResolverFactory {
           + " grpc://host:port[,grpc://host:port...] or 'local'");
       return null;
     }
-    String project = setting(config, TpuProperties.PROJECT, tpuConfig, "project")
-        .or(() -> metadata.get(GceMetadata.PROJECT_ID)).orElse(null);
-    String zone = setting(config, TpuProperties.ZONE, tpuConfig, "zone").or(metadata::zone).orElse(null);
-    if (project == null) {
-      problems.add(config.key(TpuProperties.PROJECT) + " is not set and neither TPU_CONFIG nor the metadata server ("
-          + metadata.endpoint() + ") gave one: set it to the node's project");
-    }
-    if (zone == null) {
-      problems.add(config.key(TpuProperties.ZONE) + " is not set and neither TPU_CONFIG nor the metadata server ("
-          + metadata.endpoint() + ") gave one: set it to the node's zone, like us-central2-b");
-    }
+    String project = lookup(setup, TpuProperties.PROJECT, "project", "my-project", tpuConfig)
+        .orMetadata("the metadata server (" + metadata.endpoint() + ")", () -> metadata.get(GceMetadata.PROJECT_ID))
+        .matching(SEGMENT, "project id, like my-project");
+    String zone = lookup(setup, TpuProperties.ZONE, "zone", "us-central2-b", tpuConfig)
+        .orMetadata("the metadata server (" + metadata.endpoint() + ")", metadata::zone)
+        .matching(SEGMENT, "zone name, like us-central2-b");
     return project == null || zone == null ? null
         : TpuTarget.node("projects/" + project + "/locations/" + zone + "/nodes/" + name, from);
   }
 
-  private static Optional<String> setting(ResolverConfig config,
-      io.clusterresolver.spi.ConfigProperty<String> property, JsonObject tpuConfig, String field) {
-    String value = config.get(property);
-    if (value != null && !value.isBlank()) {
-      return Optional.of(value.trim());
-    }
-    return Optional.ofNullable(tpuConfig == null ? null : string(tpuConfig, field));
+  /** The property, else TPU_CONFIG's field of the same name (TensorFlow's TPU_CONFIG has project and zone). */
+  private static CloudResolverSetup.Lookup lookup(CloudResolverSetup setup, ConfigProperty<String> property,
+      String field, String example, JsonObject tpuConfig) {
+    return setup.lookup(property, field, example)
+        .or(TPU_CONFIG + " (" + field + ")", () -> Optional.ofNullable(tpuConfig == null ? null : string(tpuConfig, field)));
   }
 
   /** {@code grpc://host[:port]} entries, comma-separated (the scheme may be left out after the first, as TF allows). */
