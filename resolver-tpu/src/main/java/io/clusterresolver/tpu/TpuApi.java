@@ -1,25 +1,26 @@
 package io.clusterresolver.tpu;
 
 import com.google.api.gax.core.CredentialsProvider;
-import com.google.api.gax.retrying.RetrySettings;
 import com.google.cloud.tpu.v2.GetNodeRequest;
 import com.google.cloud.tpu.v2.Node;
 import com.google.cloud.tpu.v2.TpuClient;
 import com.google.cloud.tpu.v2.TpuSettings;
 import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.RetryPolicy;
+import io.clusterresolver.google.GoogleClients;
 import io.clusterresolver.google.GoogleCredentialsSetting;
 import io.clusterresolver.google.GoogleRest;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The Cloud TPU API v2 through {@code google-cloud-tpu} over HttpJson (REST): one {@code nodes.get}
  * per call, made once (the SDK does not retry): the kit's {@code CloudApi} retries it by {@link #RETRY}
  * (at most {@link #MAX_ATTEMPTS} attempts, exponential backoff, within what is left of the deadline)
- * on throttling, server errors and lost connections, and counts the attempts. Clients are built on first use and shared in the JVM per endpoint
- * and credentials (a client holds threads and connections; each call carries its own deadline).
+ * on throttling, server errors and lost connections, and counts the attempts. The client is built on the
+ * first call and kept while resolves use it ({@link GoogleClients}); each call carries its own deadline.
  */
 final class TpuApi {
 
@@ -33,33 +34,31 @@ final class TpuApi {
 
   /** The longest any one call may take, whatever a resolver's timeout: each call's context sets its own. */
   private static final Duration CLIENT_CEILING = Duration.ofMinutes(10);
-  /** The credentials (loaded once per resolver: a client lives for one call), endpoint and bounded transport. */
-  private final GoogleRest rest;
+  private final GoogleClients clients = new GoogleClients();
+  private final Supplier<TpuClient> client;
 
   /**
    * @param endpoint the API endpoint, or {@code null} for Google's
    * @param credentials the {@code credentials} property's credentials ({@link GoogleCredentialsSetting})
    */
   TpuApi(URI endpoint, CredentialsProvider credentials, AnswerLimit limit) {
-    this.rest = new GoogleRest(endpoint, credentials, limit);
+    GoogleRest rest = new GoogleRest(endpoint, credentials, limit);
+    this.client = clients.client(() -> {
+      TpuSettings.Builder settings = rest.connect(TpuSettings.newHttpJsonBuilder());
+      GoogleRest.oneAttempt(settings.getNodeSettings(), CLIENT_CEILING);
+      return GoogleRest.create(() -> TpuClient.create(settings.build()));
+    });
   }
 
-  /** Gets one node by its full resource name, waiting at most {@code remaining}; one attempt. */
+  /** Takes the client for one resolve: built on its first call, closed when the last resolve using it ends. */
+  GoogleClients.Lease lease() {
+    return clients.lease();
+  }
+
+  /** Gets one node by its full resource name, waiting at most {@code remaining}; one attempt, within a {@link #lease()}. */
   Node getNode(String name, Duration remaining) {
     GetNodeRequest request = GetNodeRequest.newBuilder().setName(name).build();
-    // A client per call, closed after it: gax's HTTP/JSON channel keeps a non-daemon scheduler thread until
-    // it is closed, which would keep a program that resolved from exiting.
-    try (TpuClient client = build()) {
-      // The timeout bounds the wait for headers; the header (read by the bounded connection) bounds the body too.
-      return client.getNodeCallable().call(request, GoogleRest.context(remaining));
-    }
-  }
-
-  private TpuClient build() {
-    TpuSettings.Builder settings = rest.connect(TpuSettings.newHttpJsonBuilder());
-    settings.getNodeSettings().setRetrySettings(RetrySettings.newBuilder().setMaxAttempts(1)
-        .setTotalTimeoutDuration(CLIENT_CEILING).setInitialRpcTimeoutDuration(CLIENT_CEILING)
-        .setMaxRpcTimeoutDuration(CLIENT_CEILING).setRpcTimeoutMultiplier(1.0).build());
-    return GoogleRest.create(() -> TpuClient.create(settings.build()));
+    // The timeout bounds the wait for headers; the header (read by the bounded connection) bounds the body too.
+    return client.get().getNodeCallable().call(request, GoogleRest.context(remaining));
   }
 }

@@ -9,9 +9,11 @@ import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.CloudResolverSetup;
 import io.clusterresolver.cloud.SelfIdentity;
 import io.clusterresolver.google.GoogleCredentialsSetting;
+import io.clusterresolver.google.GoogleMetadata;
 import io.clusterresolver.spi.ConfigProperty;
 import io.clusterresolver.spi.ResolverConfig;
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -54,7 +56,8 @@ final class TpuResolverFactory {
     String credentials = config.get(TpuProperties.CREDENTIALS);
     CredentialsProvider credentialsProvider = GoogleCredentialsSetting.read(config, TpuProperties.CREDENTIALS,
         TpuApi.SCOPES, problems);
-    GceMetadata metadata = new GceMetadata(GceMetadata.endpoint(metadataEndpoint, config.getenv("GCE_METADATA_HOST")));
+    GoogleMetadata metadata = new GoogleMetadata(TpuClusterResolverProvider.NAME, GoogleMetadata.base(metadataEndpoint,
+        config.getenv("GCE_METADATA_HOST")), Duration.ofSeconds(1), Duration.ofSeconds(2), TpuNodeSource.MAX_METADATA_BYTES);
     TpuTarget target = problems.isEmpty() ? target(setup, config, metadata) : null;
     setup.requireValid();
     if (target.kind() == TpuTarget.Kind.NODE && !config.get(TpuProperties.API)) {
@@ -67,12 +70,12 @@ final class TpuResolverFactory {
     setup.description(source.toString());
     boolean asks = target.kind() == TpuTarget.Kind.NODE || target.kind() == TpuTarget.Kind.METADATA;
     return asks ? setup.resolver(source, self, TpuClusterResolverProvider.ENVIRONMENT, target.kind() + " "
-        + target.node(), metadata.endpoint().toString(), config.getenv("GOOGLE_APPLICATION_CREDENTIALS"))
+        + target.node(), metadata.base().toString(), config.getenv("GOOGLE_APPLICATION_CREDENTIALS"))
         : setup.unsharedResolver(source, self, TpuClusterResolverProvider.ENVIRONMENT);
   }
 
   /** What to ask about; each problem is added to {@code problems}, naming the key or variable. */
-  static TpuTarget target(CloudResolverSetup setup, ResolverConfig config, GceMetadata metadata) {
+  static TpuTarget target(CloudResolverSetup setup, ResolverConfig config, GoogleMetadata metadata) {
     List<String> problems = setup.problems();
     String name = config.get(TpuProperties.NAME);
     String from = config.key(TpuProperties.NAME);
@@ -90,9 +93,9 @@ final class TpuResolverFactory {
     }
     if (name == null) {
       // TF raises ValueError("Please provide a TPU Name to connect to."); on a TPU VM ours takes its own node.
-      if (metadata.get(GceMetadata.WORKER_ENDPOINTS).isEmpty()) {
+      if (metadata.get(TpuNodeSource.WORKER_ENDPOINTS).isEmpty()) {
         problems.add(from + " is not set, nor is " + KUBE_ENDPOINTS + ", " + TPU_NAME + " or " + TPU_CONFIG
-            + ", and the metadata server (" + metadata.endpoint() + ") describes no TPU VM: set " + from
+            + ", and the metadata server (" + metadata.base() + ") describes no TPU VM: set " + from
             + " to the TPU node's name, its full resource name, grpc:// addresses or 'local'");
         return null;
       }
@@ -125,10 +128,10 @@ final class TpuResolverFactory {
       return null;
     }
     String project = lookup(setup, TpuProperties.PROJECT, "project", "my-project", tpuConfig)
-        .orMetadata("the metadata server (" + metadata.endpoint() + ")", () -> metadata.get(GceMetadata.PROJECT_ID))
+        .orMetadata("the metadata server (" + metadata.base() + ")", metadata::projectId)
         .matching(SEGMENT, "project id, like my-project");
     String zone = lookup(setup, TpuProperties.ZONE, "zone", "us-central2-b", tpuConfig)
-        .orMetadata("the metadata server (" + metadata.endpoint() + ")", metadata::zone)
+        .orMetadata("the metadata server (" + metadata.base() + ")", metadata::zone)
         .matching(SEGMENT, "zone name, like us-central2-b");
     return project == null || zone == null ? null
         : TpuTarget.node("projects/" + project + "/locations/" + zone + "/nodes/" + name, from);
