@@ -10,7 +10,6 @@ import com.google.cloud.compute.v1.InstanceGroupsListInstances;
 import com.google.cloud.compute.v1.InstanceGroupsListInstancesRequest;
 import com.google.cloud.compute.v1.InstanceGroupsSettings;
 import com.google.cloud.compute.v1.InstanceList;
-import com.google.cloud.compute.v1.InstancesClient;
 import com.google.cloud.compute.v1.InstancesSettings;
 import com.google.cloud.compute.v1.ListInstancesInstanceGroupsRequest;
 import com.google.cloud.compute.v1.ListInstancesRequest;
@@ -25,8 +24,9 @@ import java.time.Duration;
 import java.util.function.Supplier;
 
 /**
- * The four Compute Engine calls the provider makes, with the real {@code google-cloud-compute}
- * clients over REST, created on first use (so creating a resolver touches neither the network nor
+ * The four Compute Engine calls the provider makes, with {@code google-cloud-compute}'s settings and
+ * messages over REST (the two instance listings through {@link InstancesListing}, not the SDK's heavy
+ * {@code InstancesClient}), created on first use (so creating a resolver touches neither the network nor
  * the credentials). Each call runs with what is left of the resolve's deadline and is made once: the
  * kit's {@code CloudApi} retries it ({@link GceFailures#API}), Compute Engine's rate-quota answer (403
  * {@code rateLimitExceeded}, which the SDK would take for a permission error) included.
@@ -40,7 +40,7 @@ final class ComputeClients {
   static final String SCOPE = "https://www.googleapis.com/auth/compute.readonly";
 
   private final GoogleClients clients = new GoogleClients();
-  private final Supplier<InstancesClient> instances;
+  private final Supplier<InstancesListing> instances;
   private final Supplier<InstanceGroupsClient> groups;
   private final Supplier<MachineTypesClient> machineTypes;
 
@@ -50,7 +50,7 @@ final class ComputeClients {
       InstancesSettings.Builder b = rest.connect(InstancesSettings.newBuilder());
       GoogleRest.oneAttempt(b.aggregatedListSettings(), timeout);
       GoogleRest.oneAttempt(b.listSettings(), timeout);
-      return GoogleRest.create(() -> InstancesClient.create(b.build()));
+      return GoogleRest.create(() -> new InstancesListing(b.build()));
     });
     this.groups = clients.client(() -> {
       InstanceGroupsSettings.Builder b = rest.connect(InstanceGroupsSettings.newBuilder());

@@ -1,22 +1,30 @@
 package io.clusterresolver.tpu;
 
 import com.google.api.gax.core.CredentialsProvider;
+import com.google.api.gax.httpjson.ApiMethodDescriptor;
+import com.google.api.gax.httpjson.ProtoRestSerializer;
+import com.google.api.gax.rpc.RequestParamsBuilder;
+import com.google.api.gax.rpc.UnaryCallable;
 import com.google.cloud.tpu.v2.GetNodeRequest;
 import com.google.cloud.tpu.v2.Node;
-import com.google.cloud.tpu.v2.TpuClient;
 import com.google.cloud.tpu.v2.TpuSettings;
+import com.google.cloud.tpu.v2.stub.TpuStubSettings;
+import com.google.protobuf.TypeRegistry;
 import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.RetryPolicy;
+import io.clusterresolver.google.GoogleCalls;
 import io.clusterresolver.google.GoogleClients;
 import io.clusterresolver.google.GoogleCredentialsSetting;
 import io.clusterresolver.google.GoogleRest;
 import java.net.URI;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The Cloud TPU API v2 through {@code google-cloud-tpu} over HttpJson (REST): one {@code nodes.get}
+ * The Cloud TPU API v2 with {@code google-cloud-tpu}'s messages and settings over HttpJson (REST): one {@code nodes.get}
  * per call, made once (the SDK does not retry): the kit's {@code CloudApi} retries it by {@link #RETRY}
  * (at most {@link #MAX_ATTEMPTS} attempts, exponential backoff, within what is left of the deadline)
  * on throttling, server errors and lost connections, and counts the attempts. The client is built on the
@@ -34,8 +42,29 @@ final class TpuApi {
 
   /** The longest any one call may take, whatever a resolver's timeout: each call's context sets its own. */
   private static final Duration CLIENT_CEILING = Duration.ofMinutes(10);
+  /**
+   * {@code nodes.get} as google-cloud-tpu's {@code HttpJsonTpuStub} sends it (its path, {@code $alt} and routing
+   * header), through {@link GoogleCalls}: the SDK's {@code TpuClient} would build the formatters of every Cloud
+   * TPU method and an operations client for this one call.
+   */
+  private static final ApiMethodDescriptor<GetNodeRequest, Node> GET_NODE = GoogleCalls.get(
+      "google.cloud.tpu.v2.Tpu/GetNode", "/v2/{name=projects/*/locations/*/nodes/*}",
+      r -> GoogleCalls.pathParams(r, "name"), r -> {
+        Map<String, List<String>> query = new HashMap<>();
+        ProtoRestSerializer.<GetNodeRequest>create().putQueryParam(query, "$alt", "json;enum-encoding=int");
+        return query;
+      }, Node.getDefaultInstance(), TypeRegistry.getEmptyTypeRegistry());
+
   private final GoogleClients clients = new GoogleClients();
-  private final Supplier<TpuClient> client;
+  private final Supplier<NodesGet> client;
+
+  /** The transport and the one callable. */
+  private record NodesGet(GoogleCalls calls, UnaryCallable<GetNodeRequest, Node> get) implements AutoCloseable {
+    @Override
+    public void close() throws Exception {
+      calls.close();
+    }
+  }
 
   /**
    * @param endpoint the API endpoint, or {@code null} for Google's
@@ -46,7 +75,16 @@ final class TpuApi {
     this.client = clients.client(() -> {
       TpuSettings.Builder settings = rest.connect(TpuSettings.newHttpJsonBuilder());
       GoogleRest.oneAttempt(settings.getNodeSettings(), CLIENT_CEILING);
-      return GoogleRest.create(() -> TpuClient.create(settings.build()));
+      return GoogleRest.create(() -> {
+        TpuStubSettings stub = (TpuStubSettings) settings.build().getStubSettings();
+        GoogleCalls calls = new GoogleCalls(stub);
+        return new NodesGet(calls, calls.unary(GET_NODE, stub.getNodeSettings(), TypeRegistry.getEmptyTypeRegistry(),
+            r -> {
+              RequestParamsBuilder params = RequestParamsBuilder.create();
+              params.add("name", String.valueOf(r.getName()));
+              return params.build();
+            }));
+      });
     });
   }
 
@@ -59,6 +97,6 @@ final class TpuApi {
   Node getNode(String name, Duration remaining) {
     GetNodeRequest request = GetNodeRequest.newBuilder().setName(name).build();
     // The timeout bounds the wait for headers; the header (read by the bounded connection) bounds the body too.
-    return client.get().getNodeCallable().call(request, GoogleRest.context(remaining));
+    return client.get().get().call(request, GoogleRest.context(remaining));
   }
 }
