@@ -203,6 +203,20 @@ public final class CloudResolverSetup {
     }
 
     /**
+     * Then another place the platform keeps the value, asked whatever was found so far (it must not
+     * wait on the network: a metadata server is {@link #orMetadata}), like a field of a JSON variable
+     * ({@code TPU_CONFIG}'s {@code zone}).
+     *
+     * @param place where it looks, for messages, like {@code TPU_CONFIG (zone)}
+     * @param source the value there, or empty
+     */
+    public Lookup or(String place, Supplier<Optional<String>> source) {
+      places.add(Objects.requireNonNull(place, "place"));
+      sources.add(Objects.requireNonNull(source, "source"));
+      return this;
+    }
+
+    /**
      * Then {@code metadata}, asked only while no problem was found: a configuration already wrong
      * gets its error without waiting on a metadata server.
      *

@@ -136,6 +136,29 @@ class CloudResolverSetupTest {
   }
 
   @Test
+  void anotherPlaceIsAskedInItsTurnAndNamedInTheProblem() {
+    AtomicInteger asked = new AtomicInteger();
+    java.util.function.Function<CloudResolverSetup, String> zone = setup -> setup.lookup(ZONE, "zone", "z1")
+        .orEnvironment("MYCLOUD_ZONE")
+        .or("MYCLOUD_CONFIG (zone)", () -> Optional.ofNullable(setup.problems().isEmpty() ? "z4" : null))
+        .orMetadata("the metadata server", () -> {
+          asked.incrementAndGet();
+          return Optional.of("z3");
+        })
+        .get();
+    assertThat(zone.apply(setup(Map.of("MYCLOUD_ZONE", "z2")))).isEqualTo("z2");
+    assertThat(zone.apply(setup(Map.of()))).isEqualTo("z4");
+    assertThat(asked).hasValue(0);
+
+    CloudResolverSetup nowhere = setup(Map.of());
+    nowhere.problems().add("an earlier problem");
+    assertThat(zone.apply(nowhere)).isNull();
+    assertThat(asked).hasValue(0);
+    assertThat(nowhere.problems()).containsExactly("an earlier problem", "clusterresolver.mycloud.zone is not set and"
+        + " no zone was found in MYCLOUD_ZONE, MYCLOUD_CONFIG (zone) or the metadata server: set it, like z1");
+  }
+
+  @Test
   void aValueLeftToThePlatformComesFromThePropertyTheEnvironmentOrTheMetadataServerInThatOrder() {
     AtomicInteger asked = new AtomicInteger();
     assertThat(zone(setup(Map.of("MYCLOUD_ZONE", "z2"), "zone", "z1"), Optional.of("z3"), asked)).isEqualTo("z1");

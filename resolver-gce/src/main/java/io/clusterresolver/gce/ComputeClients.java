@@ -1,9 +1,7 @@
 package io.clusterresolver.gce;
 
 import com.google.api.gax.core.CredentialsProvider;
-import com.google.api.gax.retrying.RetrySettings;
 import com.google.api.gax.rpc.ApiCallContext;
-import com.google.api.gax.rpc.UnaryCallSettings;
 import com.google.cloud.compute.v1.AggregatedListInstancesRequest;
 import com.google.cloud.compute.v1.GetMachineTypeRequest;
 import com.google.cloud.compute.v1.InstanceAggregatedList;
@@ -12,7 +10,6 @@ import com.google.cloud.compute.v1.InstanceGroupsListInstances;
 import com.google.cloud.compute.v1.InstanceGroupsListInstancesRequest;
 import com.google.cloud.compute.v1.InstanceGroupsSettings;
 import com.google.cloud.compute.v1.InstanceList;
-import com.google.cloud.compute.v1.InstancesClient;
 import com.google.cloud.compute.v1.InstancesSettings;
 import com.google.cloud.compute.v1.ListInstancesInstanceGroupsRequest;
 import com.google.cloud.compute.v1.ListInstancesRequest;
@@ -20,14 +17,16 @@ import com.google.cloud.compute.v1.MachineType;
 import com.google.cloud.compute.v1.MachineTypesClient;
 import com.google.cloud.compute.v1.MachineTypesSettings;
 import io.clusterresolver.cloud.AnswerLimit;
+import io.clusterresolver.google.GoogleClients;
 import io.clusterresolver.google.GoogleRest;
 import java.net.URI;
 import java.time.Duration;
-import java.util.Set;
+import java.util.function.Supplier;
 
 /**
- * The four Compute Engine calls the provider makes, with the real {@code google-cloud-compute}
- * clients over REST, created on first use (so creating a resolver touches neither the network nor
+ * The four Compute Engine calls the provider makes, with {@code google-cloud-compute}'s settings and
+ * messages over REST (the two instance listings through {@link InstancesListing}, not the SDK's heavy
+ * {@code InstancesClient}), created on first use (so creating a resolver touches neither the network nor
  * the credentials). Each call runs with what is left of the resolve's deadline and is made once: the
  * kit's {@code CloudApi} retries it ({@link GceFailures#API}), Compute Engine's rate-quota answer (403
  * {@code rateLimitExceeded}, which the SDK would take for a permission error) included.
@@ -40,52 +39,34 @@ final class ComputeClients {
   /** Read-only access to Compute Engine is all the provider needs. */
   static final String SCOPE = "https://www.googleapis.com/auth/compute.readonly";
 
-  private final GoogleRest rest;
-  private final Duration timeout;
-  private InstancesClient instances;
-  private InstanceGroupsClient groups;
-  private MachineTypesClient machineTypes;
-
-  /** Resolves using the clients now; the last one to end closes them. */
-  private int leases;
+  private final GoogleClients clients = new GoogleClients();
+  private final Supplier<InstancesListing> instances;
+  private final Supplier<InstanceGroupsClient> groups;
+  private final Supplier<MachineTypesClient> machineTypes;
 
   ComputeClients(URI endpoint, CredentialsProvider credentials, Duration timeout, AnswerLimit limit) {
-    this.rest = new GoogleRest(endpoint, credentials, limit);
-    this.timeout = timeout;
+    GoogleRest rest = new GoogleRest(endpoint, credentials, limit);
+    this.instances = clients.client(() -> {
+      InstancesSettings.Builder b = rest.connect(InstancesSettings.newBuilder());
+      GoogleRest.oneAttempt(b.aggregatedListSettings(), timeout);
+      GoogleRest.oneAttempt(b.listSettings(), timeout);
+      return GoogleRest.create(() -> new InstancesListing(b.build()));
+    });
+    this.groups = clients.client(() -> {
+      InstanceGroupsSettings.Builder b = rest.connect(InstanceGroupsSettings.newBuilder());
+      GoogleRest.oneAttempt(b.listInstancesSettings(), timeout);
+      return GoogleRest.create(() -> InstanceGroupsClient.create(b.build()));
+    });
+    this.machineTypes = clients.client(() -> {
+      MachineTypesSettings.Builder b = rest.connect(MachineTypesSettings.newBuilder());
+      GoogleRest.oneAttempt(b.getSettings(), timeout);
+      return GoogleRest.create(() -> MachineTypesClient.create(b.build()));
+    });
   }
 
-  /** One resolve's use of the clients, ended by {@link Lease#close()}. */
-  interface Lease extends AutoCloseable {
-    @Override
-    void close();
-  }
-
-  /**
-   * Takes the clients for one resolve. They are created on first use and closed when the last resolve
-   * using them ends: gax's HTTP/JSON channel keeps a non-daemon scheduler thread until it is closed, which
-   * would keep a program that resolved from exiting.
-   */
-  synchronized Lease lease() {
-    leases++;
-    return this::release;
-  }
-
-  private synchronized void release() {
-    if (--leases > 0) {
-      return;
-    }
-    for (AutoCloseable client : new AutoCloseable[] {instances, groups, machineTypes}) {
-      if (client != null) {
-        try {
-          client.close();
-        } catch (Exception e) {
-          // closing only frees threads; nothing is lost
-        }
-      }
-    }
-    instances = null;
-    groups = null;
-    machineTypes = null;
+  /** Takes the clients for one resolve ({@link GoogleClients#lease()}): the last resolve to end closes them. */
+  GoogleClients.Lease lease() {
+    return clients.lease();
   }
 
   InstanceAggregatedList aggregatedList(String project, String filter, String token, Duration remaining) {
@@ -97,7 +78,7 @@ final class ComputeClients {
     if (token != null) {
       r.setPageToken(token);
     }
-    return instances().aggregatedListCallable().call(r.build(), context(remaining));
+    return instances.get().aggregatedListCallable().call(r.build(), context(remaining));
   }
 
   InstanceList list(String project, String zone, String filter, String token, Duration remaining) {
@@ -109,7 +90,7 @@ final class ComputeClients {
     if (token != null) {
       r.setPageToken(token);
     }
-    return instances().listCallable().call(r.build(), context(remaining));
+    return instances.get().listCallable().call(r.build(), context(remaining));
   }
 
   InstanceGroupsListInstances groupMembers(String project, String zone, String group, String instanceState,
@@ -121,54 +102,16 @@ final class ComputeClients {
     if (token != null) {
       r.setPageToken(token);
     }
-    return groups().listInstancesCallable().call(r.build(), context(remaining));
+    return groups.get().listInstancesCallable().call(r.build(), context(remaining));
   }
 
   MachineType machineType(String project, String zone, String type, Duration remaining) {
     GetMachineTypeRequest request = GetMachineTypeRequest.newBuilder().setProject(project).setZone(zone)
         .setMachineType(type).build();
-    return machineTypes().getCallable().call(request, context(remaining));
+    return machineTypes.get().getCallable().call(request, context(remaining));
   }
 
   private static ApiCallContext context(Duration remaining) {
     return GoogleRest.context(remaining);
-  }
-
-  private synchronized InstancesClient instances() {
-    if (instances == null) {
-      InstancesSettings.Builder b = rest.connect(InstancesSettings.newBuilder());
-      retries(b.aggregatedListSettings());
-      retries(b.listSettings());
-      instances = GoogleRest.create(() -> InstancesClient.create(b.build()));
-    }
-    return instances;
-  }
-
-  private synchronized InstanceGroupsClient groups() {
-    if (groups == null) {
-      InstanceGroupsSettings.Builder b = rest.connect(InstanceGroupsSettings.newBuilder());
-      retries(b.listInstancesSettings());
-      groups = GoogleRest.create(() -> InstanceGroupsClient.create(b.build()));
-    }
-    return groups;
-  }
-
-  private synchronized MachineTypesClient machineTypes() {
-    if (machineTypes == null) {
-      MachineTypesSettings.Builder b = rest.connect(MachineTypesSettings.newBuilder());
-      retries(b.getSettings());
-      machineTypes = GoogleRest.create(() -> MachineTypesClient.create(b.build()));
-    }
-    return machineTypes;
-  }
-
-  private void retries(UnaryCallSettings.Builder<?, ?> settings) {
-    settings.setRetryableCodes(Set.of()).setRetrySettings(RetrySettings.newBuilder()
-        .setMaxAttempts(1)
-        .setInitialRpcTimeoutDuration(timeout)
-        .setRpcTimeoutMultiplier(1.0)
-        .setMaxRpcTimeoutDuration(timeout)
-        .setTotalTimeoutDuration(timeout)
-        .build());
   }
 }

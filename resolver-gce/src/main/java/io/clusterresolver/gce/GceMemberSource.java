@@ -12,6 +12,7 @@ import io.clusterresolver.cloud.CloudApi;
 import io.clusterresolver.cloud.Member;
 import io.clusterresolver.cloud.MemberSource;
 import io.clusterresolver.cloud.NotTheApiException;
+import io.clusterresolver.google.GoogleClients;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -57,7 +58,7 @@ final class GceMemberSource implements MemberSource {
 
   @Override
   public List<Member> members() {
-    try (ComputeClients.Lease lease = compute.lease()) {
+    try (GoogleClients.Lease lease = compute.lease()) {
       return list();
     }
   }

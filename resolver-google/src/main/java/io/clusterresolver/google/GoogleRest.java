@@ -5,8 +5,10 @@ import com.google.api.client.http.javanet.NetHttpTransport;
 import com.google.api.gax.core.CredentialsProvider;
 import com.google.api.gax.httpjson.HttpJsonCallContext;
 import com.google.api.gax.httpjson.InstantiatingHttpJsonChannelProvider;
+import com.google.api.gax.retrying.RetrySettings;
 import com.google.api.gax.rpc.ApiCallContext;
 import com.google.api.gax.rpc.ClientSettings;
+import com.google.api.gax.rpc.UnaryCallSettings;
 import com.google.auth.Credentials;
 import io.clusterresolver.cloud.AnswerLimit;
 import java.io.IOException;
@@ -14,6 +16,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * How a Google provider connects a gax client over REST: its credentials, loaded once per resolver
@@ -67,6 +70,16 @@ public final class GoogleRest {
   public static ApiCallContext context(Duration remaining) {
     return HttpJsonCallContext.createDefault().withTimeoutDuration(remaining)
         .withExtraHeaders(Map.of(AnswerLimit.TIME_HEADER, List.of(Long.toString(Math.max(1, remaining.toMillis())))));
+  }
+
+  /**
+   * Makes a call's settings one attempt, bounded by {@code ceiling} (each call's {@link #context} sets its
+   * own, shorter timeout): the kit's {@code CloudApi} retries, so nothing retries twice.
+   */
+  public static void oneAttempt(UnaryCallSettings.Builder<?, ?> settings, Duration ceiling) {
+    settings.setRetryableCodes(Set.of()).setRetrySettings(RetrySettings.newBuilder().setMaxAttempts(1)
+        .setInitialRpcTimeoutDuration(ceiling).setRpcTimeoutMultiplier(1.0).setMaxRpcTimeoutDuration(ceiling)
+        .setTotalTimeoutDuration(ceiling).build());
   }
 
   /** Builds a client; a failure to load the credentials is a {@link CredentialsUnavailable}. */

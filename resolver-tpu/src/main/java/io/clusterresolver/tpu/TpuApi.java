@@ -1,32 +1,34 @@
 package io.clusterresolver.tpu;
 
 import com.google.api.gax.core.CredentialsProvider;
-import com.google.api.gax.retrying.RetrySettings;
-import com.google.api.gax.rpc.ApiException;
-import com.google.api.gax.rpc.StatusCode;
+import com.google.api.gax.httpjson.ApiMethodDescriptor;
+import com.google.api.gax.httpjson.ProtoRestSerializer;
+import com.google.api.gax.rpc.RequestParamsBuilder;
+import com.google.api.gax.rpc.UnaryCallable;
 import com.google.cloud.tpu.v2.GetNodeRequest;
 import com.google.cloud.tpu.v2.Node;
-import com.google.cloud.tpu.v2.TpuClient;
 import com.google.cloud.tpu.v2.TpuSettings;
-import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.cloud.tpu.v2.stub.TpuStubSettings;
+import com.google.protobuf.TypeRegistry;
 import io.clusterresolver.cloud.AnswerLimit;
-import io.clusterresolver.cloud.ApiFailure;
-import io.clusterresolver.cloud.RetryAfter;
 import io.clusterresolver.cloud.RetryPolicy;
+import io.clusterresolver.google.GoogleCalls;
+import io.clusterresolver.google.GoogleClients;
 import io.clusterresolver.google.GoogleCredentialsSetting;
-import io.clusterresolver.google.GoogleError;
 import io.clusterresolver.google.GoogleRest;
 import java.net.URI;
 import java.time.Duration;
-import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
 
 /**
- * The Cloud TPU API v2 through {@code google-cloud-tpu} over HttpJson (REST): one {@code nodes.get}
+ * The Cloud TPU API v2 with {@code google-cloud-tpu}'s messages and settings over HttpJson (REST): one {@code nodes.get}
  * per call, made once (the SDK does not retry): the kit's {@code CloudApi} retries it by {@link #RETRY}
  * (at most {@link #MAX_ATTEMPTS} attempts, exponential backoff, within what is left of the deadline)
- * on throttling, server errors and lost connections, and counts the attempts. Clients are built on first use and shared in the JVM per endpoint
- * and credentials (a client holds threads and connections; each call carries its own deadline).
+ * on throttling, server errors and lost connections, and counts the attempts. The client is built on the
+ * first call and kept while resolves use it ({@link GoogleClients}); each call carries its own deadline.
  */
 final class TpuApi {
 
@@ -40,109 +42,61 @@ final class TpuApi {
 
   /** The longest any one call may take, whatever a resolver's timeout: each call's context sets its own. */
   private static final Duration CLIENT_CEILING = Duration.ofMinutes(10);
-  /** The credentials (loaded once per resolver: a client lives for one call), endpoint and bounded transport. */
-  private final GoogleRest rest;
+  /**
+   * {@code nodes.get} as google-cloud-tpu's {@code HttpJsonTpuStub} sends it (its path, {@code $alt} and routing
+   * header), through {@link GoogleCalls}: the SDK's {@code TpuClient} would build the formatters of every Cloud
+   * TPU method and an operations client for this one call.
+   */
+  private static final ApiMethodDescriptor<GetNodeRequest, Node> GET_NODE = GoogleCalls.get(
+      "google.cloud.tpu.v2.Tpu/GetNode", "/v2/{name=projects/*/locations/*/nodes/*}",
+      r -> GoogleCalls.pathParams(r, "name"), r -> {
+        Map<String, List<String>> query = new HashMap<>();
+        ProtoRestSerializer.<GetNodeRequest>create().putQueryParam(query, "$alt", "json;enum-encoding=int");
+        return query;
+      }, Node.getDefaultInstance(), TypeRegistry.getEmptyTypeRegistry());
+
+  private final GoogleClients clients = new GoogleClients();
+  private final Supplier<NodesGet> client;
+
+  /** The transport and the one callable. */
+  private record NodesGet(GoogleCalls calls, UnaryCallable<GetNodeRequest, Node> get) implements AutoCloseable {
+    @Override
+    public void close() throws Exception {
+      calls.close();
+    }
+  }
 
   /**
    * @param endpoint the API endpoint, or {@code null} for Google's
    * @param credentials the {@code credentials} property's credentials ({@link GoogleCredentialsSetting})
    */
   TpuApi(URI endpoint, CredentialsProvider credentials, AnswerLimit limit) {
-    this.rest = new GoogleRest(endpoint, credentials, limit);
+    GoogleRest rest = new GoogleRest(endpoint, credentials, limit);
+    this.client = clients.client(() -> {
+      TpuSettings.Builder settings = rest.connect(TpuSettings.newHttpJsonBuilder());
+      GoogleRest.oneAttempt(settings.getNodeSettings(), CLIENT_CEILING);
+      return GoogleRest.create(() -> {
+        TpuStubSettings stub = (TpuStubSettings) settings.build().getStubSettings();
+        GoogleCalls calls = new GoogleCalls(stub);
+        return new NodesGet(calls, calls.unary(GET_NODE, stub.getNodeSettings(), TypeRegistry.getEmptyTypeRegistry(),
+            r -> {
+              RequestParamsBuilder params = RequestParamsBuilder.create();
+              params.add("name", String.valueOf(r.getName()));
+              return params.build();
+            }));
+      });
+    });
   }
 
-  /** Gets one node by its full resource name, waiting at most {@code remaining}; one attempt. */
+  /** Takes the client for one resolve: built on its first call, closed when the last resolve using it ends. */
+  GoogleClients.Lease lease() {
+    return clients.lease();
+  }
+
+  /** Gets one node by its full resource name, waiting at most {@code remaining}; one attempt, within a {@link #lease()}. */
   Node getNode(String name, Duration remaining) {
     GetNodeRequest request = GetNodeRequest.newBuilder().setName(name).build();
-    // A client per call, closed after it: gax's HTTP/JSON channel keeps a non-daemon scheduler thread until
-    // it is closed, which would keep a program that resolved from exiting.
-    try (TpuClient client = build()) {
-      // The timeout bounds the wait for headers; the header (read by the bounded connection) bounds the body too.
-      return client.getNodeCallable().call(request, GoogleRest.context(remaining));
-    }
-  }
-
-  private TpuClient build() {
-    TpuSettings.Builder settings = rest.connect(TpuSettings.newHttpJsonBuilder());
-    settings.getNodeSettings().setRetrySettings(RetrySettings.newBuilder().setMaxAttempts(1)
-        .setTotalTimeoutDuration(CLIENT_CEILING).setInitialRpcTimeoutDuration(CLIENT_CEILING)
-        .setMaxRpcTimeoutDuration(CLIENT_CEILING).setRpcTimeoutMultiplier(1.0).build());
-    return GoogleRest.create(() -> TpuClient.create(settings.build()));
-  }
-
-  /** The HTTP status of an API error, or 0 when no HTTP answer came. */
-  static int httpStatus(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof com.google.api.client.http.HttpResponseException) {
-        return ((com.google.api.client.http.HttpResponseException) t).getStatusCode();
-      }
-    }
-    return 0;
-  }
-
-  private static boolean malformed(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof InvalidProtocolBufferException || t instanceof com.google.gson.JsonParseException
-          || t instanceof com.google.gson.stream.MalformedJsonException || t instanceof java.io.EOFException) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** Whether a failure is the API saying that the node does not exist. */
-  static boolean notFound(Throwable e) {
-    return e instanceof ApiException
-        && ((ApiException) e).getStatusCode().getCode() == StatusCode.Code.NOT_FOUND;
-  }
-
-  /** The facts of a failure for the kit's one explanation of it ({@code CloudApi}). */
-  static ApiFailure readFailure(RuntimeException e) {
-    if (e instanceof GoogleRest.CredentialsUnavailable) {
-      return ApiFailure.of(ApiFailure.Kind.CREDENTIALS, e.getMessage(), 1);
-    }
-    int status = httpStatus(e);
-    if (status != 0) {
-      GoogleError error = GoogleError.of(responseBody(e));
-      String code = error.status() != null ? error.status()
-          : e instanceof ApiException ? ((ApiException) e).getStatusCode().getCode().name() : null;
-      return ApiFailure.http(status, code, error.message(), error.requestId(), 1)
-          .withRetryAfter(RetryAfter.parse(retryAfter(e), Instant.now()));
-    }
-    String message = e.getClass().getSimpleName() + ": " + e.getMessage();
-    if (malformed(e)) {
-      Throwable parse = e;
-      while (parse.getCause() != null && !(parse instanceof InvalidProtocolBufferException
-          || parse instanceof com.google.gson.JsonParseException)) {
-        parse = parse.getCause();
-      }
-      return ApiFailure.of(ApiFailure.Kind.MALFORMED_RESPONSE, parse.getClass().getSimpleName() + ": "
-          + parse.getMessage(), 1);
-    }
-    if (e instanceof ApiException && ((ApiException) e).getStatusCode().getCode()
-        == StatusCode.Code.DEADLINE_EXCEEDED) {
-      return ApiFailure.of(ApiFailure.Kind.TIMEOUT, message, 1);
-    }
-    return ApiFailure.of(ApiFailure.Kind.NO_RESPONSE, message, 1);
-  }
-
-  /** The {@code Retry-After} header of the HTTP error answer, or {@code null}. */
-  private static String retryAfter(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof com.google.api.client.http.HttpResponseException http && http.getHeaders() != null) {
-        return http.getHeaders().getFirstHeaderStringValue("Retry-After");
-      }
-    }
-    return null;
-  }
-
-  /** The body of the HTTP error answer, or {@code null}. */
-  private static String responseBody(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof com.google.api.client.http.HttpResponseException) {
-        return ((com.google.api.client.http.HttpResponseException) t).getContent();
-      }
-    }
-    return null;
+    // The timeout bounds the wait for headers; the header (read by the bounded connection) bounds the body too.
+    return client.get().get().call(request, GoogleRest.context(remaining));
   }
 }

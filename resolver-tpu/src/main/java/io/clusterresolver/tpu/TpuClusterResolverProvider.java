@@ -2,12 +2,13 @@ package io.clusterresolver.tpu;
 
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.cloud.CloudResolverProvider;
+import io.clusterresolver.cloud.MetadataClient;
 import io.clusterresolver.cloud.PlatformProbes;
+import io.clusterresolver.google.GoogleMetadata;
 import io.clusterresolver.spi.ResolverConfig;
 import io.clusterresolver.spi.ResolverContext;
 import java.net.URI;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -53,10 +54,9 @@ public final class TpuClusterResolverProvider extends CloudResolverProvider {
     if (explicit.isEmpty() && !PlatformProbes.fileContains(DMI_PRODUCT_NAME, "google compute engine")) {
       return false;
     }
-    URI endpoint = GceMetadata.endpoint(explicit.map(URI::create).orElse(null),
-        context.getenv("GCE_METADATA_HOST").orElse(null));
-    return PlatformProbes.http("GET", endpoint.resolve("/computeMetadata/v1/" + GceMetadata.ACCELERATOR_TYPE),
-        Map.of("Metadata-Flavor", "Google"), context.probeTimeout()).map(PlatformProbes.Response::ok).orElse(false);
+    URI base = GoogleMetadata.base(explicit.map(URI::create).orElse(null), context.getenv("GCE_METADATA_HOST").orElse(null));
+    return new GoogleMetadata(NAME, base, context.probeTimeout(), context.probeTimeout(),
+        MetadataClient.DEFAULT_MAX_ANSWER_BYTES).get(TpuNodeSource.ACCELERATOR_TYPE).isPresent();
   }
 
   /** Validates the configuration and builds the resolver (in {@link TpuResolverFactory}, so that loading this provider loads no SDK class). */

@@ -9,6 +9,9 @@ import io.clusterresolver.cloud.CloudApi;
 import io.clusterresolver.cloud.Member;
 import io.clusterresolver.cloud.MemberSource;
 import io.clusterresolver.cloud.NotTheApiException;
+import io.clusterresolver.google.GoogleClients;
+import io.clusterresolver.google.GoogleFailure;
+import io.clusterresolver.google.GoogleMetadata;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,9 +33,16 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class TpuNodeSource implements MemberSource {
 
+  /** A TPU VM's metadata attributes: its workers' addresses, its own worker id and its accelerator type. */
+  static final String WORKER_ENDPOINTS = "instance/attributes/worker-network-endpoints";
+  static final String WORKER_NUMBER = "instance/attributes/agent-worker-number";
+  static final String ACCELERATOR_TYPE = "instance/attributes/accelerator-type";
+  /** A pod slice's worker list may be long: the largest metadata value read. */
+  static final int MAX_METADATA_BYTES = 1 << 20;
+
   private static final System.Logger LOG = System.getLogger(TpuNodeSource.class.getName());
   private static final String PROVIDER = TpuClusterResolverProvider.NAME;
-  private static final CloudApi API = CloudApi.builder(PROVIDER, TpuApi::readFailure)
+  private static final CloudApi API = CloudApi.builder(PROVIDER, GoogleFailure::read)
       .permissions("tpu.nodes.get (roles/tpu.viewer)")
       .apiName("Cloud TPU API")
       .retryPolicy(TpuApi.RETRY)
@@ -44,7 +54,7 @@ final class TpuNodeSource implements MemberSource {
 
   private final TpuTarget target;
   private final TpuApi api;
-  private final GceMetadata metadata;
+  private final GoogleMetadata metadata;
   private final boolean adc;
   private final Integer portOverride;
   private final Duration timeout;
@@ -59,7 +69,7 @@ final class TpuNodeSource implements MemberSource {
    * @param portOverride the {@code port} property when set explicitly, else {@code null}
    * @param timeout the deadline of one resolve
    */
-  TpuNodeSource(TpuTarget target, TpuApi api, GceMetadata metadata, boolean adc, Integer portOverride,
+  TpuNodeSource(TpuTarget target, TpuApi api, GoogleMetadata metadata, boolean adc, Integer portOverride,
       Duration timeout) {
     this.target = target;
     this.api = api;
@@ -77,9 +87,9 @@ final class TpuNodeSource implements MemberSource {
   Optional<String> selfIdentity() {
     switch (target.kind()) {
       case NODE:
-        return metadata.get(GceMetadata.INTERNAL_IP);
+        return metadata.get(GoogleMetadata.INTERNAL_IP);
       case METADATA:
-        return metadata.get(GceMetadata.WORKER_NUMBER).filter(n -> n.matches("\\d{1,9}"))
+        return metadata.get(WORKER_NUMBER).filter(n -> n.matches("\\d{1,9}"))
             .map(n -> Integer.toString(Integer.parseInt(n)));
       default:
         return Optional.empty();
@@ -95,7 +105,7 @@ final class TpuNodeSource implements MemberSource {
         return fixedWorkers();
       case METADATA:
         return fromMetadata().orElseThrow(() -> new ClusterResolverException("tpu: the metadata server at "
-            + metadata.endpoint() + " describes no TPU VM (no attribute worker-network-endpoints): set"
+            + metadata.base() + " describes no TPU VM (no attribute worker-network-endpoints): set"
             + " clusterresolver.tpu.name to the node, or clusterresolver.tpu.metadata-endpoint"));
       default:
         return fromApi();
@@ -114,7 +124,7 @@ final class TpuNodeSource implements MemberSource {
 
   private List<Member> fromApi() {
     Node node;
-    try {
+    try (GoogleClients.Lease lease = api.lease()) {
       node = API.session(timeout).call("nodes.get " + target.node(), remaining -> {
         // Every node the API describes has its name; without it, STATE_UNSPECIFIED would read as "not ready yet".
         Node answer = api.getNode(target.node(), remaining);
@@ -131,7 +141,7 @@ final class TpuNodeSource implements MemberSource {
       }
       throw noCredentials;
     } catch (ClusterResolverException e) {
-      if (TpuApi.notFound(e.getCause())) {
+      if (GoogleFailure.notFound(e.getCause())) {
         throw new ConfigurationException("tpu: there is no TPU node '" + target.shortName() + "' in project "
             + target.project() + ", location " + target.location() + " (" + target.node() + ", from "
             + target.source() + "): check clusterresolver.tpu.name, project and zone", e);
@@ -163,7 +173,7 @@ final class TpuNodeSource implements MemberSource {
 
   /** The workers of this TPU VM's node from its metadata attributes, or empty when they are not there. */
   private Optional<List<Member>> fromMetadata() {
-    Optional<String> endpoints = metadata.get(GceMetadata.WORKER_ENDPOINTS);
+    Optional<String> endpoints = metadata.get(WORKER_ENDPOINTS);
     if (endpoints.isEmpty()) {
       return Optional.empty();
     }
@@ -177,7 +187,7 @@ final class TpuNodeSource implements MemberSource {
       }
       ips.add(fields[2].trim());
     }
-    Map<String, Integer> accelerators = accelerators(metadata.get(GceMetadata.ACCELERATOR_TYPE).orElse(null),
+    Map<String, Integer> accelerators = accelerators(metadata.get(ACCELERATOR_TYPE).orElse(null),
         ips.size());
     List<Member> workers = new ArrayList<>();
     for (String ip : ips) {

@@ -9,8 +9,11 @@ import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.CloudResolverSetup;
 import io.clusterresolver.cloud.SelfIdentity;
 import io.clusterresolver.google.GoogleCredentialsSetting;
+import io.clusterresolver.google.GoogleMetadata;
+import io.clusterresolver.spi.ConfigProperty;
 import io.clusterresolver.spi.ResolverConfig;
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -37,6 +40,8 @@ final class TpuResolverFactory {
 
   private static final Pattern RESOURCE = Pattern.compile("projects/([^/\\s]+)/locations/([^/\\s]+)/nodes/([^/\\s]+)");
   private static final Pattern NODE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]*");
+  /** A project id or zone: one segment of a resource name. */
+  private static final Pattern SEGMENT = Pattern.compile("[^/\\s]+");
   private static final Pattern HOST_PORT = Pattern.compile("(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_.-]+)(?::(\\d{1,5}))?");
 
   private TpuResolverFactory() {}
@@ -51,8 +56,9 @@ final class TpuResolverFactory {
     String credentials = config.get(TpuProperties.CREDENTIALS);
     CredentialsProvider credentialsProvider = GoogleCredentialsSetting.read(config, TpuProperties.CREDENTIALS,
         TpuApi.SCOPES, problems);
-    GceMetadata metadata = new GceMetadata(GceMetadata.endpoint(metadataEndpoint, config.getenv("GCE_METADATA_HOST")));
-    TpuTarget target = problems.isEmpty() ? target(config, metadata, problems) : null;
+    GoogleMetadata metadata = new GoogleMetadata(TpuClusterResolverProvider.NAME, GoogleMetadata.base(metadataEndpoint,
+        config.getenv("GCE_METADATA_HOST")), Duration.ofSeconds(1), Duration.ofSeconds(2), TpuNodeSource.MAX_METADATA_BYTES);
+    TpuTarget target = problems.isEmpty() ? target(setup, config, metadata) : null;
     setup.requireValid();
     if (target.kind() == TpuTarget.Kind.NODE && !config.get(TpuProperties.API)) {
       target = TpuTarget.metadata();
@@ -64,12 +70,13 @@ final class TpuResolverFactory {
     setup.description(source.toString());
     boolean asks = target.kind() == TpuTarget.Kind.NODE || target.kind() == TpuTarget.Kind.METADATA;
     return asks ? setup.resolver(source, self, TpuClusterResolverProvider.ENVIRONMENT, target.kind() + " "
-        + target.node(), metadata.endpoint().toString(), config.getenv("GOOGLE_APPLICATION_CREDENTIALS"))
+        + target.node(), metadata.base().toString(), config.getenv("GOOGLE_APPLICATION_CREDENTIALS"))
         : setup.unsharedResolver(source, self, TpuClusterResolverProvider.ENVIRONMENT);
   }
 
   /** What to ask about; each problem is added to {@code problems}, naming the key or variable. */
-  static TpuTarget target(ResolverConfig config, GceMetadata metadata, List<String> problems) {
+  static TpuTarget target(CloudResolverSetup setup, ResolverConfig config, GoogleMetadata metadata) {
+    List<String> problems = setup.problems();
     String name = config.get(TpuProperties.NAME);
     String from = config.key(TpuProperties.NAME);
     JsonObject tpuConfig = tpuConfig(config, problems);
@@ -86,9 +93,9 @@ final class TpuResolverFactory {
     }
     if (name == null) {
       // TF raises ValueError("Please provide a TPU Name to connect to."); on a TPU VM ours takes its own node.
-      if (metadata.get(GceMetadata.WORKER_ENDPOINTS).isEmpty()) {
+      if (metadata.get(TpuNodeSource.WORKER_ENDPOINTS).isEmpty()) {
         problems.add(from + " is not set, nor is " + KUBE_ENDPOINTS + ", " + TPU_NAME + " or " + TPU_CONFIG
-            + ", and the metadata server (" + metadata.endpoint() + ") describes no TPU VM: set " + from
+            + ", and the metadata server (" + metadata.base() + ") describes no TPU VM: set " + from
             + " to the TPU node's name, its full resource name, grpc:// addresses or 'local'");
         return null;
       }
@@ -120,28 +127,21 @@ final class TpuResolverFactory {
           + " grpc://host:port[,grpc://host:port...] or 'local'");
       return null;
     }
-    String project = setting(config, TpuProperties.PROJECT, tpuConfig, "project")
-        .or(() -> metadata.get(GceMetadata.PROJECT_ID)).orElse(null);
-    String zone = setting(config, TpuProperties.ZONE, tpuConfig, "zone").or(metadata::zone).orElse(null);
-    if (project == null) {
-      problems.add(config.key(TpuProperties.PROJECT) + " is not set and neither TPU_CONFIG nor the metadata server ("
-          + metadata.endpoint() + ") gave one: set it to the node's project");
-    }
-    if (zone == null) {
-      problems.add(config.key(TpuProperties.ZONE) + " is not set and neither TPU_CONFIG nor the metadata server ("
-          + metadata.endpoint() + ") gave one: set it to the node's zone, like us-central2-b");
-    }
+    String project = lookup(setup, TpuProperties.PROJECT, "project", "my-project", tpuConfig)
+        .orMetadata("the metadata server (" + metadata.base() + ")", metadata::projectId)
+        .matching(SEGMENT, "project id, like my-project");
+    String zone = lookup(setup, TpuProperties.ZONE, "zone", "us-central2-b", tpuConfig)
+        .orMetadata("the metadata server (" + metadata.base() + ")", metadata::zone)
+        .matching(SEGMENT, "zone name, like us-central2-b");
     return project == null || zone == null ? null
         : TpuTarget.node("projects/" + project + "/locations/" + zone + "/nodes/" + name, from);
   }
 
-  private static Optional<String> setting(ResolverConfig config,
-      io.clusterresolver.spi.ConfigProperty<String> property, JsonObject tpuConfig, String field) {
-    String value = config.get(property);
-    if (value != null && !value.isBlank()) {
-      return Optional.of(value.trim());
-    }
-    return Optional.ofNullable(tpuConfig == null ? null : string(tpuConfig, field));
+  /** The property, else TPU_CONFIG's field of the same name (TensorFlow's TPU_CONFIG has project and zone). */
+  private static CloudResolverSetup.Lookup lookup(CloudResolverSetup setup, ConfigProperty<String> property,
+      String field, String example, JsonObject tpuConfig) {
+    return setup.lookup(property, field, example)
+        .or(TPU_CONFIG + " (" + field + ")", () -> Optional.ofNullable(tpuConfig == null ? null : string(tpuConfig, field)));
   }
 
   /** {@code grpc://host[:port]} entries, comma-separated (the scheme may be left out after the first, as TF allows). */

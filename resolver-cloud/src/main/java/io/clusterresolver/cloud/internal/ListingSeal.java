@@ -9,7 +9,6 @@ import java.security.SecureRandom;
 import java.util.Arrays;
 import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
-import javax.crypto.Mac;
 import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -35,17 +34,23 @@ final class ListingSeal {
   private static final byte[] NO_SECRET = "cluster-resolver: no relay secret".getBytes(StandardCharsets.UTF_8);
   /** HKDF's salt: fixed and public (the secret is the input key material), naming the protocol version. */
   private static final byte[] SALT = utf8("cluster-resolver relay v2");
-  private static final SecureRandom RANDOM = new SecureRandom();
+  /** SHA-256's block: the length HMAC pads its key to (RFC 2104). */
+  private static final int BLOCK = 64;
 
-  private final SecretKeySpec macKey;
-  private final SecretKeySpec encryptionKey;
+  private final byte[] macKey;
+  private final byte[] encryptionKey;
   private final boolean keyed;
 
   private ListingSeal(byte[] secret, boolean keyed) {
     byte[] prk = hkdfExtract(SALT, secret);
-    this.macKey = new SecretKeySpec(hkdfExpand(prk, utf8("hmac-sha256 seal"), 32), "HmacSHA256");
-    this.encryptionKey = new SecretKeySpec(hkdfExpand(prk, utf8("aes-256-gcm answer"), 32), "AES");
+    this.macKey = hkdfExpand(prk, utf8("hmac-sha256 seal"), 32);
+    this.encryptionKey = hkdfExpand(prk, utf8("aes-256-gcm answer"), 32);
     this.keyed = keyed;
+  }
+
+  /** The nonces' source, made on the first encryption: only a keyed relay encrypts. */
+  private static final class Nonces {
+    static final SecureRandom RANDOM = new SecureRandom();
   }
 
   /** Seals under {@code secret} (not empty). */
@@ -65,13 +70,7 @@ final class ListingSeal {
 
   /** The seal of {@code parts} for the use named {@code context}. */
   byte[] seal(String context, byte[]... parts) {
-    try {
-      Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(macKey);
-      return mac.doFinal(framed(context, parts));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("HmacSHA256 is part of every Java runtime", e);
-    }
+    return hmac(macKey, framed(context, parts));
   }
 
   /** Whether {@code seal} is the seal of {@code parts} for {@code context}, compared in constant time. */
@@ -85,7 +84,7 @@ final class ListingSeal {
    */
   byte[] encrypt(String context, byte[] plaintext, byte[]... associated) {
     byte[] nonce = new byte[NONCE_LENGTH];
-    RANDOM.nextBytes(nonce);
+    Nonces.RANDOM.nextBytes(nonce);
     try {
       Cipher aes = gcm(Cipher.ENCRYPT_MODE, nonce, context, associated);
       byte[] sealed = Arrays.copyOf(nonce, NONCE_LENGTH + aes.getOutputSize(plaintext.length));
@@ -116,7 +115,7 @@ final class ListingSeal {
 
   private Cipher gcm(int mode, byte[] nonce, String context, byte[]... associated) throws GeneralSecurityException {
     Cipher aes = Cipher.getInstance("AES/GCM/NoPadding");
-    aes.init(mode, encryptionKey, new GCMParameterSpec(TAG_BITS, nonce));
+    aes.init(mode, new SecretKeySpec(encryptionKey, "AES"), new GCMParameterSpec(TAG_BITS, nonce));
     aes.updateAAD(framed(context, associated));
     return aes;
   }
@@ -157,14 +156,33 @@ final class ListingSeal {
     return okm;
   }
 
-  private static byte[] hmac(byte[] key, byte[] data) {
+  /**
+   * HMAC-SHA256 (RFC 2104) on the JDK's SHA-256. Not {@code javax.crypto.Mac}: looking it up loads the JCE,
+   * its policy files and provider checks (about 300 classes and 5 MiB), which every cold resolve that
+   * shares a listing paid for a checksum (issue 23). {@code ListingSealTest} checks it against RFC 4231 and
+   * against {@code Mac}.
+   */
+  static byte[] hmac(byte[] key, byte[] data) {
+    MessageDigest sha256 = sha256();
+    byte[] k = key.length > BLOCK ? sha256.digest(key) : key;
+    byte[] inner = new byte[BLOCK];
+    byte[] outer = new byte[BLOCK];
+    for (int i = 0; i < BLOCK; i++) {
+      byte b = i < k.length ? k[i] : 0; // a short key is padded with zeros, an empty one too
+      inner[i] = (byte) (b ^ 0x36);
+      outer[i] = (byte) (b ^ 0x5c);
+    }
+    sha256.update(inner);
+    byte[] innerHash = sha256.digest(data);
+    sha256.update(outer);
+    return sha256.digest(innerHash);
+  }
+
+  private static MessageDigest sha256() {
     try {
-      Mac mac = Mac.getInstance("HmacSHA256");
-      // HMAC with an empty key is defined (RFC 2104 pads it with zeros); SecretKeySpec refuses one.
-      mac.init(new SecretKeySpec(key.length == 0 ? new byte[32] : key, "HmacSHA256"));
-      return mac.doFinal(data);
+      return MessageDigest.getInstance("SHA-256");
     } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("HmacSHA256 is part of every Java runtime", e);
+      throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
     }
   }
 

@@ -165,6 +165,33 @@ class RelayEncryptionTest {
         "8da4e775a563c18f715f802a063c5a31b8a11f5c5ee1879ec3454e5f3c738d2d9d201395faa4b61a96c8");
   }
 
+  /** RFC 4231 test cases 1, 2 and 6 (HMAC-SHA-256), and the JDK's {@code Mac} for keys of every length class. */
+  @Test
+  void theHmacIsHmacSha256AsRfc4231AndTheJdkCompute() throws Exception {
+    HexFormat hex = HexFormat.of();
+    assertThat(hex.formatHex(ListingSeal.hmac(hex.parseHex("0b".repeat(20)), ListingSeal.utf8("Hi There"))))
+        .isEqualTo("b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7");
+    assertThat(hex.formatHex(ListingSeal.hmac(ListingSeal.utf8("Jefe"), ListingSeal.utf8("what do ya want for nothing?"))))
+        .isEqualTo("5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+    assertThat(hex.formatHex(ListingSeal.hmac(hex.parseHex("aa".repeat(131)),
+        ListingSeal.utf8("Test Using Larger Than Block-Size Key - Hash Key First"))))
+        .isEqualTo("60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
+    java.util.Random random = new java.util.Random(23);
+    for (int keyLength : new int[] {1, 32, 63, 64, 65, 200}) {
+      byte[] key = new byte[keyLength];
+      byte[] data = new byte[random.nextInt(300)];
+      random.nextBytes(key);
+      random.nextBytes(data);
+      javax.crypto.Mac jdk = javax.crypto.Mac.getInstance("HmacSHA256");
+      jdk.init(new javax.crypto.spec.SecretKeySpec(key, "HmacSHA256"));
+      assertThat(ListingSeal.hmac(key, data)).as("key of %d bytes", keyLength).isEqualTo(jdk.doFinal(data));
+    }
+    // An empty key is HMAC's zero-padded key, as the JDK computes it for 32 zero bytes.
+    javax.crypto.Mac zeros = javax.crypto.Mac.getInstance("HmacSHA256");
+    zeros.init(new javax.crypto.spec.SecretKeySpec(new byte[32], "HmacSHA256"));
+    assertThat(ListingSeal.hmac(new byte[0], ListingSeal.utf8("x"))).isEqualTo(zeros.doFinal(ListingSeal.utf8("x")));
+  }
+
   /**
    * A TCP forwarder on a port of its own to the relay, one exchange per connection: it records what
    * passes, and may flip one bit in the middle of each answer's body.

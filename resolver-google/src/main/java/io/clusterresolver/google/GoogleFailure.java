@@ -1,0 +1,75 @@
+package io.clusterresolver.google;
+
+import com.google.api.client.http.HttpHeaders;
+import com.google.api.client.http.HttpResponseException;
+import com.google.api.gax.rpc.ApiException;
+import com.google.api.gax.rpc.StatusCode;
+import io.clusterresolver.cloud.ApiFailure;
+import io.clusterresolver.cloud.RetryAfter;
+import java.time.Instant;
+
+/**
+ * Reads a failed gax REST call for the kit's {@code CloudApi}, the same way for every Google API: the
+ * HTTP error answer anywhere in the cause chain (its status, Google's JSON error or the first line of a
+ * page that is not, {@code Retry-After}), an answer the client could not parse, the call's deadline, or
+ * no answer at all.
+ */
+public final class GoogleFailure {
+
+  private GoogleFailure() {}
+
+  /**
+   * The facts of {@code e}. An HTTP error's code is Compute Engine's first {@code errors[].reason} (like
+   * {@code rateLimitExceeded}), else the canonical status (like {@code UNAUTHENTICATED}), else gax's status
+   * code; its request id is the {@code RequestInfo} detail's, else the {@code x-request-id} header's.
+   */
+  public static ApiFailure read(RuntimeException e) {
+    if (e instanceof GoogleRest.CredentialsUnavailable) {
+      return ApiFailure.of(ApiFailure.Kind.CREDENTIALS, e.getMessage(), 1);
+    }
+    HttpResponseException http = GoogleError.answer(e).orElse(null);
+    if (http != null) {
+      GoogleError error = GoogleError.of(http.getContent());
+      HttpHeaders headers = http.getHeaders() == null ? new HttpHeaders() : http.getHeaders();
+      String code = error.reason() != null ? error.reason() : error.status() != null ? error.status()
+          : e instanceof ApiException ? ((ApiException) e).getStatusCode().getCode().name() : null;
+      String message = error.message() != null ? error.message() : http.getStatusMessage();
+      String requestId = error.requestId() != null ? error.requestId() : headers.getFirstHeaderStringValue("x-request-id");
+      return ApiFailure.http(http.getStatusCode(), code, message, requestId, 1)
+          .withRetryAfter(RetryAfter.parse(headers.getFirstHeaderStringValue("Retry-After"), Instant.now()));
+    }
+    Throwable parse = null;
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (isParseError(t)) {
+        parse = t; // the innermost one says what was wrong with the answer
+      }
+    }
+    if (parse != null) {
+      return ApiFailure.of(ApiFailure.Kind.MALFORMED_RESPONSE, describe(parse), 1);
+    }
+    if (e instanceof ApiException && ((ApiException) e).getStatusCode().getCode() == StatusCode.Code.DEADLINE_EXCEEDED) {
+      return ApiFailure.of(ApiFailure.Kind.TIMEOUT, describe(e), 1);
+    }
+    Throwable root = e;
+    while (root.getCause() != null) {
+      root = root.getCause();
+    }
+    return ApiFailure.of(ApiFailure.Kind.NO_RESPONSE, describe(root), 1);
+  }
+
+  /** Whether the API answered that the resource does not exist (gax's {@code NOT_FOUND}, HTTP 404). */
+  public static boolean notFound(Throwable e) {
+    return e instanceof ApiException && ((ApiException) e).getStatusCode().getCode() == StatusCode.Code.NOT_FOUND;
+  }
+
+  /** protobuf's, gson's and gax's parse errors, and an answer cut short; matched by name, none is loaded for it. */
+  private static boolean isParseError(Throwable t) {
+    String name = t.getClass().getName();
+    return name.contains("InvalidProtocolBuffer") || name.contains("RestSerialization") || name.contains("Json")
+        || t instanceof java.io.EOFException;
+  }
+
+  private static String describe(Throwable t) {
+    return t.getClass().getSimpleName() + ": " + t.getMessage();
+  }
+}
