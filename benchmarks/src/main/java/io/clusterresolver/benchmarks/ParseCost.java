@@ -45,19 +45,15 @@ public final class ParseCost {
   private ParseCost() {}
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> options = new HashMap<>();
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      options.put(args[i].replaceFirst("^--", ""), args[i + 1]);
-    }
-    List<String> clouds = Arrays.asList(options.getOrDefault("clouds", "aws,gce,azure,kubernetes").split(","));
-    int n = Integer.parseInt(options.getOrDefault("n", "5000"));
-    int reps = Integer.parseInt(options.getOrDefault("reps", "20"));
-    int warmups = Integer.parseInt(options.getOrDefault("warmups", "10"));
-    jfrDir = options.containsKey("jfr") ? Path.of(options.get("jfr")) : null;
+    BenchOptions options = BenchOptions.parse(args);
+    List<String> clouds = Arrays.asList(options.get("clouds", "aws,gce,azure,kubernetes").split(","));
+    int n = options.integer("n", 5000);
+    int reps = options.integer("reps", 20);
+    int warmups = options.integer("warmups", 10);
+    jfrDir = options.has("jfr") ? Path.of(options.get("jfr")) : null;
     java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
-    System.out.printf(Locale.ROOT, "machine: %d cores, Java %s, load average %.1f; no injected latency%n",
-        Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
-        ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    System.out.printf(Locale.ROOT, "%s; no injected latency%n",
+        BenchOptions.machine());
     for (String cloud : clouds) {
       switch (cloud) {
         case "aws":
