@@ -14,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -52,21 +51,19 @@ public final class AwsScale {
   private AwsScale() {}
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> options = options(args);
-    int[] sizes = Arrays.stream(options.getOrDefault("sizes", "10,1000,10000").split(","))
-        .mapToInt(Integer::parseInt).toArray();
-    int latencyMs = Integer.parseInt(options.getOrDefault("latency-ms", "20"));
-    int reps = Integer.parseInt(options.getOrDefault("reps", "10"));
-    int warmups = Integer.parseInt(options.getOrDefault("warmups", "10"));
-    boolean hazelcast = options.getOrDefault("peer", "hazelcast").equals("hazelcast");
-    List<String> jvmOptions = List.of(options.getOrDefault("jvm-options", "-Xmx128m").trim().split("\\s+"));
-    String heapCap = options.getOrDefault("heap-cap", "-Xmx32m");
+    BenchOptions options = BenchOptions.parse(args);
+    int[] sizes = options.integers("sizes", "10,1000,10000");
+    int latencyMs = options.integer("latency-ms", 20);
+    int reps = options.integer("reps", 10);
+    int warmups = options.integer("warmups", 10);
+    boolean hazelcast = options.get("peer", "hazelcast").equals("hazelcast");
+    List<String> jvmOptions = List.of(options.get("jvm-options", "-Xmx128m").trim().split("\\s+"));
+    String heapCap = options.get("heap-cap", "-Xmx32m");
     String cliJar = options.get("cli-jar");
     java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
 
-    System.out.printf(Locale.ROOT, "machine: %d cores, Java %s, load average %.1f; latency %d ms per API call;"
-        + " each side in a child JVM with %s%n", Runtime.getRuntime().availableProcessors(),
-        System.getProperty("java.version"), ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+    System.out.printf(Locale.ROOT, "%s; latency %d ms per API call;"
+        + " each side in a child JVM with %s%n", BenchOptions.machine(),
         latencyMs, String.join(" ", jvmOptions));
     System.out.println("| N | side | DescribeInstances / resolve | DescribeInstanceTypes / JVM | members found |"
         + " warm median ms | warm min ms | resolving thread CPU ms / resolve | first resolve ms (cold JVM) |"
@@ -188,13 +185,6 @@ public final class AwsScale {
     return Path.of(System.getProperty("java.home"), "bin", "java").toString();
   }
 
-  private static Map<String, String> options(String[] args) {
-    Map<String, String> options = new HashMap<>();
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      options.put(args[i].replaceFirst("^--", ""), args[i + 1]);
-    }
-    return options;
-  }
 
   /**
    * One side's JVM ({@code ours} or {@code hazelcast}): one cold resolve, {@code warmups} warm-ups,

@@ -13,11 +13,9 @@ import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.ClusterResolvers;
 import io.clusterresolver.ClusterSpec;
 import io.clusterresolver.testkit.SimulatedAzure;
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -48,15 +46,14 @@ public final class AzureScale {
   private AzureScale() {}
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> options = options(args);
-    int[] sizes = Arrays.stream(options.getOrDefault("sizes", "10,700,5000").split(",")).mapToInt(Integer::parseInt).toArray();
-    int latencyMs = Integer.parseInt(options.getOrDefault("latency-ms", "10"));
-    int reps = Integer.parseInt(options.getOrDefault("reps", "5"));
-    int warmups = Integer.parseInt(options.getOrDefault("warmups", "2"));
+    BenchOptions options = BenchOptions.parse(args);
+    int[] sizes = options.integers("sizes", "10,700,5000");
+    int latencyMs = options.integer("latency-ms", 10);
+    int reps = options.integer("reps", 5);
+    int warmups = options.integer("warmups", 2);
     java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
-    System.out.printf(Locale.ROOT, "machine: %d cores, Java %s, load average %.1f; latency %d ms per ARM call%n",
-        Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
-        ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(), latencyMs);
+    System.out.printf(Locale.ROOT, "%s; latency %d ms per ARM call%n",
+        BenchOptions.machine(), latencyMs);
     System.out.println("| N VMs | ours: ARM calls / resolve | ours: warm median ms | fluent N+1: ARM calls | fluent N+1: ms |"
         + " same members |");
     System.out.println("| --- | --- | --- | --- | --- | --- |");
@@ -94,8 +91,8 @@ public final class AzureScale {
             fluentCalls, fluentMs, oursSet.equals(fluent) ? "yes (" + fluent.size() + ")" : "NO");
       }
     }
-    if (options.containsKey("cli-home")) {
-      cold(options.get("cli-home"), options.getOrDefault("classes", "benchmarks/target/classes"), Integer.parseInt(options.getOrDefault("cold-runs", "5")));
+    if (options.has("cli-home")) {
+      cold(options.get("cli-home"), options.get("classes", "benchmarks/target/classes"), options.integer("cold-runs", 5));
     }
   }
 
@@ -206,11 +203,4 @@ public final class AzureScale {
     return java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString();
   }
 
-  private static Map<String, String> options(String[] args) {
-    Map<String, String> options = new HashMap<>();
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      options.put(args[i].replaceFirst("^--", ""), args[i + 1]);
-    }
-    return options;
-  }
 }

@@ -9,10 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * What one {@code DescribeInstances} call costs apart from the provider: the simulation's
@@ -29,12 +27,9 @@ public final class Ec2CallCost {
   private Ec2CallCost() {}
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> options = new HashMap<>();
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      options.put(args[i].replaceFirst("^--", ""), args[i + 1]);
-    }
-    int latencyMs = Integer.parseInt(options.getOrDefault("latency-ms", "20"));
-    int calls = Integer.parseInt(options.getOrDefault("calls", "100"));
+    BenchOptions options = BenchOptions.parse(args);
+    int latencyMs = options.integer("latency-ms", 20);
+    int calls = options.integer("calls", 100);
     java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
     for (int n : new int[] {5, 1000}) {
       try (SimulatedEc2 ec2 = SimulatedEc2.start()) {

@@ -13,11 +13,9 @@ import com.google.cloud.compute.v1.ListInstancesInstanceGroupsRequest;
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.ClusterResolvers;
 import io.clusterresolver.testkit.SimulatedGce;
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -45,20 +43,15 @@ public final class GceScale {
   private GceScale() {}
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> options = new HashMap<>();
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      options.put(args[i].replaceFirst("^--", ""), args[i + 1]);
-    }
-    int[] sizes = Arrays.stream(options.getOrDefault("sizes", "10,500,5000").split(","))
-        .mapToInt(Integer::parseInt).toArray();
-    int latencyMs = Integer.parseInt(options.getOrDefault("latency-ms", "10"));
-    int reps = Integer.parseInt(options.getOrDefault("reps", "5"));
-    int n1MaxCalls = Integer.parseInt(options.getOrDefault("n1-reps-max-calls", "600"));
+    BenchOptions options = BenchOptions.parse(args);
+    int[] sizes = options.integers("sizes", "10,500,5000");
+    int latencyMs = options.integer("latency-ms", 10);
+    int reps = options.integer("reps", 5);
+    int n1MaxCalls = options.integer("n1-reps-max-calls", 600);
     java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
 
-    System.out.printf(Locale.ROOT, "machine: %d cores, Java %s, load average %.1f; latency %d ms per API call%n",
-        Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
-        ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(), latencyMs);
+    System.out.printf(Locale.ROOT, "%s; latency %d ms per API call%n",
+        BenchOptions.machine(), latencyMs);
     System.out.println("| N | client | calls / resolve | listInstances | instances.list | instances.get |"
         + " aggregatedList | wall median ms (min) | runs |");
     System.out.println("| ---: | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |");

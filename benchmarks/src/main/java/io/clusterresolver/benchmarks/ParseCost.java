@@ -45,53 +45,35 @@ public final class ParseCost {
   private ParseCost() {}
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> options = new HashMap<>();
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      options.put(args[i].replaceFirst("^--", ""), args[i + 1]);
-    }
-    List<String> clouds = Arrays.asList(options.getOrDefault("clouds", "aws,gce,azure,kubernetes").split(","));
-    int n = Integer.parseInt(options.getOrDefault("n", "5000"));
-    int reps = Integer.parseInt(options.getOrDefault("reps", "20"));
-    int warmups = Integer.parseInt(options.getOrDefault("warmups", "10"));
-    jfrDir = options.containsKey("jfr") ? Path.of(options.get("jfr")) : null;
+    BenchOptions options = BenchOptions.parse(args);
+    List<String> clouds = Arrays.asList(options.get("clouds", "aws,gce,azure,kubernetes").split(","));
+    int n = options.integer("n", 5000);
+    int reps = options.integer("reps", 20);
+    int warmups = options.integer("warmups", 10);
+    jfrDir = options.has("jfr") ? Path.of(options.get("jfr")) : null;
     java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
-    System.out.printf(Locale.ROOT, "machine: %d cores, Java %s, load average %.1f; no injected latency%n",
-        Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
-        ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    System.out.printf(Locale.ROOT, "%s; no injected latency%n",
+        BenchOptions.machine());
     for (String cloud : clouds) {
       switch (cloud) {
         case "aws":
           try (SimulatedEc2 ec2 = SimulatedEc2.start()) {
             ec2.addTypical(0, n, b -> b.tag("cluster", "bench"));
-            Map<String, String> p = new LinkedHashMap<>();
-            String endpoint = "http://127.0.0.1:" + ec2.port();
-            p.put("clusterresolver.aws.region", "us-east-1");
-            p.put("clusterresolver.aws.endpoint", endpoint);
-            p.put("clusterresolver.aws.imds-endpoint", endpoint);
-            p.put("clusterresolver.aws.access-key-id", "AKIABENCHMARK0000000");
-            p.put("clusterresolver.aws.secret-access-key", "benchmark-secret-key");
-            p.put("clusterresolver.aws.tags", "cluster=bench");
-            p.put("clusterresolver.aws.timeout", "5m");
-            measure(cloud, n, reps, warmups, p);
+            measure(cloud, n, reps, warmups, properties(cloud, ec2.providerProperties(), "tags", "cluster=bench"));
           }
           break;
         case "gce":
           try (SimulatedGce gce = SimulatedGce.start("bench-project")) {
             gce.addTypical(0, n, b -> b.zone("us-east1-b").label("cluster", "bench"));
-            Map<String, String> p = new LinkedHashMap<>(gce.providerProperties());
-            p.put("clusterresolver.gce.labels", "cluster=bench");
-            p.put("clusterresolver.gce.timeout", "5m");
-            measure(cloud, n, reps, warmups, p);
+            measure(cloud, n, reps, warmups, properties(cloud, gce.providerProperties(), "labels", "cluster=bench"));
           }
           break;
         case "azure":
           try (SimulatedAzure azure = SimulatedAzure.start()) {
             azure.trustStoreProperties().forEach(System::setProperty);
             azure.addTypical(0, n, b -> b.resourceGroup("bench-rg").tag("cluster", "bench"));
-            Map<String, String> p = new LinkedHashMap<>(azure.providerProperties("bench-rg"));
-            p.put("clusterresolver.azure.tags", "cluster=bench");
-            p.put("clusterresolver.azure.timeout", "5m");
-            measure(cloud, n, reps, warmups, p);
+            measure(cloud, n, reps, warmups,
+                properties(cloud, azure.providerProperties("bench-rg"), "tags", "cluster=bench"));
           }
           break;
         case "kubernetes":
@@ -107,13 +89,11 @@ public final class ParseCost {
             k.addAll(pods);
             Path tokenFile = Files.createTempFile("parse-cost", ".token");
             Files.writeString(tokenFile, token, StandardCharsets.UTF_8);
-            Map<String, String> p = new LinkedHashMap<>();
+            Map<String, String> p = properties(cloud, Map.of(), "selector", "app=trainer");
             p.put("clusterresolver.kubernetes.endpoint", k.endpoint().toString());
             p.put("clusterresolver.kubernetes.token-file", tokenFile.toString());
             p.put("clusterresolver.kubernetes.namespace", "ml");
-            p.put("clusterresolver.kubernetes.selector", "app=trainer");
             p.put("clusterresolver.kubernetes.port-name", "grpc");
-            p.put("clusterresolver.kubernetes.timeout", "5m");
             try {
               measure(cloud, n, reps, warmups, p);
             } finally {
@@ -150,6 +130,15 @@ public final class ParseCost {
 
   /** Where to write a JFR recording of each cloud's measured resolves ({@code --jfr DIR}), or null. */
   private static Path jfrDir;
+
+  /** A simulation's own properties, the bench's selection and a timeout no listing of {@code n} members reaches. */
+  private static Map<String, String> properties(String cloud, Map<String, String> simulation, String selector,
+      String value) {
+    Map<String, String> p = new LinkedHashMap<>(simulation);
+    p.put("clusterresolver." + cloud + "." + selector, value);
+    p.put("clusterresolver." + cloud + ".timeout", "5m");
+    return p;
+  }
 
   private static void measure(String cloud, int n, int reps, int warmups, Map<String, String> properties)
       throws Exception {

@@ -4,20 +4,19 @@ import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.ClusterResolvers;
 import io.clusterresolver.ClusterSpec;
 import io.clusterresolver.testkit.Loopback;
+import io.clusterresolver.testkit.SimulatedApi;
 import io.clusterresolver.testkit.SimulatedEc2;
 import io.clusterresolver.testkit.SimulatedGce;
 import io.clusterresolver.testkit.SimulatedGceInstance;
 import io.clusterresolver.testkit.SimulatedInstance;
 import io.clusterresolver.testkit.TokenBucket;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -97,19 +96,46 @@ public final class Stampede {
     void close();
   }
 
-  /** EC2: {@code hosts} running {@code m5.large} instances of the job, plus 3 of another cluster. */
-  private static final class Ec2Fleet implements Fleet {
-    private final SimulatedEc2 ec2 = SimulatedEc2.start();
+  /** A fleet on one simulated API: its provider, latency, meter and counts. */
+  private abstract static class SimulatedFleet<S extends SimulatedApi<S, ?>> implements Fleet {
+    private final String provider;
+    final S sim;
 
-    Ec2Fleet(int hosts, int latencyMs) {
-      ec2.addTypical(0, hosts, b -> b.tag("cluster", "stampede").instanceType("m5.large"));
-      ec2.addTypical(hosts, 3, b -> b.tag("cluster", "other"));
-      ec2.latency(Duration.ofMillis(latencyMs));
+    SimulatedFleet(String provider, S sim, int latencyMs) {
+      this.provider = provider;
+      this.sim = sim.latency(Duration.ofMillis(latencyMs));
     }
 
     @Override
-    public String provider() {
-      return "aws";
+    public final String provider() {
+      return provider;
+    }
+
+    @Override
+    public final void meter(TokenBucket bucket) {
+      sim.rateLimit(bucket).resetCounts();
+    }
+
+    /** Calls the meter refused since it was set. */
+    @Override
+    public final long throttled() {
+      return sim.throttledCount();
+    }
+
+    @Override
+    public final void close() {
+      sim.close();
+    }
+  }
+
+  /** EC2: {@code hosts} running {@code m5.large} instances of the job, plus 3 of another cluster. */
+  private static final class Ec2Fleet extends SimulatedFleet<SimulatedEc2> {
+    private final SimulatedEc2 ec2 = sim;
+
+    Ec2Fleet(int hosts, int latencyMs) {
+      super("aws", SimulatedEc2.start(), latencyMs);
+      ec2.addTypical(0, hosts, b -> b.tag("cluster", "stampede").instanceType("m5.large"));
+      ec2.addTypical(hosts, 3, b -> b.tag("cluster", "other"));
     }
 
     @Override
@@ -144,30 +170,14 @@ public final class Stampede {
     }
 
     @Override
-    public void meter(TokenBucket bucket) {
-      ec2.rateLimit(bucket);
-      ec2.resetCounts();
-    }
-
-    @Override
     public int listingCalls() {
       return ec2.callCount("DescribeInstances") - ec2.throttledCount("DescribeInstances");
-    }
-
-    @Override
-    public long throttled() {
-      return ec2.throttledCount();
     }
 
     @Override
     public String calls() {
       return ec2.callCounts() + "; throttled: " + ec2.throttledCount("DescribeInstances") + " DescribeInstances, "
           + ec2.throttledCount("DescribeInstanceTypes") + " DescribeInstanceTypes";
-    }
-
-    @Override
-    public void close() {
-      ec2.close();
     }
   }
 
@@ -177,19 +187,13 @@ public final class Stampede {
    * JVM by the provider, so every process after the first finds them cached: the counts below are
    * the listing's.
    */
-  private static final class GceFleet implements Fleet {
-    private final SimulatedGce gce = SimulatedGce.start();
-    private TokenBucket bucket;
+  private static final class GceFleet extends SimulatedFleet<SimulatedGce> {
+    private final SimulatedGce gce = sim;
 
     GceFleet(int hosts, int latencyMs) {
+      super("gce", SimulatedGce.start(), latencyMs);
       gce.addTypical(0, hosts, b -> b.label("cluster", "stampede"));
       gce.addTypical(hosts, 3, b -> b.label("cluster", "other"));
-      gce.latency(Duration.ofMillis(latencyMs));
-    }
-
-    @Override
-    public String provider() {
-      return "gce";
     }
 
     @Override
@@ -214,35 +218,18 @@ public final class Stampede {
     }
 
     @Override
-    public void meter(TokenBucket bucket) {
-      this.bucket = bucket;
-      gce.rateLimit(bucket);
-      gce.resetCounts();
-    }
-
-    @Override
     public int listingCalls() {
       return gce.callCount("instances.aggregatedList");
-    }
-
-    @Override
-    public long throttled() {
-      return bucket == null ? 0 : bucket.throttled();
     }
 
     @Override
     public String calls() {
       return gce.callCounts() + "; throttled: " + throttled();
     }
-
-    @Override
-    public void close() {
-      gce.close();
-    }
   }
 
   /** The properties of a strategy, in {@code provider}'s namespace. */
-  private static Map<String, String> strategy(String provider, String strategy, Map<String, String> options,
+  private static Map<String, String> strategy(String provider, String strategy, BenchOptions options,
       String retryMode) {
     String k = "clusterresolver." + provider + ".";
     boolean aws = provider.equals("aws");
@@ -257,20 +244,20 @@ public final class Stampede {
         break;
       case "relay":
         p.put(k + "relay", Loopback.freeAddress());
-        if (Boolean.parseBoolean(options.getOrDefault("relay-insecure", "false"))) {
+        if (Boolean.parseBoolean(options.get("relay-insecure", "false"))) {
           p.put(k + "relay-insecure", "true"); // to measure what the secret costs (sealing, encryption)
         } else {
           p.put(k + "relay-secret", "stampede-relay-secret-0123456789abcdef"); // every process of the job shares it
         }
-        p.put(k + "relay-max-age", options.getOrDefault("max-age", "30s"));
+        p.put(k + "relay-max-age", options.get("max-age", "30s"));
         p.put(k + "relay-wait", "5m");
         // and every host shares its listing among its processes:
-        p.put(k + "shared-listing-max-age", options.getOrDefault("max-age", "30s"));
+        p.put(k + "shared-listing-max-age", options.get("max-age", "30s"));
         p.put(k + "timeout", "10m");
         break;
       case "host":
         // A process that starts after its host's listing finished (start-up skew) may still use it.
-        p.put(k + "shared-listing-max-age", options.getOrDefault("max-age", "30s"));
+        p.put(k + "shared-listing-max-age", options.get("max-age", "30s"));
         p.put(k + "timeout", "10m");
         break;
       default:
@@ -284,21 +271,18 @@ public final class Stampede {
   }
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> options = new HashMap<>();
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      options.put(args[i].replaceFirst("^--", ""), args[i + 1]);
-    }
-    int hosts = Integer.parseInt(options.getOrDefault("hosts", "1250"));
-    int perHost = Integer.parseInt(options.getOrDefault("tasks-per-host", "8"));
-    String cloud = options.getOrDefault("cloud", "aws");
-    String strategy = options.getOrDefault("strategy", "relay");
-    String[] bucket = options.getOrDefault("bucket", cloud.equals("gce") ? "1500,25" : "100,20").split(",");
-    int latencyMs = Integer.parseInt(options.getOrDefault("latency-ms", "20"));
-    String retryMode = options.getOrDefault("retry-mode", "adaptive");
-    String accelerators = options.getOrDefault("accelerators", "true");
+    BenchOptions options = BenchOptions.parse(args);
+    int hosts = options.integer("hosts", 1250);
+    int perHost = options.integer("tasks-per-host", 8);
+    String cloud = options.get("cloud", "aws");
+    String strategy = options.get("strategy", "relay");
+    String[] bucket = options.get("bucket", cloud.equals("gce") ? "1500,25" : "100,20").split(",");
+    int latencyMs = options.integer("latency-ms", 20);
+    String retryMode = options.get("retry-mode", "adaptive");
+    String accelerators = options.get("accelerators", "true");
     int k = hosts * perHost;
     // --log WARNING shows why hosts listed for themselves (the relay's fallbacks); off by default.
-    java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.parse(options.getOrDefault("log", "OFF")));
+    java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.parse(options.get("log", "OFF")));
 
     Path root = Files.createTempDirectory("stampede");
     try (Fleet fleet = switch (cloud) {
@@ -310,9 +294,8 @@ public final class Stampede {
       if (!accelerators.equals("true") && cloud.equals("aws")) {
         common.put("clusterresolver.aws.accelerators", accelerators); // no DescribeInstanceTypes
       }
-      System.out.printf(Locale.ROOT, "machine: %d cores, Java %s, load average %.1f; %d hosts x %d tasks = %d resolvers;"
-          + " %s, bucket %s tokens + %s/s; latency %d ms; strategy %s %s%n", Runtime.getRuntime().availableProcessors(),
-          System.getProperty("java.version"), ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+      System.out.printf(Locale.ROOT, "%s; %d hosts x %d tasks = %d resolvers;"
+          + " %s, bucket %s tokens + %s/s; latency %d ms; strategy %s %s%n", BenchOptions.machine(),
           hosts, perHost, k, cloud, bucket[0], bucket[1], latencyMs, strategy,
           common.entrySet().stream().map(e -> e.getKey() + "=" + (e.getKey().contains("secret") ? "****" : e.getValue()))
               .collect(Collectors.joining(", ", "{", "}")));

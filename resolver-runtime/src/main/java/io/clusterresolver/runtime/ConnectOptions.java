@@ -4,39 +4,73 @@ import io.clusterresolver.proto.DeviceFilters;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 
 /**
  * How {@link Cluster#connect} connects: the local task (TensorFlow's {@code job_name} and {@code
  * task_index}, default {@code localhost} / 0), the protocol ({@code grpc}), device filters,
  * timeouts and transport security. Immutable; build with {@link #builder()}.
+ *
+ * @param jobName the local task's job
+ * @param taskIndex the local task's index
+ * @param protocol the protocol; only {@code grpc} is supported
+ * @param deviceFilters the device filters sent to every task
+ * @param connectTimeout how long to keep trying to reach every task (tasks start at different times)
+ * @param callTimeout the deadline of each call
+ * @param tls TLS for the connections to the tasks (and the local task's server); {@code null} = plaintext
+ * @param localFunctions functions served by the local task's server when {@code connect} starts one
+ * @param localAccelerators accelerators of the local task's server when {@code connect} starts one
+ * @param reuseChannels whether connections share this process's open channels to the same addresses (default
+ *     true): connecting again then reuses the HTTP/2 connections. False opens fresh ones, closed with the
+ *     connection
  */
-public final class ConnectOptions {
+public record ConnectOptions(
+    String jobName,
+    int taskIndex,
+    String protocol,
+    DeviceFilters deviceFilters,
+    Duration connectTimeout,
+    Duration callTimeout,
+    TlsConfig tls,
+    Map<String, TaskFunction> localFunctions,
+    Map<String, Integer> localAccelerators,
+    boolean reuseChannels) {
+
   /** TensorFlow's default local job name. */
   public static final String DEFAULT_JOB_NAME = "localhost";
 
-  private final String jobName;
-  private final int taskIndex;
-  private final String protocol;
-  private final DeviceFilters deviceFilters;
-  private final Duration connectTimeout;
-  private final Duration callTimeout;
-  private final TlsConfig tls;
-  private final Map<String, TaskFunction> localFunctions;
-  private final Map<String, Integer> localAccelerators;
-  private final boolean reuseChannels;
+  /** Checks the values as the builder does, and keeps unmodifiable copies of the local functions and accelerators. */
+  public ConnectOptions {
+    checkJobName(jobName);
+    checkTaskIndex(taskIndex);
+    positive(connectTimeout, "connect timeout");
+    positive(callTimeout, "call timeout");
+    Objects.requireNonNull(protocol, "protocol");
+    Objects.requireNonNull(deviceFilters, "deviceFilters");
+    localFunctions = Map.copyOf(localFunctions);
+    localAccelerators = Map.copyOf(localAccelerators);
+  }
 
-  private ConnectOptions(Builder b) {
-    this.reuseChannels = b.reuseChannels;
-    this.jobName = b.jobName;
-    this.taskIndex = b.taskIndex;
-    this.protocol = b.protocol;
-    this.deviceFilters = b.deviceFilters;
-    this.connectTimeout = b.connectTimeout;
-    this.callTimeout = b.callTimeout;
-    this.tls = b.tls;
-    this.localFunctions = Map.copyOf(b.localFunctions);
-    this.localAccelerators = Map.copyOf(b.localAccelerators);
+  private static String checkJobName(String jobName) {
+    if (jobName == null || jobName.isEmpty()) {
+      throw new IllegalArgumentException("The local job name must not be empty");
+    }
+    return jobName;
+  }
+
+  private static int checkTaskIndex(int taskIndex) {
+    if (taskIndex < 0) {
+      throw new IllegalArgumentException("The local task index must be >= 0, not " + taskIndex);
+    }
+    return taskIndex;
+  }
+
+  private static Duration positive(Duration d, String what) {
+    if (d == null || d.isNegative() || d.isZero()) {
+      throw new IllegalArgumentException("The " + what + " must be positive, not " + d);
+    }
+    return d;
   }
 
   /** The defaults: job {@code localhost}, task 0, {@code grpc}, no filters, 30 s / 2 s timeouts. */
@@ -46,60 +80,6 @@ public final class ConnectOptions {
 
   public static Builder builder() {
     return new Builder();
-  }
-
-  /** The local task's job. */
-  public String jobName() {
-    return jobName;
-  }
-
-  /** The local task's index. */
-  public int taskIndex() {
-    return taskIndex;
-  }
-
-  /** The protocol; only {@code grpc} is supported. */
-  public String protocol() {
-    return protocol;
-  }
-
-  /** The device filters sent to every task. */
-  public DeviceFilters deviceFilters() {
-    return deviceFilters;
-  }
-
-  /** How long to keep trying to reach every task (tasks start at different times). */
-  public Duration connectTimeout() {
-    return connectTimeout;
-  }
-
-  /** The deadline of each call. */
-  public Duration callTimeout() {
-    return callTimeout;
-  }
-
-  /** TLS for the connections to the tasks (and the local task's server); {@code null} = plaintext. */
-  public TlsConfig tls() {
-    return tls;
-  }
-
-  /** Functions served by the local task's server when {@code connect} starts one. */
-  public Map<String, TaskFunction> localFunctions() {
-    return localFunctions;
-  }
-
-  /** Accelerators of the local task's server when {@code connect} starts one. */
-  public Map<String, Integer> localAccelerators() {
-    return localAccelerators;
-  }
-
-  /**
-   * Whether connections share this process's open channels to the same addresses (default true):
-   * connecting again then reuses the HTTP/2 connections. False opens fresh ones, closed with the
-   * connection.
-   */
-  public boolean reuseChannels() {
-    return reuseChannels;
   }
 
   @Override
@@ -130,18 +110,12 @@ public final class ConnectOptions {
     }
 
     public Builder jobName(String jobName) {
-      if (jobName == null || jobName.isEmpty()) {
-        throw new IllegalArgumentException("The local job name must not be empty");
-      }
-      this.jobName = jobName;
+      this.jobName = checkJobName(jobName);
       return this;
     }
 
     public Builder taskIndex(int taskIndex) {
-      if (taskIndex < 0) {
-        throw new IllegalArgumentException("The local task index must be >= 0, not " + taskIndex);
-      }
-      this.taskIndex = taskIndex;
+      this.taskIndex = checkTaskIndex(taskIndex);
       return this;
     }
 
@@ -180,15 +154,9 @@ public final class ConnectOptions {
       return this;
     }
 
-    private static Duration positive(Duration d, String what) {
-      if (d == null || d.isNegative() || d.isZero()) {
-        throw new IllegalArgumentException("The " + what + " must be positive, not " + d);
-      }
-      return d;
-    }
-
     public ConnectOptions build() {
-      return new ConnectOptions(this);
+      return new ConnectOptions(jobName, taskIndex, protocol, deviceFilters, connectTimeout, callTimeout, tls,
+          localFunctions, localAccelerators, reuseChannels);
     }
   }
 }

@@ -113,13 +113,13 @@ final class HostlistParser {
       String between = prefix.substring(close + 1);
       List<NumberRange> outer = parseRangeList(hostlist, prefix.substring(open + 1, close));
       for (NumberRange range : outer) {
-        if (range.hi == -1L && range.lo != -1L) {
+        if (range.hi() == -1L && range.lo() != -1L) {
           // Slurm prints nothing for such a list (after a long loop): so do we, at once.
           out.add(new HostRange(head, -2L, -1L, 0, false));
           return;
         }
-        for (long n = range.lo; Long.compareUnsigned(n, range.hi) <= 0; n++) {
-          String newPrefix = head + HostlistCompression.format(n, range.width) + between;
+        for (long n = range.lo(); Long.compareUnsigned(n, range.hi()) <= 0; n++) {
+          String newPrefix = head + HostlistCompression.format(n, range.width()) + between;
           expandPrefix(hostlist, newPrefix, numbers, out, total);
           if (n == -1L) {
             break; // 2^64-1: the unsigned loop would wrap
@@ -129,7 +129,7 @@ final class HostlistParser {
       return;
     }
     for (NumberRange range : numbers) {
-      add(hostlist, out, new HostRange(prefix, range.lo, range.hi, range.width, false), total);
+      add(hostlist, out, new HostRange(prefix, range.lo(), range.hi(), range.width(), false), total);
     }
   }
 

@@ -19,7 +19,7 @@ final class NaturalOrder {
       if (isDigit(ca) && isDigit(cb)) {
         boolean fractional = ca == '0' || cb == '0';
         int[] ends = new int[2];
-        int result = fractional ? compareLeft(a, i, b, j, ends) : compareRight(a, i, b, j, ends);
+        int result = compareDigits(a, i, b, j, ends, fractional);
         if (result != 0) {
           return result;
         }
@@ -42,8 +42,11 @@ final class NaturalOrder {
     return c >= '0' && c <= '9';
   }
 
-  /** Right-aligned digit runs: the longer run is larger; else the first difference decides. */
-  private static int compareRight(String a, int i, String b, int j, int[] ends) {
+  /**
+   * One digit run of each. Right-aligned (no leading zero): the longer run is larger, else the first difference
+   * decides. Left-aligned (a leading zero, read as a fraction): the first difference decides at once.
+   */
+  private static int compareDigits(String a, int i, String b, int j, int[] ends, boolean leftAligned) {
     int bias = 0;
     while (true) {
       boolean da = i < a.length() && isDigit(a.charAt(i));
@@ -60,33 +63,10 @@ final class NaturalOrder {
         return 1;
       }
       if (bias == 0) {
-        bias = Character.compare(a.charAt(i), b.charAt(j));
-        bias = Integer.signum(bias);
-      }
-      i++;
-      j++;
-    }
-  }
-
-  /** Left-aligned digit runs (leading zeros): the first difference decides. */
-  private static int compareLeft(String a, int i, String b, int j, int[] ends) {
-    while (true) {
-      boolean da = i < a.length() && isDigit(a.charAt(i));
-      boolean db = j < b.length() && isDigit(b.charAt(j));
-      if (!da && !db) {
-        ends[0] = i;
-        ends[1] = j;
-        return 0;
-      }
-      if (!da) {
-        return -1;
-      }
-      if (!db) {
-        return 1;
-      }
-      int c = Character.compare(a.charAt(i), b.charAt(j));
-      if (c != 0) {
-        return Integer.signum(c);
+        bias = Integer.signum(Character.compare(a.charAt(i), b.charAt(j)));
+        if (leftAligned && bias != 0) {
+          return bias;
+        }
       }
       i++;
       j++;

@@ -1,8 +1,5 @@
 package io.clusterresolver.testkit;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 /**
  * The {@code azure} demo: a {@link SimulatedAzure} with resource group {@code demo-rg} holding four
  * running VMs tagged {@code cluster=demo} (two {@code Standard_ND96asr_v4} with 8 GPUs each tagged
@@ -11,12 +8,10 @@ import java.util.Map;
  * {@code javax.net.ssl.trustStore} system properties to the simulation's trust store, which is how
  * the {@code azure} provider comes to trust its HTTPS endpoint.
  */
-public final class AzureDemoSimulation implements Simulation {
-
-  private final SimulatedAzure azure;
+public final class AzureDemoSimulation extends DemoSimulation<SimulatedAzure> {
 
   private AzureDemoSimulation(SimulatedAzure azure) {
-    this.azure = azure;
+    super("azure", azure, with(azure.providerProperties("demo-rg"), "clusterresolver.azure.tags", "cluster=demo"));
   }
 
   /** Starts the demo world and trusts it (system properties). */
@@ -34,43 +29,21 @@ public final class AzureDemoSimulation implements Simulation {
 
   /** The simulated Azure, to change the world while it runs. */
   public SimulatedAzure azure() {
-    return azure;
-  }
-
-  @Override
-  public String provider() {
-    return "azure";
-  }
-
-  @Override
-  public Map<String, String> properties() {
-    Map<String, String> p = new LinkedHashMap<>(azure.providerProperties("demo-rg"));
-    p.put("clusterresolver.azure.tags", "cluster=demo");
-    return p;
+    return simulation();
   }
 
   @Override
   public String description() {
-    return "simulated Azure Resource Manager at " + azure.endpoint() + " (IMDS " + azure.imdsEndpoint() + "): "
-        + azure.vms().size() + " VMs in demo-rg, 4 running with tag cluster=demo; this process is "
-        + azure.vms().get(0).name();
-  }
-
-  @Override
-  public void close() {
-    azure.close();
+    return "simulated Azure Resource Manager at " + azure().endpoint() + " (IMDS " + azure().imdsEndpoint() + "): "
+        + azure().vms().size() + " VMs in demo-rg, 4 running with tag cluster=demo; this process is "
+        + azure().vms().get(0).name();
   }
 
   /** Registers the demo for {@link Simulation#startDemo(String)}. */
-  public static final class Factory implements Simulation.Factory {
-    @Override
-    public String provider() {
-      return "azure";
-    }
-
-    @Override
-    public Simulation startDemo() {
-      return start();
+  public static final class Factory extends Starter {
+    /** For {@link java.util.ServiceLoader}. */
+    public Factory() {
+      super("azure", AzureDemoSimulation::start);
     }
   }
 }

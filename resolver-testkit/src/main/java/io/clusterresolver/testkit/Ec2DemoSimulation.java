@@ -1,19 +1,14 @@
 package io.clusterresolver.testkit;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 /**
  * The {@code aws} demo: a {@link SimulatedEc2} with four running instances tagged
  * {@code cluster=demo} (two {@code p4d.24xlarge} with 8 GPUs each, two {@code c5.xlarge}), one
  * stopped instance and one instance of another cluster, with this process on the first instance.
  */
-public final class Ec2DemoSimulation implements Simulation {
-
-  private final SimulatedEc2 ec2;
+public final class Ec2DemoSimulation extends DemoSimulation<SimulatedEc2> {
 
   private Ec2DemoSimulation(SimulatedEc2 ec2) {
-    this.ec2 = ec2;
+    super("aws", ec2, with(ec2.providerProperties(), "clusterresolver.aws.tags", "cluster=demo"));
   }
 
   /** Starts the demo fleet. */
@@ -32,43 +27,21 @@ public final class Ec2DemoSimulation implements Simulation {
 
   /** The simulated EC2, to change the fleet while it runs. */
   public SimulatedEc2 ec2() {
-    return ec2;
-  }
-
-  @Override
-  public String provider() {
-    return "aws";
-  }
-
-  @Override
-  public Map<String, String> properties() {
-    Map<String, String> p = new LinkedHashMap<>(ec2.providerProperties());
-    p.put("clusterresolver.aws.tags", "cluster=demo");
-    return p;
+    return simulation();
   }
 
   @Override
   public String description() {
-    return "simulated EC2 (" + ec2.region() + ") at " + ec2.endpoint() + ": " + ec2.instances().size()
+    return "simulated EC2 (" + ec2().region() + ") at " + ec2().endpoint() + ": " + ec2().instances().size()
         + " instances, 4 running with tag cluster=demo; this process is "
         + SimulatedInstance.typical(0).build().instanceId();
   }
 
-  @Override
-  public void close() {
-    ec2.close();
-  }
-
   /** Registers the demo for {@link Simulation#startDemo(String)}. */
-  public static final class Factory implements Simulation.Factory {
-    @Override
-    public String provider() {
-      return "aws";
-    }
-
-    @Override
-    public Simulation startDemo() {
-      return start();
+  public static final class Factory extends Starter {
+    /** For {@link java.util.ServiceLoader}. */
+    public Factory() {
+      super("aws", Ec2DemoSimulation::start);
     }
   }
 }

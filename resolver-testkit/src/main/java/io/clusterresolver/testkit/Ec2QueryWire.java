@@ -4,8 +4,6 @@ import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
 import com.github.tomakehurst.wiremock.http.ResponseDefinition;
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 
 /** The EC2 Query protocol's wire pieces: form parameters, page tokens, XML escapes and error bodies. */
 final class Ec2QueryWire {
@@ -26,20 +24,15 @@ final class Ec2QueryWire {
   }
 
   static String encodeToken(int page, int offset) {
-    return Base64.getUrlEncoder().withoutPadding()
-        .encodeToString(("sim:" + page + ":" + offset).getBytes(StandardCharsets.UTF_8));
+    return PageTokens.encode("sim", page, offset);
   }
 
   static int[] decodeToken(String token) {
-    try {
-      String[] parts = new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8).split(":");
-      if (parts.length == 3 && parts[0].equals("sim")) {
-        return new int[] {Integer.parseInt(parts[1]), Integer.parseInt(parts[2])};
-      }
-    } catch (IllegalArgumentException e) {
-      // fall through
+    int[] position = PageTokens.decode("sim", token);
+    if (position == null) {
+      throw new BadRequest("InvalidParameterValue", "The token '" + token + "' is invalid");
     }
-    throw new BadRequest("InvalidParameterValue", "The token '" + token + "' is invalid");
+    return position;
   }
 
   static String esc(String s) {

@@ -1,20 +1,15 @@
 package io.clusterresolver.testkit;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 /**
  * The {@code gce} demo: a {@link SimulatedGce} project with four running instances labelled
  * {@code cluster=demo} in two zones (two {@code a2-highgpu-8g}, whose 8 GPUs come with the machine
  * type, and two {@code n1-standard-8} with one attached T4 each), plus a stopped instance, a TPU VM
  * host and an instance of another cluster; this process is the first instance.
  */
-public final class GceDemoSimulation implements Simulation {
-
-  private final SimulatedGce gce;
+public final class GceDemoSimulation extends DemoSimulation<SimulatedGce> {
 
   private GceDemoSimulation(SimulatedGce gce) {
-    this.gce = gce;
+    super("gce", gce, with(gce.providerProperties(), "clusterresolver.gce.labels", "cluster=demo"));
   }
 
   /** Starts the demo project. */
@@ -33,43 +28,21 @@ public final class GceDemoSimulation implements Simulation {
 
   /** The simulated project, to change it while it runs. */
   public SimulatedGce gce() {
-    return gce;
-  }
-
-  @Override
-  public String provider() {
-    return "gce";
-  }
-
-  @Override
-  public Map<String, String> properties() {
-    Map<String, String> p = new LinkedHashMap<>(gce.providerProperties());
-    p.put("clusterresolver.gce.labels", "cluster=demo");
-    return p;
+    return simulation();
   }
 
   @Override
   public String description() {
-    return "simulated Compute Engine (project " + gce.project() + ") at " + gce.endpoint() + ": "
-        + gce.instances().size() + " instances, 4 running with label cluster=demo; this process is "
+    return "simulated Compute Engine (project " + gce().project() + ") at " + gce().endpoint() + ": "
+        + gce().instances().size() + " instances, 4 running with label cluster=demo; this process is "
         + SimulatedGceInstance.typical(0).build().name();
   }
 
-  @Override
-  public void close() {
-    gce.close();
-  }
-
   /** Registers the demo for {@link Simulation#startDemo(String)}. */
-  public static final class Factory implements Simulation.Factory {
-    @Override
-    public String provider() {
-      return "gce";
-    }
-
-    @Override
-    public Simulation startDemo() {
-      return start();
+  public static final class Factory extends Starter {
+    /** For {@link java.util.ServiceLoader}. */
+    public Factory() {
+      super("gce", GceDemoSimulation::start);
     }
   }
 }

@@ -56,22 +56,13 @@ final class GceFilter {
       if (t[0].startsWith("labels.")) {
         actual = i.labels().get(t[0].substring("labels.".length()));
       } else {
-        switch (t[0]) {
-          case "status":
-            actual = i.status();
-            break;
-          case "name":
-            actual = i.name();
-            break;
-          case "zone":
-            actual = i.zone();
-            break;
-          case "machineType":
-            actual = i.machineType();
-            break;
-          default:
-            throw GceJson.ApiError.invalid("Invalid value for field 'filter': unknown field '" + t[0] + "'.");
-        }
+        actual = switch (t[0]) {
+          case "status" -> i.status();
+          case "name" -> i.name();
+          case "zone" -> i.zone();
+          case "machineType" -> i.machineType();
+          default -> throw GceJson.ApiError.invalid("Invalid value for field 'filter': unknown field '" + t[0] + "'.");
+        };
       }
       boolean regex = t[1].equals("eq") || t[1].equals("ne");
       boolean equal = regex ? actual != null && actual.matches(t[2]) : t[2].equals(actual);

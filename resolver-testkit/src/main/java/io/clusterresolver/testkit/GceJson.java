@@ -4,9 +4,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
 import com.github.tomakehurst.wiremock.http.ResponseDefinition;
-import java.nio.charset.StandardCharsets;
 import java.time.format.DateTimeFormatter;
-import java.util.Base64;
 import java.util.Map;
 
 /** Compute Engine's REST JSON: instance resources, Google's error shape, warnings and page tokens. */
@@ -107,19 +105,14 @@ final class GceJson {
   }
 
   static String encodeToken(int page, int offset) {
-    return Base64.getUrlEncoder().withoutPadding()
-        .encodeToString(("gce:" + page + ":" + offset).getBytes(StandardCharsets.UTF_8));
+    return PageTokens.encode("gce", page, offset);
   }
 
   /** {page, offset}; a token this server did not write is a 400, as on the real API. */
   static int[] decodeToken(String token) {
-    try {
-      String[] parts = new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8).split(":");
-      if (parts.length == 3 && parts[0].equals("gce")) {
-        return new int[] {Integer.parseInt(parts[1]), Integer.parseInt(parts[2])};
-      }
-    } catch (IllegalArgumentException e) {
-      // fall through
+    int[] position = PageTokens.decode("gce", token);
+    if (position != null) {
+      return position;
     }
     throw ApiError.invalid("Invalid value for field 'pageToken': '" + token + "'. Supplied page token is invalid.");
   }

@@ -18,16 +18,15 @@ import java.util.UUID;
  * labels. The bearer token is written to a temporary file that {@code token-file} points at. Run
  * with {@code POD_NAME=trainer-1} to be that pod.
  */
-public final class KubernetesDemoSimulation implements Simulation {
+public final class KubernetesDemoSimulation extends DemoSimulation<SimulatedKubernetes> {
 
   /** The demo's namespace. */
   public static final String NAMESPACE = "ml";
 
-  private final SimulatedKubernetes kubernetes;
   private final Path tokenDir;
 
   private KubernetesDemoSimulation(SimulatedKubernetes kubernetes, Path tokenDir) {
-    this.kubernetes = kubernetes;
+    super("kubernetes", kubernetes, properties(kubernetes, tokenDir));
     this.tokenDir = tokenDir;
   }
 
@@ -63,16 +62,10 @@ public final class KubernetesDemoSimulation implements Simulation {
 
   /** The simulated API server, to change the pods while it runs. */
   public SimulatedKubernetes kubernetes() {
-    return kubernetes;
+    return simulation();
   }
 
-  @Override
-  public String provider() {
-    return "kubernetes";
-  }
-
-  @Override
-  public Map<String, String> properties() {
+  private static Map<String, String> properties(SimulatedKubernetes kubernetes, Path tokenDir) {
     Map<String, String> p = new LinkedHashMap<>();
     p.put("clusterresolver.kubernetes.endpoint", kubernetes.endpoint().toString());
     p.put("clusterresolver.kubernetes.token-file", tokenDir.resolve("token").toString());
@@ -83,14 +76,14 @@ public final class KubernetesDemoSimulation implements Simulation {
 
   @Override
   public String description() {
-    return "simulated Kubernetes API server at " + kubernetes.endpoint() + ": namespace " + NAMESPACE
+    return "simulated Kubernetes API server at " + kubernetes().endpoint() + ": namespace " + NAMESPACE
         + ", StatefulSet trainer with trainer-2 not ready (a gap), a pending and a terminating pod, decoys in"
         + " another app and namespace; run with POD_NAME=trainer-1 to be that pod";
   }
 
   @Override
   public void close() {
-    kubernetes.close();
+    super.close();
     try {
       for (String f : new String[] {"token", "namespace"}) {
         Files.deleteIfExists(tokenDir.resolve(f));
@@ -102,15 +95,10 @@ public final class KubernetesDemoSimulation implements Simulation {
   }
 
   /** Registers the demo for {@link Simulation#startDemo(String)}. */
-  public static final class Factory implements Simulation.Factory {
-    @Override
-    public String provider() {
-      return "kubernetes";
-    }
-
-    @Override
-    public Simulation startDemo() {
-      return start();
+  public static final class Factory extends Starter {
+    /** For {@link java.util.ServiceLoader}. */
+    public Factory() {
+      super("kubernetes", KubernetesDemoSimulation::start);
     }
   }
 }

@@ -8,13 +8,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.KeyStore;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -389,12 +387,7 @@ public final class SimulatedAzure extends SimulatedApi<SimulatedAzure, Simulated
     if (token == null) {
       return new int[] {1, 0};
     }
-    try {
-      String[] decoded = new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8).split(":");
-      return new int[] {Integer.parseInt(decoded[0]), Integer.parseInt(decoded[1])};
-    } catch (RuntimeException e) {
-      return null;
-    }
+    return PageTokens.decode("arm", token);
   }
 
   @Override
@@ -633,8 +626,7 @@ public final class SimulatedAzure extends SimulatedApi<SimulatedAzure, Simulated
     body.append(']');
     if (end < items.size()) {
       String query = url.getRawQuery() == null ? "" : url.getRawQuery().replaceAll("(^|&)\\$skiptoken=[^&]*", "");
-      String token = Base64.getUrlEncoder().withoutPadding()
-          .encodeToString(((page + 1) + ":" + end).getBytes(StandardCharsets.UTF_8));
+      String token = PageTokens.encode("arm", page + 1, end);
       body.append(",\"nextLink\":").append(ArmJson.q(endpoint() + url.getRawPath() + "?" + query
           + (query.isEmpty() ? "" : "&") + "$skiptoken=" + token));
     }

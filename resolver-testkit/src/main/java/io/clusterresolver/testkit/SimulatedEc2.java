@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -63,6 +64,8 @@ public final class SimulatedEc2 extends SimulatedApi<SimulatedEc2, SimulatedEc2.
 
   private final String region;
   private final Map<String, SimulatedInstance> fleet = new LinkedHashMap<>();
+  /** Each instance's DescribeInstances XML, built once: an instance never changes (by identity: guarded by {@code fleet}). */
+  private final Map<SimulatedInstance, String> xmlOf = new IdentityHashMap<>();
   /** Changes with every change of the fleet (guarded by {@code fleet}). */
   private long fleetVersion;
   /** Rendered pages of the current fleet version, so a stampede of the same request costs little CPU. */
@@ -119,7 +122,7 @@ public final class SimulatedEc2 extends SimulatedApi<SimulatedEc2, SimulatedEc2.
   public SimulatedEc2 add(SimulatedInstance... instances) {
     synchronized (fleet) {
       for (SimulatedInstance i : instances) {
-        fleet.put(i.instanceId(), i);
+        xmlOf.remove(fleet.put(i.instanceId(), i));
       }
       fleetVersion++;
     }
@@ -131,7 +134,7 @@ public final class SimulatedEc2 extends SimulatedApi<SimulatedEc2, SimulatedEc2.
     synchronized (fleet) {
       for (int i = from; i < from + n; i++) {
         SimulatedInstance instance = customize.apply(SimulatedInstance.typical(i)).build();
-        fleet.put(instance.instanceId(), instance);
+        xmlOf.remove(fleet.put(instance.instanceId(), instance));
       }
       fleetVersion++;
     }
@@ -142,7 +145,9 @@ public final class SimulatedEc2 extends SimulatedApi<SimulatedEc2, SimulatedEc2.
   public boolean remove(String instanceId) {
     synchronized (fleet) {
       fleetVersion++;
-      return fleet.remove(instanceId) != null;
+      SimulatedInstance removed = fleet.remove(instanceId);
+      xmlOf.remove(removed);
+      return removed != null;
     }
   }
 
@@ -157,7 +162,7 @@ public final class SimulatedEc2 extends SimulatedApi<SimulatedEc2, SimulatedEc2.
       if (!changed.instanceId().equals(instanceId)) {
         throw new IllegalArgumentException("An update cannot change the instance id " + instanceId);
       }
-      fleet.put(instanceId, changed);
+      xmlOf.remove(fleet.put(instanceId, changed));
       fleetVersion++;
     }
     return this;
@@ -172,9 +177,22 @@ public final class SimulatedEc2 extends SimulatedApi<SimulatedEc2, SimulatedEc2.
   public SimulatedEc2 clear() {
     synchronized (fleet) {
       fleet.clear();
+      xmlOf.clear();
       fleetVersion++;
     }
     return this;
+  }
+
+  /** An instance's XML; the caller holds {@code fleet}. An instance no longer in the fleet is not kept. */
+  private String xml(SimulatedInstance instance) {
+    String xml = xmlOf.get(instance);
+    if (xml == null) {
+      xml = Ec2Xml.reservation(instance);
+      if (fleet.get(instance.instanceId()) == instance) {
+        xmlOf.put(instance, xml);
+      }
+    }
+    return xml;
   }
 
   /** A snapshot of the fleet in insertion order. */
@@ -212,47 +230,22 @@ public final class SimulatedEc2 extends SimulatedApi<SimulatedEc2, SimulatedEc2.
     return "SimulatedEc2{" + endpoint() + ", " + instances().size() + " instances}";
   }
 
-  /** One request the simulation received: method, path, the EC2 action (or {@code IMDS}), headers (lower-case names). */
-  public static final class RecordedRequest {
-    private final String method;
-    private final String path;
-    private final String action;
-    private final Map<String, String> headers;
-    private final Map<String, String> parameters;
+  /**
+   * One request the simulation received: method, path, the EC2 action (or {@code IMDS}), headers (lower-case names)
+   * and the Query API parameters (form body and query string).
+   */
+  public record RecordedRequest(String method, String path, String action, Map<String, String> headers,
+      Map<String, String> parameters) {
 
-    RecordedRequest(String method, String path, String action, Map<String, String> headers,
-        Map<String, String> parameters) {
-      this.method = method;
-      this.path = path;
-      this.action = action;
-      this.headers = Collections.unmodifiableMap(headers);
-      this.parameters = Collections.unmodifiableMap(parameters);
-    }
-
-    public String method() {
-      return method;
-    }
-
-    public String path() {
-      return path;
-    }
-
-    public String action() {
-      return action;
+    /** Keeps the headers and parameters unmodifiable. */
+    public RecordedRequest {
+      headers = Collections.unmodifiableMap(headers);
+      parameters = Collections.unmodifiableMap(parameters);
     }
 
     /** A header's value by lower-case name, or {@code null}. */
     public String header(String name) {
       return headers.get(name.toLowerCase(Locale.ROOT));
-    }
-
-    public Map<String, String> headers() {
-      return headers;
-    }
-
-    /** The Query API parameters (form body and query string). */
-    public Map<String, String> parameters() {
-      return parameters;
     }
 
     @Override
@@ -400,8 +393,10 @@ public final class SimulatedEc2 extends SimulatedApi<SimulatedEc2, SimulatedEc2.
       int end = Math.min(matching.size(), offset + pageSize);
       StringBuilder xml = new StringBuilder(256 + Math.max(0, end - offset) * 1400);
       xml.append("  <reservationSet>\n");
-      for (int n = offset; n < end; n++) {
-        xml.append(matching.get(n).xml(Ec2Xml::reservation));
+      synchronized (fleet) {
+        for (int n = offset; n < end; n++) {
+          xml.append(xml(matching.get(n)));
+        }
       }
       xml.append("  </reservationSet>\n");
       if (end < matching.size()) {

@@ -12,38 +12,43 @@ import java.util.Optional;
 
 /**
  * One Compute Engine instance of a {@link SimulatedGce} project, as the Compute Engine API reports it.
- * Immutable: change one with {@link SimulatedGce#update} and {@link #toBuilder()}.
+ * Immutable: change one with {@link SimulatedGce#update} and {@link #toBuilder()}. Two instances with the same
+ * values are equal.
+ *
+ * @param name the instance's name
+ * @param id the numeric id (an unsigned 64-bit value)
+ * @param zone the zone, such as {@code us-central1-a}
+ * @param machineType the machine type, such as {@code n2-standard-4}
+ * @param status {@code RUNNING}, {@code STOPPED}, {@code TERMINATED}, …
+ * @param labels the instance's labels
+ * @param networkIp nic0's internal IPv4 ({@code networkIP}), if any (an IPv6-only instance has none)
+ * @param natIp nic0's external IPv4 ({@code accessConfigs[0].natIP}), if any
+ * @param ipv6 nic0's IPv6 address ({@code ipv6Address}), if any
+ * @param otherNicIps the internal IPs of nic1, nic2, …
+ * @param creationTimestamp when it was created, with the UTC offset the API writes
+ * @param acceleratorType the attached accelerator type ({@code nvidia-tesla-t4}), or {@code null}
+ * @param acceleratorCount how many {@link #acceleratorType()} are attached ({@code guestAccelerators})
  */
-public final class SimulatedGceInstance {
+public record SimulatedGceInstance(
+    String name,
+    long id,
+    String zone,
+    String machineType,
+    String status,
+    Map<String, String> labels,
+    Optional<String> networkIp,
+    Optional<String> natIp,
+    Optional<String> ipv6,
+    List<String> otherNicIps,
+    OffsetDateTime creationTimestamp,
+    String acceleratorType,
+    int acceleratorCount) {
 
-  private final String name;
-  private final long id;
-  private final String zone;
-  private final String machineType;
-  private final String status;
-  private final Map<String, String> labels;
-  private final String networkIp;
-  private final String natIp;
-  private final String ipv6;
-  private final List<String> otherNicIps;
-  private final OffsetDateTime creationTimestamp;
-  private final String acceleratorType;
-  private final int acceleratorCount;
-
-  private SimulatedGceInstance(Builder b) {
-    this.name = b.name;
-    this.id = b.id;
-    this.zone = b.zone;
-    this.machineType = b.machineType;
-    this.status = b.status;
-    this.labels = Collections.unmodifiableMap(new LinkedHashMap<>(b.labels));
-    this.networkIp = b.networkIp;
-    this.natIp = b.natIp;
-    this.ipv6 = b.ipv6;
-    this.otherNicIps = List.copyOf(b.otherNicIps);
-    this.creationTimestamp = b.creationTimestamp;
-    this.acceleratorType = b.acceleratorType;
-    this.acceleratorCount = b.acceleratorCount;
+  /** Validates the values and keeps unmodifiable copies of the labels and NIC addresses. */
+  public SimulatedGceInstance {
+    Objects.requireNonNull(name, "name");
+    labels = Collections.unmodifiableMap(new LinkedHashMap<>(labels));
+    otherNicIps = List.copyOf(otherNicIps);
   }
 
   /** A {@code RUNNING} {@code n2-standard-4} in {@code us-central1-a}, created 2026-01-05 UTC, with no address yet. */
@@ -63,75 +68,16 @@ public final class SimulatedGceInstance {
             .withOffsetSameInstant(ZoneOffset.ofHours(-8)));
   }
 
-  public String name() {
-    return name;
-  }
-
-  /** The numeric id (an unsigned 64-bit value). */
-  public long id() {
-    return id;
-  }
-
   /** The id as the API writes it (decimal, unsigned). */
   public String idText() {
     return Long.toUnsignedString(id);
   }
 
-  public String zone() {
-    return zone;
-  }
-
-  public String machineType() {
-    return machineType;
-  }
-
-  /** {@code RUNNING}, {@code STOPPED}, {@code TERMINATED}, … */
-  public String status() {
-    return status;
-  }
-
-  public Map<String, String> labels() {
-    return labels;
-  }
-
-  /** nic0's internal IPv4 ({@code networkIP}), if any (an IPv6-only instance has none). */
-  public Optional<String> networkIp() {
-    return Optional.ofNullable(networkIp);
-  }
-
-  /** nic0's external IPv4 ({@code accessConfigs[0].natIP}), if any. */
-  public Optional<String> natIp() {
-    return Optional.ofNullable(natIp);
-  }
-
-  /** nic0's IPv6 address ({@code ipv6Address}), if any. */
-  public Optional<String> ipv6() {
-    return Optional.ofNullable(ipv6);
-  }
-
-  /** The internal IPs of nic1, nic2, … */
-  public List<String> otherNicIps() {
-    return otherNicIps;
-  }
-
-  /** When it was created, with the UTC offset the API writes. */
-  public OffsetDateTime creationTimestamp() {
-    return creationTimestamp;
-  }
-
-  /** The attached accelerator type ({@code nvidia-tesla-t4}), or {@code null}. */
-  public String acceleratorType() {
-    return acceleratorType;
-  }
-
-  /** How many {@link #acceleratorType()} are attached ({@code guestAccelerators}). */
-  public int acceleratorCount() {
-    return acceleratorCount;
-  }
-
+  /** A builder with this instance's values. */
   public Builder toBuilder() {
-    Builder b = new Builder(name, id).zone(zone).machineType(machineType).status(status).networkIp(networkIp)
-        .natIp(natIp).ipv6(ipv6).creationTimestamp(creationTimestamp)
+    Builder b = new Builder(name, id).zone(zone).machineType(machineType).status(status)
+        .networkIp(networkIp.orElse(null)).natIp(natIp.orElse(null)).ipv6(ipv6.orElse(null))
+        .creationTimestamp(creationTimestamp)
         .guestAccelerators(acceleratorType, acceleratorCount);
     b.labels.putAll(labels);
     b.otherNicIps.addAll(otherNicIps);
@@ -219,7 +165,9 @@ public final class SimulatedGceInstance {
     }
 
     public SimulatedGceInstance build() {
-      return new SimulatedGceInstance(this);
+      return new SimulatedGceInstance(name, id, zone, machineType, status, labels, Optional.ofNullable(networkIp),
+          Optional.ofNullable(natIp), Optional.ofNullable(ipv6), otherNicIps, creationTimestamp, acceleratorType,
+          acceleratorCount);
     }
   }
 }

@@ -9,9 +9,37 @@ import java.util.Optional;
 
 /**
  * One EC2 instance of a {@link SimulatedEc2} fleet, as {@code DescribeInstances} reports it.
- * Immutable: change an instance with {@link SimulatedEc2#update} and {@link #toBuilder()}.
+ * Immutable: change an instance with {@link SimulatedEc2#update} and {@link #toBuilder()}. Two instances with the
+ * same values are equal.
+ *
+ * @param instanceId the instance id, such as {@code i-0123456789abcdef0}
+ * @param instanceType the instance type, such as {@code p4d.24xlarge}
+ * @param state the instance state
+ * @param privateIpv4 the primary private IPv4 address, if any
+ * @param publicIpv4 the public IPv4 address, if any
+ * @param ipv6 the primary IPv6 address, if any
+ * @param privateDns the private DNS name, if any
+ * @param publicDns the public DNS name, if any
+ * @param tags the instance's tags
+ * @param availabilityZone the availability zone, such as {@code us-east-1a}
+ * @param vpcId the VPC id
+ * @param subnetId the subnet id
+ * @param launchTime when it was launched
  */
-public final class SimulatedInstance {
+public record SimulatedInstance(
+    String instanceId,
+    String instanceType,
+    State state,
+    Optional<String> privateIpv4,
+    Optional<String> publicIpv4,
+    Optional<String> ipv6,
+    Optional<String> privateDns,
+    Optional<String> publicDns,
+    Map<String, String> tags,
+    String availabilityZone,
+    String vpcId,
+    String subnetId,
+    Instant launchTime) {
 
   /** EC2 instance states with their numeric codes. */
   public enum State {
@@ -40,38 +68,6 @@ public final class SimulatedInstance {
     }
   }
 
-  private final String instanceId;
-  private final String instanceType;
-  private final State state;
-  private final String privateIpv4;
-  private final String publicIpv4;
-  private final String ipv6;
-  private final String privateDns;
-  private final String publicDns;
-  private final Map<String, String> tags;
-  private final String availabilityZone;
-  private final String vpcId;
-  private final String subnetId;
-  private final Instant launchTime;
-  /** This instance's DescribeInstances XML, built once: the instance never changes. */
-  private volatile String xml;
-
-  private SimulatedInstance(Builder b) {
-    this.instanceId = b.instanceId;
-    this.instanceType = b.instanceType;
-    this.state = b.state;
-    this.privateIpv4 = b.privateIpv4;
-    this.publicIpv4 = b.publicIpv4;
-    this.ipv6 = b.ipv6;
-    this.privateDns = b.privateDns;
-    this.publicDns = b.publicDns;
-    this.tags = Collections.unmodifiableMap(new LinkedHashMap<>(b.tags));
-    this.availabilityZone = b.availabilityZone;
-    this.vpcId = b.vpcId;
-    this.subnetId = b.subnetId;
-    this.launchTime = b.launchTime;
-  }
-
   /** A running {@code t3.micro} in {@code us-east-1a} with no addresses yet. */
   public static Builder builder(String instanceId) {
     return new Builder(instanceId);
@@ -90,88 +86,26 @@ public final class SimulatedInstance {
         .launchTime(Instant.parse("2026-01-01T00:00:00Z").plusSeconds(index));
   }
 
-  public String instanceId() {
-    return instanceId;
+  /** Validates the values and keeps an unmodifiable copy of the tags. */
+  public SimulatedInstance {
+    Objects.requireNonNull(instanceId, "instanceId");
+    Objects.requireNonNull(state, "state");
+    tags = Collections.unmodifiableMap(new LinkedHashMap<>(tags));
   }
 
-  public String instanceType() {
-    return instanceType;
-  }
-
-  public State state() {
-    return state;
-  }
-
-  public Optional<String> privateIpv4() {
-    return Optional.ofNullable(privateIpv4);
-  }
-
-  public Optional<String> publicIpv4() {
-    return Optional.ofNullable(publicIpv4);
-  }
-
-  public Optional<String> ipv6() {
-    return Optional.ofNullable(ipv6);
-  }
-
-  public Optional<String> privateDns() {
-    return Optional.ofNullable(privateDns);
-  }
-
-  public Optional<String> publicDns() {
-    return Optional.ofNullable(publicDns);
-  }
-
-  public Map<String, String> tags() {
-    return tags;
-  }
-
-  public String availabilityZone() {
-    return availabilityZone;
-  }
-
-  public String vpcId() {
-    return vpcId;
-  }
-
-  public String subnetId() {
-    return subnetId;
-  }
-
-  public Instant launchTime() {
-    return launchTime;
-  }
-
-  String xml(java.util.function.Function<SimulatedInstance, String> render) {
-    String x = xml;
-    if (x == null) {
-      x = render.apply(this);
-      xml = x;
-    }
-    return x;
-  }
-
+  /** A builder with this instance's values. */
   public Builder toBuilder() {
-    Builder b = new Builder(instanceId);
-    b.instanceType = instanceType;
-    b.state = state;
-    b.privateIpv4 = privateIpv4;
-    b.publicIpv4 = publicIpv4;
-    b.ipv6 = ipv6;
-    b.privateDns = privateDns;
-    b.publicDns = publicDns;
+    Builder b = new Builder(instanceId).instanceType(instanceType).state(state).privateIpv4(privateIpv4.orElse(null))
+        .publicIpv4(publicIpv4.orElse(null)).ipv6(ipv6.orElse(null)).privateDns(privateDns.orElse(null))
+        .publicDns(publicDns.orElse(null)).availabilityZone(availabilityZone).vpcId(vpcId).subnetId(subnetId)
+        .launchTime(launchTime);
     b.tags.putAll(tags);
-    b.availabilityZone = availabilityZone;
-    b.vpcId = vpcId;
-    b.subnetId = subnetId;
-    b.launchTime = launchTime;
     return b;
   }
 
   @Override
   public String toString() {
-    return instanceId + "(" + instanceType + ", " + state.apiName() + ", " + (privateIpv4 == null ? "-" : privateIpv4)
-        + ")";
+    return instanceId + "(" + instanceType + ", " + state.apiName() + ", " + privateIpv4.orElse("-") + ")";
   }
 
   /** Builds a {@link SimulatedInstance}. */
@@ -260,7 +194,9 @@ public final class SimulatedInstance {
     }
 
     public SimulatedInstance build() {
-      return new SimulatedInstance(this);
+      return new SimulatedInstance(instanceId, instanceType, state, Optional.ofNullable(privateIpv4),
+          Optional.ofNullable(publicIpv4), Optional.ofNullable(ipv6), Optional.ofNullable(privateDns),
+          Optional.ofNullable(publicDns), tags, availabilityZone, vpcId, subnetId, launchTime);
     }
   }
 }

@@ -11,50 +11,57 @@ import java.util.Objects;
 /**
  * One pod of a {@link SimulatedKubernetes}, as the pods list of the Kubernetes API reports it
  * ({@code metadata}, {@code spec.containers}, {@code status}). Immutable: change a pod with
- * {@link SimulatedKubernetes#update} and {@link #toBuilder()}.
+ * {@link SimulatedKubernetes#update} and {@link #toBuilder()}. Two pods with the same values are equal.
  *
  * <pre>{@code
  * SimulatedPod.builder("ml", "trainer-3").statefulSet("trainer", 3).label("app", "trainer")
  *     .podIp("10.8.0.13").gpus(8).build();
  * }</pre>
+ *
+ * @param namespace the pod's namespace
+ * @param name the pod's name
+ * @param uid {@code metadata.uid}
+ * @param labels the pod's labels
+ * @param creationTimestamp when it was created
+ * @param deletionTimestamp when deletion was requested (the pod is terminating), or {@code null}
+ * @param ownerKind the controller's kind ({@code StatefulSet}, {@code Job}, …), or {@code null}
+ * @param ownerName the controller's name, or {@code null}
+ * @param phase {@code Pending}, {@code Running}, {@code Succeeded}, {@code Failed} or {@code Unknown}
+ * @param ready the status of the pod's {@code Ready} condition
+ * @param podIps {@code status.podIPs} in order; the first is {@code status.podIP}. Empty before the pod has one
+ * @param hostIp {@code status.hostIP}: the node's address, which a resolver must not use
+ * @param nodeName the node it runs on
+ * @param ports the container's ports
+ * @param limits the container's {@code resources.limits}
  */
-public final class SimulatedPod {
+public record SimulatedPod(
+    String namespace,
+    String name,
+    String uid,
+    Map<String, String> labels,
+    Instant creationTimestamp,
+    Instant deletionTimestamp,
+    String ownerKind,
+    String ownerName,
+    String phase,
+    boolean ready,
+    List<String> podIps,
+    String hostIp,
+    String nodeName,
+    List<Port> ports,
+    Map<String, String> limits) {
 
   /** A container port: its name (may be {@code null}) and number. */
   public record Port(String name, int containerPort) {}
 
-  private final String namespace;
-  private final String name;
-  private final String uid;
-  private final Map<String, String> labels;
-  private final Instant creationTimestamp;
-  private final Instant deletionTimestamp;
-  private final String ownerKind;
-  private final String ownerName;
-  private final String phase;
-  private final boolean ready;
-  private final List<String> podIps;
-  private final String hostIp;
-  private final String nodeName;
-  private final List<Port> ports;
-  private final Map<String, String> limits;
-
-  private SimulatedPod(Builder b) {
-    this.namespace = b.namespace;
-    this.name = b.name;
-    this.uid = b.uid;
-    this.labels = Collections.unmodifiableMap(new LinkedHashMap<>(b.labels));
-    this.creationTimestamp = b.creationTimestamp;
-    this.deletionTimestamp = b.deletionTimestamp;
-    this.ownerKind = b.ownerKind;
-    this.ownerName = b.ownerName;
-    this.phase = b.phase;
-    this.ready = b.ready;
-    this.podIps = List.copyOf(b.podIps);
-    this.hostIp = b.hostIp;
-    this.nodeName = b.nodeName;
-    this.ports = List.copyOf(b.ports);
-    this.limits = Collections.unmodifiableMap(new LinkedHashMap<>(b.limits));
+  /** Validates the values and keeps unmodifiable copies of the collections. */
+  public SimulatedPod {
+    Objects.requireNonNull(namespace, "namespace");
+    Objects.requireNonNull(name, "name");
+    labels = Collections.unmodifiableMap(new LinkedHashMap<>(labels));
+    podIps = List.copyOf(podIps);
+    ports = List.copyOf(ports);
+    limits = Collections.unmodifiableMap(new LinkedHashMap<>(limits));
   }
 
   /**
@@ -67,85 +74,18 @@ public final class SimulatedPod {
 
   /** A builder with this pod's values. */
   public Builder toBuilder() {
-    Builder b = new Builder(namespace, name);
+    Builder b = new Builder(namespace, name).labels(labels).created(creationTimestamp).terminating(deletionTimestamp)
+        .owner(ownerKind, ownerName).phase(phase).ready(ready).hostIp(hostIp).nodeName(nodeName);
     b.uid = uid;
-    b.labels.putAll(labels);
-    b.creationTimestamp = creationTimestamp;
-    b.deletionTimestamp = deletionTimestamp;
-    b.ownerKind = ownerKind;
-    b.ownerName = ownerName;
-    b.phase = phase;
-    b.ready = ready;
     b.podIps.addAll(podIps);
-    b.hostIp = hostIp;
-    b.nodeName = nodeName;
     b.ports.addAll(ports);
     b.limits.putAll(limits);
     return b;
   }
 
-  public String namespace() {
-    return namespace;
-  }
-
-  public String name() {
-    return name;
-  }
-
   /** {@code namespace/name}: the key the API server lists pods in. */
   public String key() {
     return namespace + "/" + name;
-  }
-
-  public Map<String, String> labels() {
-    return labels;
-  }
-
-  public Instant creationTimestamp() {
-    return creationTimestamp;
-  }
-
-  /** When deletion was requested (the pod is terminating), or {@code null}. */
-  public Instant deletionTimestamp() {
-    return deletionTimestamp;
-  }
-
-  /** The controller's kind ({@code StatefulSet}, {@code Job}, …), or {@code null}. */
-  public String ownerKind() {
-    return ownerKind;
-  }
-
-  public String ownerName() {
-    return ownerName;
-  }
-
-  /** {@code Pending}, {@code Running}, {@code Succeeded}, {@code Failed} or {@code Unknown}. */
-  public String phase() {
-    return phase;
-  }
-
-  /** The status of the pod's {@code Ready} condition. */
-  public boolean ready() {
-    return ready;
-  }
-
-  /** {@code status.podIPs} in order; the first is {@code status.podIP}. Empty before the pod has one. */
-  public List<String> podIps() {
-    return podIps;
-  }
-
-  /** {@code status.hostIP}: the node's address, which a resolver must not use. */
-  public String hostIp() {
-    return hostIp;
-  }
-
-  public List<Port> ports() {
-    return ports;
-  }
-
-  /** The container's {@code resources.limits}. */
-  public Map<String, String> limits() {
-    return limits;
   }
 
   /** The pod as one item of a {@code PodList}. */
@@ -211,16 +151,6 @@ public final class SimulatedPod {
     s.append(",\"startTime\":\"").append(t).append("\",\"qosClass\":\"")
         .append(limits.isEmpty() ? "BestEffort" : "Guaranteed").append("\"}}");
     return s.toString();
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof SimulatedPod p && json().equals(p.json());
-  }
-
-  @Override
-  public int hashCode() {
-    return json().hashCode();
   }
 
   @Override
@@ -348,7 +278,8 @@ public final class SimulatedPod {
     }
 
     public SimulatedPod build() {
-      return new SimulatedPod(this);
+      return new SimulatedPod(namespace, name, uid, labels, creationTimestamp, deletionTimestamp, ownerKind, ownerName,
+          phase, ready, podIps, hostIp, nodeName, ports, limits);
     }
   }
 }

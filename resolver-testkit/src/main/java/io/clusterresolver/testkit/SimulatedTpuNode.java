@@ -7,7 +7,7 @@ import java.util.Objects;
 
 /**
  * One Cloud TPU node of a {@link SimulatedTpu}: what {@code nodes.get} returns for it. Immutable;
- * {@link #toBuilder()} derives a changed copy.
+ * {@link #toBuilder()} derives a changed copy. Two nodes with the same values are equal.
  *
  * <pre>{@code
  * SimulatedTpuNode node = SimulatedTpuNode.builder("my-v4-32")
@@ -15,8 +15,29 @@ import java.util.Objects;
  *     .workers("10.130.0.7", "10.130.0.5", "10.130.0.6", "10.130.0.4")   // worker order, as the API lists them
  *     .build();
  * }</pre>
+ *
+ * @param name the short name (the last part of the resource name)
+ * @param acceleratorType the accelerator type, like {@code v4-32}, or {@code null} when the API gives none (old nodes)
+ * @param state the node's state
+ * @param health the health, or {@code null} when the API gives none
+ * @param healthDescription the health description, or {@code null}
+ * @param endpoints the workers' endpoints in worker order
+ * @param createTime when the node was created
+ * @param id the node's numeric id
+ * @param runtimeVersion the TPU software version
+ * @param preemptible whether the node is preemptible
  */
-public final class SimulatedTpuNode {
+public record SimulatedTpuNode(
+    String name,
+    String acceleratorType,
+    State state,
+    Health health,
+    String healthDescription,
+    List<Endpoint> endpoints,
+    Instant createTime,
+    long id,
+    String runtimeVersion,
+    boolean preemptible) {
 
   /** The node states of the Cloud TPU API v2 ({@code Node.State}), with their enum numbers. */
   public enum State {
@@ -52,110 +73,34 @@ public final class SimulatedTpuNode {
     }
   }
 
-  /** One worker's network endpoint: internal IP, port, and external IP (empty when none). */
-  public static final class Endpoint {
-    private final String ipAddress;
-    private final int port;
-    private final String externalIp;
-
-    private Endpoint(String ipAddress, int port, String externalIp) {
-      this.ipAddress = Objects.requireNonNull(ipAddress, "ipAddress");
-      this.port = port;
-      this.externalIp = externalIp;
+  /**
+   * One worker's network endpoint.
+   *
+   * @param ipAddress the internal IP
+   * @param port the port, or 0 when the API gives none
+   * @param externalIp the external IP, or {@code null}
+   */
+  public record Endpoint(String ipAddress, int port, String externalIp) {
+    /** Validates the address. */
+    public Endpoint {
+      Objects.requireNonNull(ipAddress, "ipAddress");
     }
 
     /** An endpoint. */
     public static Endpoint of(String ipAddress, int port, String externalIp) {
       return new Endpoint(ipAddress, port, externalIp);
     }
-
-    public String ipAddress() {
-      return ipAddress;
-    }
-
-    /** The port, or 0 when the API gives none. */
-    public int port() {
-      return port;
-    }
-
-    /** The external IP, or {@code null}. */
-    public String externalIp() {
-      return externalIp;
-    }
   }
 
-  private final String name;
-  private final String acceleratorType;
-  private final State state;
-  private final Health health;
-  private final String healthDescription;
-  private final List<Endpoint> endpoints;
-  private final Instant createTime;
-  private final long id;
-  private final String runtimeVersion;
-  private final boolean preemptible;
-
-  private SimulatedTpuNode(Builder b) {
-    this.name = b.name;
-    this.acceleratorType = b.acceleratorType;
-    this.state = b.state;
-    this.health = b.health;
-    this.healthDescription = b.healthDescription;
-    this.endpoints = List.copyOf(b.endpoints);
-    this.createTime = b.createTime;
-    this.id = b.id;
-    this.runtimeVersion = b.runtimeVersion;
-    this.preemptible = b.preemptible;
+  /** Validates the values and keeps an unmodifiable copy of the endpoints. */
+  public SimulatedTpuNode {
+    Objects.requireNonNull(state, "state");
+    endpoints = List.copyOf(endpoints);
   }
 
   /** A READY, HEALTHY {@code v2-8} node without workers yet, called {@code name} (the short name). */
   public static Builder builder(String name) {
     return new Builder(name);
-  }
-
-  /** The short name (the last part of the resource name). */
-  public String name() {
-    return name;
-  }
-
-  /** The accelerator type, like {@code v4-32}, or {@code null} when the API gives none (old nodes). */
-  public String acceleratorType() {
-    return acceleratorType;
-  }
-
-  public State state() {
-    return state;
-  }
-
-  /** The health, or {@code null} when the API gives none. */
-  public Health health() {
-    return health;
-  }
-
-  /** The health description, or {@code null}. */
-  public String healthDescription() {
-    return healthDescription;
-  }
-
-  /** The workers' endpoints in worker order. */
-  public List<Endpoint> endpoints() {
-    return endpoints;
-  }
-
-  public Instant createTime() {
-    return createTime;
-  }
-
-  public long id() {
-    return id;
-  }
-
-  public String runtimeVersion() {
-    return runtimeVersion;
-  }
-
-  public boolean preemptible() {
-    return preemptible;
   }
 
   /** A builder with this node's values. */
@@ -256,7 +201,8 @@ public final class SimulatedTpuNode {
     }
 
     public SimulatedTpuNode build() {
-      return new SimulatedTpuNode(this);
+      return new SimulatedTpuNode(name, acceleratorType, state, health, healthDescription, endpoints, createTime, id,
+          runtimeVersion, preemptible);
     }
   }
 }

@@ -12,9 +12,34 @@ import java.util.UUID;
 /**
  * One virtual machine of a {@link SimulatedAzure}: a standalone VM, a member of a Flexible scale set,
  * or an instance of a Uniform scale set ({@link Builder#scaleSet} and {@link Builder#instanceId}).
- * Immutable; {@link #toBuilder()} derives a changed copy.
+ * Immutable; {@link #toBuilder()} derives a changed copy. Two VMs with the same values are equal.
+ *
+ * @param name the VM's name
+ * @param resourceGroup the resource group as the VM's id spells it (ARM may spell it in other cases elsewhere)
+ * @param location the region, such as {@code eastus}
+ * @param size the VM size ({@code hardwareProfile.vmSize}, or the scale set SKU of a Uniform instance)
+ * @param tags the VM's tags
+ * @param timeCreated when it was created
+ * @param powerState the power state's code suffix: {@code running}, {@code stopped}, {@code deallocated}, …
+ * @param provisioningState {@code Succeeded}, {@code Updating}, {@code Failed}, …
+ * @param nics its network interfaces
+ * @param scaleSet the scale set it belongs to, or {@code null}
+ * @param instanceId a Uniform instance's id ({@code 0}, {@code 1}, …), or {@code null}
+ * @param vmId the VM's unique id ({@code properties.vmId})
  */
-public final class SimulatedVm {
+public record SimulatedVm(
+    String name,
+    String resourceGroup,
+    String location,
+    String size,
+    Map<String, String> tags,
+    Instant timeCreated,
+    String powerState,
+    String provisioningState,
+    List<Nic> nics,
+    String scaleSet,
+    String instanceId,
+    String vmId) {
 
   /** When {@link #typical(int) typical} VM 0 was created; VM i is i seconds younger. */
   public static final Instant TYPICAL_EPOCH = Instant.parse("2026-03-01T08:00:00Z");
@@ -27,32 +52,11 @@ public final class SimulatedVm {
     }
   }
 
-  private final String name;
-  private final String resourceGroup;
-  private final String location;
-  private final String size;
-  private final Map<String, String> tags;
-  private final Instant timeCreated;
-  private final String powerState;
-  private final String provisioningState;
-  private final List<Nic> nics;
-  private final String scaleSet;
-  private final String instanceId;
-  private final String vmId;
-
-  private SimulatedVm(Builder b) {
-    this.name = b.name;
-    this.resourceGroup = b.resourceGroup;
-    this.location = b.location;
-    this.size = b.size;
-    this.tags = Collections.unmodifiableMap(new LinkedHashMap<>(b.tags));
-    this.timeCreated = b.timeCreated;
-    this.powerState = b.powerState;
-    this.provisioningState = b.provisioningState;
-    this.nics = List.copyOf(b.nics);
-    this.scaleSet = b.scaleSet;
-    this.instanceId = b.instanceId;
-    this.vmId = b.vmId;
+  /** Validates the values and keeps unmodifiable copies of the tags and NICs. */
+  public SimulatedVm {
+    Objects.requireNonNull(name, "name");
+    tags = Collections.unmodifiableMap(new LinkedHashMap<>(tags));
+    nics = List.copyOf(nics);
   }
 
   /** A builder with defaults: resource group {@code cluster-rg}, {@code eastus}, {@code Standard_D4s_v3}, running. */
@@ -70,60 +74,6 @@ public final class SimulatedVm {
         .timeCreated(TYPICAL_EPOCH.plusSeconds(i))
         .vmId(new UUID(0x5eed_0000_0000_0000L, i).toString())
         .nic(new Nic(name + "-nic", "10.1." + (i / 250) + "." + (i % 250 + 4), "20.1." + (i / 250) + "." + (i % 250 + 4), true));
-  }
-
-  public String name() {
-    return name;
-  }
-
-  /** The resource group as the VM's id spells it (ARM may spell it in other cases elsewhere). */
-  public String resourceGroup() {
-    return resourceGroup;
-  }
-
-  public String location() {
-    return location;
-  }
-
-  /** The VM size ({@code hardwareProfile.vmSize}, or the scale set SKU of a Uniform instance). */
-  public String size() {
-    return size;
-  }
-
-  public Map<String, String> tags() {
-    return tags;
-  }
-
-  public Instant timeCreated() {
-    return timeCreated;
-  }
-
-  /** The power state's code suffix: {@code running}, {@code stopped}, {@code deallocated}, … */
-  public String powerState() {
-    return powerState;
-  }
-
-  /** {@code Succeeded}, {@code Updating}, {@code Failed}, … */
-  public String provisioningState() {
-    return provisioningState;
-  }
-
-  public List<Nic> nics() {
-    return nics;
-  }
-
-  /** The scale set it belongs to, or {@code null}. */
-  public String scaleSet() {
-    return scaleSet;
-  }
-
-  /** A Uniform instance's id ({@code 0}, {@code 1}, …), or {@code null}. */
-  public String instanceId() {
-    return instanceId;
-  }
-
-  public String vmId() {
-    return vmId;
   }
 
   /** The primary NIC (the one flagged primary, else the first), or {@code null}. */
@@ -237,7 +187,8 @@ public final class SimulatedVm {
     }
 
     public SimulatedVm build() {
-      return new SimulatedVm(this);
+      return new SimulatedVm(name, resourceGroup, location, size, tags, timeCreated, powerState, provisioningState, nics,
+          scaleSet, instanceId, vmId);
     }
   }
 }

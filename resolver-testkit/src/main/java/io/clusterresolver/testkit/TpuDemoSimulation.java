@@ -1,22 +1,18 @@
 package io.clusterresolver.testkit;
 
-import java.util.Map;
-
 /**
  * The {@code tpu} demo: a {@link SimulatedTpu} with a READY {@code v4-32} pod slice {@code demo-v4-32}
  * whose four workers are listed in worker order, not address order (10.130.0.7, .5, .6, .4); a
  * {@code v3-8} single host, a {@code CREATING} {@code v5litepod-16} and a {@code PREEMPTED}
  * {@code v5p-16} beside it; this process is worker 0 of the pod slice.
  */
-public final class TpuDemoSimulation implements Simulation {
+public final class TpuDemoSimulation extends DemoSimulation<SimulatedTpu> {
 
   /** The node the demo resolves. */
   public static final String NODE = "demo-v4-32";
 
-  private final SimulatedTpu tpu;
-
   private TpuDemoSimulation(SimulatedTpu tpu) {
-    this.tpu = tpu;
+    super("tpu", tpu, tpu.providerProperties(NODE));
   }
 
   /** Starts the demo. */
@@ -35,41 +31,21 @@ public final class TpuDemoSimulation implements Simulation {
 
   /** The simulated Cloud TPU API, to change the nodes while it runs. */
   public SimulatedTpu tpu() {
-    return tpu;
-  }
-
-  @Override
-  public String provider() {
-    return "tpu";
-  }
-
-  @Override
-  public Map<String, String> properties() {
-    return tpu.providerProperties(NODE);
+    return simulation();
   }
 
   @Override
   public String description() {
-    return "simulated Cloud TPU API v2 (" + tpu.project() + ", " + tpu.zone() + ") at " + tpu.endpoint()
+    return "simulated Cloud TPU API v2 (" + tpu().project() + ", " + tpu().zone() + ") at " + tpu().endpoint()
         + ": READY v4-32 pod slice " + NODE + " (4 workers), a v3-8, a CREATING v5litepod-16, a PREEMPTED v5p-16;"
         + " this process is worker 0 of " + NODE;
   }
 
-  @Override
-  public void close() {
-    tpu.close();
-  }
-
   /** Registers the demo for {@link Simulation#startDemo(String)}. */
-  public static final class Factory implements Simulation.Factory {
-    @Override
-    public String provider() {
-      return "tpu";
-    }
-
-    @Override
-    public Simulation startDemo() {
-      return start();
+  public static final class Factory extends Starter {
+    /** For {@link java.util.ServiceLoader}. */
+    public Factory() {
+      super("tpu", TpuDemoSimulation::start);
     }
   }
 }
