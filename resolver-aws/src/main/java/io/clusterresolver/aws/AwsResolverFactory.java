@@ -85,13 +85,13 @@ final class AwsResolverFactory {
     if (endpoint != null) {
       ec2.endpointOverride(endpoint);
     }
-    AsyncIdentity identity = imdsDisabled ? null : new AsyncIdentity(imds::instanceId);
+    SelfIdentity identity = imdsDisabled ? SelfIdentity.none() : SelfIdentity.cached(imds::instanceId);
     Ec2MemberSource source = new Ec2MemberSource(ec2.build(), filters(config),
         AddressType.parse(config.get(AwsProperties.ADDRESS)), config.get(CloudProperties.TIMEOUT),
         config.get(AwsProperties.PAGE_SIZE), config.get(AwsProperties.ACCELERATORS),
-        endpoint != null ? endpoint.toString() : region, identity == null ? () -> { } : identity::start);
+        endpoint != null ? endpoint.toString() : region, imdsDisabled ? () -> { } : identity::askInBackground);
     // The listing also depends on the region found elsewhere and on whose credentials the default chain finds.
-    return setup.resolver(source, identity == null ? SelfIdentity.none() : SelfIdentity.cached(identity), NAME,
+    return setup.resolver(source, identity, NAME,
         region, config.getenv("AWS_PROFILE"), config.getenv("AWS_ACCESS_KEY_ID"), config.getenv("AWS_ROLE_ARN"),
         System.getProperty("aws.accessKeyId"));
   }

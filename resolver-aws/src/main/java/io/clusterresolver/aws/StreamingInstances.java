@@ -2,6 +2,7 @@ package io.clusterresolver.aws;
 
 import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.AnswerLimitException;
+import io.clusterresolver.cloud.BoundedAnswers;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,7 +15,6 @@ import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttribute;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
-import software.amazon.awssdk.http.SdkHttpRequest;
 
 /**
  * Reads a successful {@code DescribeInstances} answer with {@link InstancePage} instead of the SDK's
@@ -23,9 +23,9 @@ import software.amazon.awssdk.http.SdkHttpRequest;
  * the body of a 200 is read here, once, keeping the fields a member needs. The SDK then unmarshals
  * an empty body in its place (an empty page, at no cost). Requests without a sink are read by the SDK.
  *
- * <p>Every body, of every request and status, is read under the {@link AnswerLimit}: at most its size,
- * and all of it within the request's call timeout (the SDK's socket timeout bounds each read only, so a
- * body trickled a byte at a time would run on).
+ * <p>Every body, of every request and status, is read under the kit's {@link BoundedAnswers}: at most
+ * the limit, and all of it within the request's call timeout (the SDK's socket timeout bounds each read
+ * only, so a body trickled a byte at a time would run on).
  */
 final class StreamingInstances implements ExecutionInterceptor {
 
@@ -36,21 +36,19 @@ final class StreamingInstances implements ExecutionInterceptor {
   /** An empty body: the SDK's unmarshaller then makes an empty page without starting an XML parser. */
   private static final byte[] EMPTY_PAGE = new byte[0];
 
-  private final AnswerLimit limit;
-  private final Duration defaultTime;
+  private final BoundedAnswers bounds;
 
-  /** Bodies under {@code limit}, within a request's call timeout or else {@code defaultTime}. */
-  StreamingInstances(AnswerLimit limit, Duration defaultTime) {
-    this.limit = limit;
-    this.defaultTime = defaultTime;
+  /** Bodies under {@code limit}, within a request's call timeout (what is left of the deadline) or else {@code timeout}. */
+  StreamingInstances(AnswerLimit limit, Duration timeout) {
+    this.bounds = BoundedAnswers.of(limit, timeout);
   }
 
   @Override
   public Optional<InputStream> modifyHttpResponseContent(Context.ModifyHttpResponse context,
       ExecutionAttributes attributes) {
     AtomicReference<InstancePage> sink = attributes.getAttribute(SINK);
-    Optional<InputStream> body = context.responseBody().map(b -> limit.bound(b, endpoint(context.httpRequest()),
-        context.request().overrideConfiguration().flatMap(c -> c.apiCallTimeout()).orElse(defaultTime)));
+    Optional<InputStream> body = context.responseBody().map(b -> bounds.stream(b, context.httpRequest().getUri(),
+        context.request().overrideConfiguration().flatMap(c -> c.apiCallTimeout()).orElse(bounds.timeout())));
     if (sink == null || !context.httpResponse().isSuccessful() || body.isEmpty()) {
       return body;
     }
@@ -78,10 +76,5 @@ final class StreamingInstances implements ExecutionInterceptor {
       limit = nested == null ? null : AnswerLimitException.find(nested);
     }
     return limit;
-  }
-
-  /** {@code https://ec2.us-east-1.amazonaws.com:443}: where the answer came from, without path or query. */
-  private static String endpoint(SdkHttpRequest request) {
-    return request.protocol() + "://" + request.host() + ":" + request.port();
   }
 }

@@ -72,15 +72,16 @@ final class ArmClients {
 
   /**
    * @param ssl the TLS context to trust the endpoint with, or {@code null} for the JVM's default
+   * @param deadlines the pipeline's deadline policy (shared with the token requests' client)
    * @param timeout the overall deadline, also the longest a single response may take
    * @param limit how much of each answer is read
    */
   static ArmClients create(URI endpoint, String subscription, TokenCredential credential, SSLContext ssl,
-      Duration timeout, AnswerLimit limit) {
+      DeadlinePolicy deadlines, Duration timeout, AnswerLimit limit) {
     HttpClient http = BoundedHttpClient.overJdk(ssl, timeout, limit);
     HttpPipeline pipeline = new HttpPipelineBuilder()
         .httpClient(http)
-        .policies(new UserAgentPolicy("cluster-resolver-azure"), new DeadlinePolicy(),
+        .policies(new UserAgentPolicy("cluster-resolver-azure"), deadlines,
             new BearerTokenAuthenticationPolicy(credential, SCOPE))
         .build();
     String host = endpoint.toString().replaceAll("/+$", "");

@@ -6,6 +6,7 @@ import com.azure.core.http.HttpClient;
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.AnswerLimit;
+import io.clusterresolver.cloud.BoundedAnswers;
 import io.clusterresolver.cloud.CloudProperties;
 import io.clusterresolver.cloud.CloudResolverSetup;
 import io.clusterresolver.cloud.MemberOrder;
@@ -73,8 +74,9 @@ final class AzureResolverFactory {
     URI arm = endpoint != null ? endpoint : ArmClients.DEFAULT_ENDPOINT;
     SSLContext trust = TrustStores.fromSystemProperties();
     AnswerLimit limit = AnswerLimit.of(config);
+    DeadlinePolicy deadlines = new DeadlinePolicy();
     ArmClients clients = ArmClients.create(arm, subscription, credential(config,
-        () -> BoundedHttpClient.overJdk(trust, config.get(CloudProperties.TIMEOUT), limit)), trust,
+        () -> IdentityCredentials.tokenHttp(trust, BoundedAnswers.of(config), deadlines::latest)), trust, deadlines,
         config.get(CloudProperties.TIMEOUT), limit);
     String armScope = arm + "|" + subscription;
     AzureMemberSource source = new AzureMemberSource(clients,

@@ -10,58 +10,75 @@ import com.azure.core.util.Context;
 import com.azure.core.util.FluxUtil;
 import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.AnswerLimitException;
+import io.clusterresolver.cloud.BoundedAnswers;
 import io.clusterresolver.cloud.Deadline;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.URL;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.ByteBuffer;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * An azure-core {@link HttpClient} whose answers are read under an {@link AnswerLimit}: at most its
- * size, and the whole body within the call's remaining time (the resolve's {@link Deadline} in the
- * call's context). The JDK client it wraps would otherwise read a whole body into memory before the
- * SDK sees it (its "eager" read, bounded per read only), so it is asked to stream, and the body is
- * metered here as it arrives. A successful answer to a call marked as a listing ({@link ArmListAnswer})
- * must be one.
+ * azure-core's hook for the kit's {@link BoundedAnswers}: an {@link HttpClient} whose answers are read
+ * at most up to the limit, and the whole body within the call's remaining time (the resolve's {@link
+ * Deadline} in the call's context, else the deadline of the resolve in progress, else the timeout),
+ * which is also the request's response timeout. The JDK client it wraps would otherwise read a whole
+ * body into memory before the SDK sees it (its "eager" read, bounded per read only), so it is asked to
+ * stream, and the body is metered here as it arrives. A successful answer to a call marked as a listing
+ * ({@link ArmListAnswer}) must be one.
  */
 final class BoundedHttpClient implements HttpClient {
 
   /** azure-core's context key asking the HTTP client to read the whole body before returning. */
   private static final String EAGERLY_READ = "azure-eagerly-read-response";
+  /** The JDK HTTP client's per-request response timeout key. */
+  private static final String RESPONSE_TIMEOUT = "azure-response-timeout";
   private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
 
   private final HttpClient http;
-  private final AnswerLimit limit;
-  private final Duration defaultTime;
+  private final BoundedAnswers bounds;
+  private final Supplier<Deadline> outside;
 
   /**
    * The JDK HTTP client, trusting {@code ssl} (or the JVM's default when {@code null}), its answers
-   * under {@code limit} and each within {@code timeout} (or what is left of the call's deadline).
+   * under {@code limit} and each within what is left of the call's deadline or else {@code timeout}.
    */
   static HttpClient overJdk(SSLContext ssl, Duration timeout, AnswerLimit limit) {
+    return overJdk(ssl, BoundedAnswers.of(limit, timeout), () -> null);
+  }
+
+  /**
+   * The same, for requests sent without the call's context (azure-identity's token requests): each
+   * within what is left of {@code deadline}'s answer when there is one, else the timeout.
+   */
+  static HttpClient overJdk(SSLContext ssl, BoundedAnswers bounds, Supplier<Deadline> deadline) {
     java.net.http.HttpClient.Builder jdk = java.net.http.HttpClient.newBuilder();
     if (ssl != null) {
       jdk.sslContext(ssl);
     }
     return new BoundedHttpClient(new JdkHttpClientBuilder(jdk)
         .connectionTimeout(CONNECT_TIMEOUT)
-        .responseTimeout(timeout)
-        .build(), limit, timeout);
+        .responseTimeout(bounds.timeout())
+        .build(), bounds, deadline);
   }
 
-  /** Answers of {@code http} under {@code limit}, within the deadline of the call or else {@code defaultTime}. */
-  BoundedHttpClient(HttpClient http, AnswerLimit limit, Duration defaultTime) {
+  /**
+   * Answers of {@code http} under {@code bounds}, within the deadline of the call, or else of {@code
+   * outside} (which may give {@code null}), or else the timeout.
+   */
+  BoundedHttpClient(HttpClient http, BoundedAnswers bounds, Supplier<Deadline> outside) {
     this.http = http;
-    this.limit = limit;
-    this.defaultTime = defaultTime;
+    this.bounds = bounds;
+    this.outside = outside;
   }
 
   @Override
@@ -73,23 +90,31 @@ final class BoundedHttpClient implements HttpClient {
   public Mono<HttpResponse> send(HttpRequest request, Context context) {
     Duration within = within(context);
     boolean list = ArmListAnswer.marked(context);
-    return http.send(request, context.addData(EAGERLY_READ, false)).map(r -> new Bounded(r, within, list));
+    return http.send(request, streaming(context, within)).map(r -> new Bounded(r, within, list));
   }
 
   @Override
   public HttpResponse sendSync(HttpRequest request, Context context) {
-    return new Bounded(http.sendSync(request, context.addData(EAGERLY_READ, false)), within(context),
-        ArmListAnswer.marked(context));
+    Duration within = within(context);
+    return new Bounded(http.sendSync(request, streaming(context, within)), within, ArmListAnswer.marked(context));
   }
 
   private Duration within(Context context) {
-    return context.getData(DeadlinePolicy.DEADLINE).map(d -> ((Deadline) d).remaining()).orElse(defaultTime);
+    Deadline deadline = DeadlinePolicy.of(context);
+    return bounds.within(deadline != null ? deadline : outside.get());
   }
 
-  /** {@code https://management.azure.com:443}: where the answer came from, without path or query. */
-  private static String endpoint(HttpRequest request) {
-    URL url = request.getUrl();
-    return url.getProtocol() + "://" + url.getHost() + ":" + (url.getPort() < 0 ? url.getDefaultPort() : url.getPort());
+  /** {@code context}, asking the JDK client to stream the body and to wait for the headers at most {@code within}. */
+  private static Context streaming(Context context, Duration within) {
+    return context.addData(EAGERLY_READ, false).addData(RESPONSE_TIMEOUT, within);
+  }
+
+  private static URI uri(HttpRequest request) {
+    try {
+      return request.getUrl().toURI();
+    } catch (URISyntaxException e) {
+      throw new IllegalArgumentException("Not a URI: " + request.getUrl(), e);
+    }
   }
 
   /** One answer whose body, however it is read, is metered. */
@@ -124,7 +149,7 @@ final class BoundedHttpClient implements HttpClient {
     @Override
     public Flux<ByteBuffer> getBody() {
       return Flux.defer(() -> {
-        AnswerLimit.Meter meter = limit.meter(endpoint(getRequest()), within);
+        AnswerLimit.Meter meter = bounds.meter(uri(getRequest()), within);
         return answer.getBody().handle((buffer, sink) -> {
           try {
             meter.add(buffer.remaining());
@@ -169,7 +194,7 @@ final class BoundedHttpClient implements HttpClient {
 
     /** The whole body, read from the answer's stream (the synchronous path) under the limit. */
     private byte[] bytes() {
-      try (InputStream in = limit.bound(answer.getBodyAsInputStreamSync(), endpoint(getRequest()), within)) {
+      try (InputStream in = bounds.stream(answer.getBodyAsInputStreamSync(), uri(getRequest()), within)) {
         return checked(in.readAllBytes());
       } catch (IOException e) {
         throw new UncheckedIOException(e);
@@ -178,7 +203,7 @@ final class BoundedHttpClient implements HttpClient {
 
     private byte[] checked(byte[] body) {
       if (list && getStatusCode() / 100 == 2) {
-        ArmListAnswer.require(body, endpoint(getRequest()));
+        ArmListAnswer.require(body, BoundedAnswers.origin(uri(getRequest())));
       }
       return body;
     }

@@ -118,6 +118,8 @@ class AzureHostileEndpointTest extends HostileEndpointContract {
         assertThat(e).as("no token, no cluster").isNotNull();
         assertThat(e).hasStackTraceContaining("larger than the limit of 1 MiB");
         assertThat(e).hasStackTraceContaining(entra.httpsUri().getHost() + ":" + entra.httpsUri().getPort());
+        // The token endpoint is not Resource Manager's: the advice names the identity settings instead.
+        assertThat(e.getMessage()).contains("AZURE_AUTHORITY_HOST").doesNotContain("clusterresolver.azure.endpoint");
         // Each token attempt reads at most 1 MiB (plus what the socket buffers held): not the 64 MiB sent.
         assertThat(entra.bytesSent()).isLessThan(32L << 20);
       } finally {

@@ -8,6 +8,7 @@ import java.net.HttpURLConnection;
 import java.net.Proxy;
 import java.net.URL;
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * How much of one answer a provider reads, and for how long: at most {@link #maxBytes()} of its
@@ -34,13 +35,20 @@ public final class AnswerLimit {
 
   private final long maxBytes;
   private final String key;
+  /** What a too large answer's error advises instead of the provider's endpoint property, or {@code null}. */
+  private final String advice;
 
   private AnswerLimit(long maxBytes, String key) {
+    this(maxBytes, key, null);
+  }
+
+  private AnswerLimit(long maxBytes, String key, String advice) {
     if (maxBytes <= 0) {
       throw new IllegalArgumentException("An answer limit must be positive, not " + maxBytes);
     }
     this.maxBytes = maxBytes;
     this.key = key;
+    this.advice = advice;
   }
 
   /** The limit {@link CloudProperties#MAX_ANSWER_MIB} sets for a provider's configuration. */
@@ -51,6 +59,14 @@ public final class AnswerLimit {
   /** A limit of {@code maxBytes}, not set by a property (a test's fixed limit, a metadata server's few bytes). */
   public static AnswerLimit ofBytes(long maxBytes) {
     return new AnswerLimit(maxBytes, null);
+  }
+
+  /**
+   * The same limit for an endpoint that another setting than the provider's {@code endpoint} points
+   * at: a too large answer's error says {@code check} ({@link AnswerLimitException#advice()}).
+   */
+  public AnswerLimit advising(String check) {
+    return new AnswerLimit(maxBytes, key, Objects.requireNonNull(check, "check"));
   }
 
   /** The most bytes of one body that are read. */
@@ -116,7 +132,7 @@ public final class AnswerLimit {
     public void add(long bytes) throws AnswerLimitException {
       read += bytes;
       if (read > maxBytes) {
-        throw AnswerLimitException.tooLarge(endpoint, maxBytes, key);
+        throw AnswerLimitException.tooLarge(endpoint, maxBytes, key, advice);
       }
       if (System.nanoTime() - endNanos > 0) {
         throw AnswerLimitException.tooSlow(endpoint, budgetMillis, read);

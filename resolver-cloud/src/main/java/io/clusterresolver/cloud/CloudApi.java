@@ -172,8 +172,8 @@ public final class CloudApi {
         } catch (RuntimeException e) {
           AnswerLimitException limit = AnswerLimitException.find(e);
           if (limit != null && !limit.tooSlow()) {
-            throw new ClusterResolverException(provider + ": " + operation + ": " + limit.getMessage()
-                + "; check that " + endpointProperty + " points at the API", e);
+            throw new ClusterResolverException(provider + ": " + operation + ": " + limit.getMessage() + "; "
+                + limit.advice().orElse("check that " + endpointProperty + " points at the API"), e);
           }
           if (deadline.expired() || limit != null) {
             throw deadline.timedOut(provider, operation + (attempt == 1 ? "" : " (" + attempt + " attempts)")

@@ -1,36 +1,34 @@
 package io.clusterresolver.kubernetes;
 
 import io.clusterresolver.cloud.AnswerLimit;
+import io.clusterresolver.cloud.BoundedAnswers;
 import io.fabric8.kubernetes.client.http.AsyncBody;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
 
 /**
- * Bounds every answer of the API server: at most the {@link AnswerLimit}, the whole body within the
- * request timeout (the JDK client's own timeout ends with the headers). A body that breaks either
- * ends the exchange at once, so a 500 MB or endless answer costs at most the limit in memory.
+ * fabric8's hook for the kit's {@link BoundedAnswers}: every answer of the API server at most the
+ * {@link AnswerLimit}, the whole body within the request timeout (the JDK client's own timeout ends
+ * with the headers). A body that breaks either ends the exchange at once, so a 500 MB or endless
+ * answer costs at most the limit in memory.
  */
 final class AnswerBounds implements Interceptor {
 
-  private final AnswerLimit limit;
-  private final Duration within;
+  private final BoundedAnswers bounds;
 
   AnswerBounds(AnswerLimit limit, Duration within) {
-    this.limit = limit;
-    this.within = within;
+    this.bounds = BoundedAnswers.of(limit, within);
   }
 
   @Override
   public AsyncBody.Consumer<List<ByteBuffer>> consumer(AsyncBody.Consumer<List<ByteBuffer>> consumer,
       HttpRequest request) {
-    URI u = request.uri();
-    AnswerLimit.Meter meter = limit.meter(u.getScheme() + "://" + u.getRawAuthority() + u.getRawPath(), within);
+    AnswerLimit.Meter meter = bounds.meter(request.uri(), bounds.timeout());
     return new AsyncBody.Consumer<>() {
       @Override
       public void consume(List<ByteBuffer> buffers, AsyncBody body) throws Exception {
