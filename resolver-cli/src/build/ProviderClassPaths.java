@@ -39,7 +39,7 @@ import java.util.regex.Pattern;
  * typos) and names.
  *
  * <p>Arguments: the dependency tree, the dependency list (with absolute file names), the command's classes
- * directory, the command's jar file name, the output directory.
+ * directory, the command's jar (its path in lib/), the output directory.
  */
 public final class ProviderClassPaths {
 
