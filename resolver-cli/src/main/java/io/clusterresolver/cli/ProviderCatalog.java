@@ -12,7 +12,7 @@ import java.util.TreeSet;
 
 /**
  * The providers the distribution carries, by name, property key and environment variable, written at build
- * time next to the command's jar ({@code lib/providers/catalog.txt}). The launcher puts only one provider's
+ * time next to the command's jar ({@code lib/providers/catalog.txt}, for {@code lib/} and {@code lib/command/}). The launcher puts only one provider's
  * jars on the class path for {@code resolve --provider NAME}; the others' settings in a shared file or
  * environment are still theirs, not typos, and their names are still known. Empty outside a distribution
  * (the class path then holds what it holds).
@@ -35,7 +35,11 @@ record ProviderCatalog(Set<String> names, Set<String> keys, Set<String> variable
     CodeSource source = ProviderCatalog.class.getProtectionDomain().getCodeSource();
     try {
       Path jar = source == null ? null : Path.of(source.getLocation().toURI());
-      return jar == null || jar.getParent() == null ? null : jar.getParent().resolve("providers/catalog.txt");
+      Path lib = jar == null ? null : jar.getParent();
+      if (lib != null && lib.getFileName() != null && lib.getFileName().toString().equals("command")) {
+        lib = lib.getParent(); // lib/command/: the launcher's copy of the command's jar
+      }
+      return lib == null ? null : lib.resolve("providers/catalog.txt");
     } catch (URISyntaxException | IllegalArgumentException e) {
       return null;
     }

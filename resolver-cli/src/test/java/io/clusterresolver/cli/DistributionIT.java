@@ -103,29 +103,38 @@ class DistributionIT {
         Map.entry("SLURM_JOB_ID", "7"), Map.entry("SLURM_JOB_NODELIST", "node[1-2]"),
         Map.entry("SLURM_STEP_NODELIST", "node[1-2]"), Map.entry("SLURM_PROCID", "1"), Map.entry("SLURM_NTASKS", "2"),
         Map.entry("SLURM_NODEID", "1"), Map.entry("SLURM_LOCALID", "0"), Map.entry("SLURM_TASKS_PER_NODE", "1(x2)"),
-        // Settings of other providers than the one resolved: known, so neither warned about nor refused.
-        Map.entry("CLUSTERRESOLVER_AWS_REGION", "eu-west-1"), Map.entry("CLUSTERRESOLVER_GCE_PROJECT", "p"));
+        Map.entry("SLURM_STEP_TASKS_PER_NODE", "1(x2)"));
     for (String provider : names) {
-      List<String> args = new ArrayList<>(List.of("resolve", "--provider", provider, "--format", "json",
-          "-Dclusterresolver.azure.subscription-id=s", "-Dclusterresolver.kubernetes.namespace=n"));
+      List<String> args = new ArrayList<>(List.of("resolve", "--provider", provider, "--format", "json"));
+      // Settings of two other providers than the one resolved: theirs, so neither warned about nor refused.
+      args.add(provider.equals("azure") ? "-Dclusterresolver.kubernetes.selector=s" : "-Dclusterresolver.azure.resource-group=g");
+      args.add(provider.equals("gce") ? "-Dclusterresolver.aws.region=eu-west-1" : "-Dclusterresolver.gce.project=p");
       if (List.of("aws", "azure", "gce", "kubernetes", "tpu").contains(provider)) {
         args.add("--simulate");
       }
       Map<String, String> shown = new java.util.HashMap<>(environment);
-      shown.put("CLUSTER_RESOLVER_JAVA_OPTS", "-XshowSettings:properties -Xlog:class+load=info:stderr");
+      shown.put(provider.equals("tpu") ? "CLUSTERRESOLVER_AZURE_SUBSCRIPTION" : "CLUSTERRESOLVER_TPU_ZONE", "z");
+      Path loaded = tmp.resolve(provider + "-classes.txt"); // a file: this test reads stdout to its end first
+      shown.put("CLUSTER_RESOLVER_JAVA_OPTS", "-XshowSettings:properties -Xlog:class+load=info:file=" + loaded);
       Run one = run(built, shown, args.toArray(String[]::new));
       Map<String, String> plain = new java.util.HashMap<>(environment);
+      plain.put(provider.equals("tpu") ? "CLUSTERRESOLVER_AZURE_SUBSCRIPTION" : "CLUSTERRESOLVER_TPU_ZONE", "z");
       // No class data written behind the test's back; the whole of lib/ finds every provider.
-      plain.put("CLUSTER_RESOLVER_JAVA_OPTS", "-Xlog:class+load=info:stderr");
+      Path loadedByAll = tmp.resolve(provider + "-classes-all.txt");
+      plain.put("CLUSTER_RESOLVER_JAVA_OPTS", "-Xlog:class+load=info:file=" + loadedByAll);
       Run all = run(whole, plain, args.toArray(String[]::new));
       assertThat(all.code).as("%s", all).isZero();
       assertThat(one.code).as("%s", one).isZero();
       assertThat(one.out).as(provider).isEqualTo(all.out);
       assertThat(all.err).doesNotContain("cluster-resolver: warning", "no provider named");
-      assertThat(all.err).contains(" io.clusterresolver.aws.AwsClusterResolverProvider ");
+      assertThat(Files.readString(loadedByAll)).contains(" io.clusterresolver.aws.AwsClusterResolverProvider ");
       assertThat(one.err).doesNotContain("cluster-resolver: warning", "no provider named");
-      String classPath = one.err.lines().filter(l -> l.contains("java.class.path = ")).findFirst().orElseThrow();
-      List<String> jars = List.of(classPath.substring(classPath.indexOf('=') + 1).trim().split(":"));
+      List<String> settings = one.err.lines().toList(); // java.class.path = first, then one entry a line
+      int at = settings.indexOf(settings.stream().filter(l -> l.contains("java.class.path = ")).findFirst().orElseThrow());
+      List<String> jars = new ArrayList<>(List.of(settings.get(at).substring(settings.get(at).indexOf('=') + 1).trim()));
+      for (int i = at + 1; i < settings.size() && !settings.get(i).contains(" = "); i++) {
+        jars.add(settings.get(i).trim());
+      }
       assertThat(jars).anyMatch(j -> j.contains("/lib/command/resolver-cli-")).noneMatch(j -> j.contains("/lib/resolver-cli-"));
       List<String> own = provider.equals("local") ? List.of("resolver-api-") : moduleJars(provider);
       assertThat(jars).as(provider).anyMatch(j -> own.stream().anyMatch(m -> j.contains("/lib/" + m)));
@@ -138,7 +147,7 @@ class DistributionIT {
           otherModules.add(other);
           assertThat(jars).as(provider).noneMatch(j -> j.contains("/lib/resolver-" + other + "-"));
           // Not found another way either (a jar's manifest Class-Path would bring all of lib/ back).
-          assertThat(one.err).as(provider).doesNotContain(" io.clusterresolver." + other + ".");
+          assertThat(Files.readString(loaded)).as(provider).doesNotContain(" io.clusterresolver." + other + ".");
         }
       }
     }
