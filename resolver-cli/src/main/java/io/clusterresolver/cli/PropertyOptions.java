@@ -129,6 +129,7 @@ public final class PropertyOptions {
     Set<String> known = ClusterResolvers.providers().stream()
         .map(ClusterResolverProvider::name)
         .collect(Collectors.toCollection(TreeSet::new));
+    known.addAll(ProviderCatalog.ofDistribution().names()); // the distribution's, on the class path or not
     List<String> problems = new ArrayList<>();
     for (String key : properties.keySet()) {
       if (!key.startsWith(ConfigProperty.PREFIX)) {

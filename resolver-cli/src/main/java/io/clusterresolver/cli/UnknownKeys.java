@@ -32,8 +32,17 @@ final class UnknownKeys {
    */
   static List<String> warnings(List<ClusterResolverProvider> providers, ClusterResolverProvider chosen,
       Map<String, String> keys, Map<String, String> environment) {
-    Set<String> declaredKeys = new TreeSet<>();
-    Set<String> declaredVariables = new TreeSet<>();
+    return warnings(providers, ProviderCatalog.NONE, chosen, keys, environment);
+  }
+
+  /**
+   * As {@link #warnings(List, ClusterResolverProvider, Map, Map)}, with the settings of the distribution's
+   * providers that are not on the class path ({@code catalog}) known too.
+   */
+  static List<String> warnings(List<ClusterResolverProvider> providers, ProviderCatalog catalog,
+      ClusterResolverProvider chosen, Map<String, String> keys, Map<String, String> environment) {
+    Set<String> declaredKeys = new TreeSet<>(catalog.keys());
+    Set<String> declaredVariables = new TreeSet<>(catalog.variables());
     for (ClusterResolverProvider provider : providers) {
       for (ConfigProperty<?> property : provider.properties()) {
         declaredKeys.add(property.key(provider.name()));

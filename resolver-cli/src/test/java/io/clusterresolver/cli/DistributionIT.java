@@ -78,6 +78,82 @@ class DistributionIT {
     assertThat(resolve.out.lines()).containsExactly("tiny-a", "tiny-b");
   }
 
+  /**
+   * {@code resolve --provider NAME} runs on the command's and that provider's jars only: for every provider the
+   * {@code providers} command lists, the same answer as with the whole of lib/ (a copy without the provider's
+   * list), on a class path without the other providers' modules, and the other providers' settings are still
+   * theirs (no warning, no error), as with the whole of lib/.
+   */
+  @Test
+  void aResolveOfOneProviderAnswersAsWithTheWholeLib(@TempDir Path tmp) throws Exception {
+    Path whole = tmp.resolve("whole");
+    copy(built, whole);
+    Run listed = run(built, "providers");
+    assertThat(listed.code).as("%s", listed).isZero();
+    List<String> names = listed.out.lines().filter(l -> l.matches("\\S+  priority .*")).map(l -> l.split(" ")[0])
+        .toList();
+    assertThat(names).contains("aws", "azure", "gce", "kubernetes", "tpu", "local", "slurm", "tfconfig");
+    List<String> otherModules = new ArrayList<>();
+    for (String provider : names) {
+      assertThat(built.resolve("lib/providers/" + provider + ".classpath")).as(provider).isRegularFile();
+      Files.delete(whole.resolve("lib/providers/" + provider + ".classpath"));
+    }
+    Map<String, String> environment = Map.ofEntries(Map.entry(
+        "TF_CONFIG", "{\"cluster\": {\"worker\": [\"w0:2222\", \"w1:2222\"]}, \"task\": {\"type\": \"worker\", \"index\": 1}}"),
+        Map.entry("SLURM_JOB_ID", "7"), Map.entry("SLURM_JOB_NODELIST", "node[1-2]"),
+        Map.entry("SLURM_STEP_NODELIST", "node[1-2]"), Map.entry("SLURM_PROCID", "1"), Map.entry("SLURM_NTASKS", "2"),
+        Map.entry("SLURM_NODEID", "1"), Map.entry("SLURM_LOCALID", "0"), Map.entry("SLURM_TASKS_PER_NODE", "1(x2)"),
+        Map.entry("SLURM_STEP_TASKS_PER_NODE", "1(x2)"));
+    for (String provider : names) {
+      List<String> args = new ArrayList<>(List.of("resolve", "--provider", provider, "--format", "json"));
+      // Settings of two other providers than the one resolved: theirs, so neither warned about nor refused.
+      args.add(provider.equals("azure") ? "-Dclusterresolver.kubernetes.selector=s" : "-Dclusterresolver.azure.resource-group=g");
+      args.add(provider.equals("gce") ? "-Dclusterresolver.aws.region=eu-west-1" : "-Dclusterresolver.gce.project=p");
+      if (List.of("aws", "azure", "gce", "kubernetes", "tpu").contains(provider)) {
+        args.add("--simulate");
+      }
+      Map<String, String> shown = new java.util.HashMap<>(environment);
+      shown.put(provider.equals("tpu") ? "CLUSTERRESOLVER_AZURE_SUBSCRIPTION" : "CLUSTERRESOLVER_TPU_ZONE", "z");
+      Path loaded = tmp.resolve(provider + "-classes.txt"); // a file: this test reads stdout to its end first
+      shown.put("CLUSTER_RESOLVER_JAVA_OPTS", "-XshowSettings:properties -Xlog:class+load=info:file=" + loaded);
+      Run one = run(built, shown, args.toArray(String[]::new));
+      Map<String, String> plain = new java.util.HashMap<>(environment);
+      plain.put(provider.equals("tpu") ? "CLUSTERRESOLVER_AZURE_SUBSCRIPTION" : "CLUSTERRESOLVER_TPU_ZONE", "z");
+      // No class data written behind the test's back; the whole of lib/ finds every provider.
+      Path loadedByAll = tmp.resolve(provider + "-classes-all.txt");
+      plain.put("CLUSTER_RESOLVER_JAVA_OPTS", "-Xlog:class+load=info:file=" + loadedByAll);
+      Run all = run(whole, plain, args.toArray(String[]::new));
+      assertThat(all.code).as("%s", all).isZero();
+      assertThat(one.code).as("%s", one).isZero();
+      assertThat(one.out).as(provider).isEqualTo(all.out);
+      assertThat(all.err).doesNotContain("cluster-resolver: warning", "no provider named");
+      assertThat(Files.readString(loadedByAll)).contains(" io.clusterresolver.aws.AwsClusterResolverProvider ");
+      assertThat(one.err).doesNotContain("cluster-resolver: warning", "no provider named");
+      List<String> settings = one.err.lines().toList(); // java.class.path = first, then one entry a line
+      int at = settings.indexOf(settings.stream().filter(l -> l.contains("java.class.path = ")).findFirst().orElseThrow());
+      List<String> jars = new ArrayList<>(List.of(settings.get(at).substring(settings.get(at).indexOf('=') + 1).trim()));
+      for (int i = at + 1; i < settings.size() && !settings.get(i).contains(" = "); i++) {
+        jars.add(settings.get(i).trim());
+      }
+      assertThat(jars).anyMatch(j -> j.contains("/lib/command/resolver-cli-")).noneMatch(j -> j.contains("/lib/resolver-cli-"));
+      List<String> own = provider.equals("local") ? List.of("resolver-api-") : moduleJars(provider);
+      assertThat(jars).as(provider).anyMatch(j -> own.stream().anyMatch(m -> j.contains("/lib/" + m)));
+      try (var lib = Files.list(built.resolve("lib"))) {
+        assertThat(jars.size()).as(provider).isLessThan((int) lib.filter(p -> p.toString().endsWith(".jar")).count());
+      }
+      for (String other : names) {
+        // tfconfig's module is also the command's (its TF_CONFIG writer); local's is resolver-api.
+        if (!other.equals(provider) && !other.equals("tfconfig") && !moduleJars(other).isEmpty()) {
+          otherModules.add(other);
+          assertThat(jars).as(provider).noneMatch(j -> j.contains("/lib/resolver-" + other + "-"));
+          // Not found another way either (a jar's manifest Class-Path would bring all of lib/ back).
+          assertThat(Files.readString(loaded)).as(provider).doesNotContain(" io.clusterresolver." + other + ".");
+        }
+      }
+    }
+    assertThat(otherModules).as("provider modules checked as absent").isNotEmpty();
+  }
+
   @Test
   void simulateRunsWithSimOnTheClassPathOnlyThen() throws Exception {
     Run simulated = run(built, "resolve", "--provider", "aws", "--simulate", "--format", "hostfile");
@@ -147,6 +223,14 @@ class DistributionIT {
     Run damaged = run(home, env, "resolve", "--provider", "tfconfig", "--format", "hostfile");
     assertThat(damaged.code).as("%s", damaged).isZero();
     assertThat(damaged.out).isEqualTo(first.out);
+  }
+
+  /** The jar of module resolver-NAME in the distribution's lib/ (none for a provider without its own module). */
+  private static List<String> moduleJars(String name) throws IOException {
+    try (var lib = Files.list(built.resolve("lib"))) {
+      return lib.map(p -> p.getFileName().toString()).filter(f -> f.matches("resolver-" + name + "-[0-9].*\\.jar"))
+          .toList();
+    }
   }
 
   private static List<Path> filesEndingWith(Path dir, String suffix) throws IOException {
