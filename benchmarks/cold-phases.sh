@@ -22,9 +22,13 @@ if [ "$archive" = launcher ]; then
   "$home/bin/cluster-resolver" resolve --provider "$provider" --config "$config" >/dev/null 2>&1
   sleep 1 # on Java 25 the cache is written by a background JVM after the first run
   while ls "$home"/lib/.cds/*.lock >/dev/null 2>&1; do sleep 1; done
-  archive=$(sh -x "$home/bin/cluster-resolver" resolve --provider "$provider" --config "$config" 2>&1 >/dev/null \
-    | sed -n 's/.*exec .* -XX:\(SharedArchiveFile\|AOTCache\)=\([^ ]*\) .*/\2/p' | head -n 1)
+  exec_line=$(sh -x "$home/bin/cluster-resolver" resolve --provider "$provider" --config "$config" 2>&1 >/dev/null \
+    | grep -m 1 'exec .*io.clusterresolver.cli.Main' | tr -d "'")
+  archive=$(echo "$exec_line" | sed -n 's/.* -XX:\(SharedArchiveFile\|AOTCache\)=\([^ ]*\) .*/\2/p')
+  # The launcher's own class path (one provider's jars since issue 23): an archive only maps on the path it was made on.
+  classpath=$(echo "$exec_line" | sed -n 's/.* -cp \([^ ]*\) io\.clusterresolver\.cli\.Main.*/\1/p')
 fi
+classpath=${classpath:-$home/lib/*:$home/plugins/*}
 use=()
 case $archive in
   *.jsa) use=(-XX:SharedArchiveFile="$archive") ;;
@@ -36,7 +40,7 @@ trap 'rm -f "$log" "$times"' EXIT
 for _ in $(seq "$runs"); do
   /usr/bin/time -f "%e %U %S %M" -o "$times" "$java" "${use[@]}" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xss512k $heap \
     -Xlog:disable -Xlog:all=warning:stderr -Xlog:class+load=info:file="$log":uptime \
-    -cp "$home/lib/*:$home/plugins/*" io.clusterresolver.cli.Main resolve --provider "$provider" --config "$config" \
+    -cp "$classpath" io.clusterresolver.cli.Main resolve --provider "$provider" --config "$config" \
     >/dev/null 2>&1
   awk -v factory="io.clusterresolver.$provider.${factory}ResolverFactory" -v times="$(cat "$times")" '
     function at(line) { gsub(/[\[\]s]/, "", line); return line * 1000 }

@@ -48,7 +48,7 @@ public final class BoundedAnswers {
   /**
    * The same bounds for answers of an endpoint that another setting than the provider's {@code
    * endpoint} points at (a token endpoint, say): {@code check} is what a too large answer's error tells
-   * the user to check instead of "check that clusterresolver.<provider>.endpoint points at the API".
+   * the user to check instead of {@code check that clusterresolver.<provider>.endpoint points at the API}.
    *
    * @param check the advice, such as {@code "check AZURE_AUTHORITY_HOST"}
    */
