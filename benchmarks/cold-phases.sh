@@ -5,7 +5,8 @@
 # HOME is a distribution (resolver-cli/target/cluster-resolver-<version>), CONFIG the properties file that
 # points PROVIDER at its world (CloudWorlds writes them), ARCHIVE the class-data file the launcher would
 # map (.jsa: -XX:SharedArchiveFile, .aot: -XX:AOTCache; "launcher": the one HOME's launcher maps for this
-# resolve, after a run that writes it when missing; JAVA_HOME picks the JVM), RUNS the runs to take the
+# resolve, on the launcher's class path, after a run that writes it when missing; JAVA_HOME picks the JVM;
+# JDK_JAVA_OPTIONS as CloudWorlds' PROVIDER.jvm says, for azure's trust store), RUNS the runs to take the
 # median of (default 5). The JVM options are the launcher's. Phases:
 #   jvm         process start to the command's main class (io.clusterresolver.cli.Main)
 #   command     picocli, options and provider discovery, to the provider's resolver factory
@@ -22,8 +23,8 @@ if [ "$archive" = launcher ]; then
   "$home/bin/cluster-resolver" resolve --provider "$provider" --config "$config" >/dev/null 2>&1
   sleep 1 # on Java 25 the cache is written by a background JVM after the first run
   while ls "$home"/lib/.cds/*.lock >/dev/null 2>&1; do sleep 1; done
-  exec_line=$(sh -x "$home/bin/cluster-resolver" resolve --provider "$provider" --config "$config" 2>&1 >/dev/null \
-    | grep -m 1 'exec .*io.clusterresolver.cli.Main' | tr -d "'")
+  trace=$(sh -x "$home/bin/cluster-resolver" resolve --provider "$provider" --config "$config" 2>&1 >/dev/null || true)
+  exec_line=$(grep -m 1 'exec .*io.clusterresolver.cli.Main' <<<"$trace" | tr -d "'")
   archive=$(echo "$exec_line" | sed -n 's/.* -XX:\(SharedArchiveFile\|AOTCache\)=\([^ ]*\) .*/\2/p')
   # The launcher's own class path (one provider's jars since issue 23): an archive only maps on the path it was made on.
   classpath=$(echo "$exec_line" | sed -n 's/.* -cp \([^ ]*\) io\.clusterresolver\.cli\.Main.*/\1/p')
