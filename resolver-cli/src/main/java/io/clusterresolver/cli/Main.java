@@ -6,6 +6,26 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
-    System.exit(ClusterResolverCommand.execute(args));
+    int status = ClusterResolverCommand.execute(args);
+    interruptOtherThreads(Thread.currentThread().getThreadGroup());
+    System.exit(status);
+  }
+
+  /**
+   * Interrupts the other threads of {@code group} (this program's) once the command has answered, so that
+   * none is left waiting in native code when the JVM exits: HotSpot's exit waits up to 300 ms for such
+   * threads ({@code VM_Exit::wait_for_threads_in_native_to_block}), and the selector thread of the JDK's
+   * {@code HttpClient}, which the azure and kubernetes SDKs use, waits in {@code epoll_wait} until it is
+   * interrupted. That wait was 300 ms of every azure and kubernetes resolve (docs/benchmarks.md, issue 23).
+   * Nothing of the command runs after this: its output is written and flushed, and the process exits.
+   */
+  static void interruptOtherThreads(ThreadGroup group) {
+    Thread[] threads = new Thread[group.activeCount() + 16]; // threads may start while they are listed
+    int count = group.enumerate(threads, true);
+    for (int i = 0; i < count; i++) {
+      if (threads[i] != Thread.currentThread()) {
+        threads[i].interrupt();
+      }
+    }
   }
 }
