@@ -12,10 +12,10 @@ import java.util.TreeSet;
 
 /**
  * The providers the distribution carries, by name, property key and environment variable, written at build
- * time next to the command's jar ({@code lib/providers/catalog.txt}, for {@code lib/} and {@code lib/command/}). The launcher puts only one provider's
- * jars on the class path for {@code resolve --provider NAME}; the others' settings in a shared file or
- * environment are still theirs, not typos, and their names are still known. Empty outside a distribution
- * (the class path then holds what it holds).
+ * time next to the command's jar ({@code lib/providers/catalog.txt}, for {@code lib/} and {@code lib/command/}).
+ * The launcher puts only one provider's jars on the class path for {@code resolve --provider NAME}; the
+ * others' settings in a shared file or environment are still theirs, not typos, and their names are still
+ * known. Empty outside a distribution (the class path then holds what it holds).
  */
 record ProviderCatalog(Set<String> names, Set<String> keys, Set<String> variables) {
 

@@ -157,8 +157,8 @@ public final class ResolverOptions {
     }
     propertyOptions.commandLineKeys().forEach(key -> keys.put(key, "-D"));
     propertyOptions.fileKeys().forEach(key -> keys.put(key, "--config file"));
-    List<String> warnings = UnknownKeys.warnings(ClusterResolvers.providers(), ProviderCatalog.ofDistribution(), chosen,
-        keys, environment);
+    List<String> warnings = UnknownKeys.warnings(ClusterResolvers.providers(), ProviderCatalog.ofDistribution(),
+        chosen, keys, environment);
     if (!warnings.isEmpty() && command != null) {
       PrintWriter err = command.commandLine().getErr();
       warnings.forEach(w -> err.println("cluster-resolver: " + w));

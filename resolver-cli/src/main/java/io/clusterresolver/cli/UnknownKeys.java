@@ -26,18 +26,10 @@ final class UnknownKeys {
   /**
    * One warning line per unknown setting, in a stable order.
    *
+   * @param catalog the distribution's providers that are not on the class path: their settings are known too
    * @param chosen the provider in use (its own unknown keys are errors, reported elsewhere)
    * @param keys every setting's key with where it came from ({@code -D}, a file, a system property)
    * @param environment the environment variables
-   */
-  static List<String> warnings(List<ClusterResolverProvider> providers, ClusterResolverProvider chosen,
-      Map<String, String> keys, Map<String, String> environment) {
-    return warnings(providers, ProviderCatalog.NONE, chosen, keys, environment);
-  }
-
-  /**
-   * As {@link #warnings(List, ClusterResolverProvider, Map, Map)}, with the settings of the distribution's
-   * providers that are not on the class path ({@code catalog}) known too.
    */
   static List<String> warnings(List<ClusterResolverProvider> providers, ProviderCatalog catalog,
       ClusterResolverProvider chosen, Map<String, String> keys, Map<String, String> environment) {
