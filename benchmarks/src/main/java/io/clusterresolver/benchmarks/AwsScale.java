@@ -52,25 +52,23 @@ public final class AwsScale {
 
   public static void main(String[] args) throws Exception {
     BenchOptions options = BenchOptions.parse(args);
-    int[] sizes = options.integers("sizes", "10,1000,10000");
-    int latencyMs = options.integer("latency-ms", 20);
-    int reps = options.integer("reps", 10);
+    BenchOptions.Sweep sweep = options.sweep("10,1000,10000", 20, 10);
     int warmups = options.integer("warmups", 10);
     boolean hazelcast = options.get("peer", "hazelcast").equals("hazelcast");
     List<String> jvmOptions = List.of(options.get("jvm-options", "-Xmx128m").trim().split("\\s+"));
     String heapCap = options.get("heap-cap", "-Xmx32m");
     String cliJar = options.get("cli-jar");
-    java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
+    BenchOptions.quietLogs();
 
     System.out.printf(Locale.ROOT, "%s; latency %d ms per API call;"
         + " each side in a child JVM with %s%n", BenchOptions.machine(),
-        latencyMs, String.join(" ", jvmOptions));
+        sweep.latencyMs(), String.join(" ", jvmOptions));
     System.out.println("| N | side | DescribeInstances / resolve | DescribeInstanceTypes / JVM | members found |"
         + " warm median ms | warm min ms | resolving thread CPU ms / resolve | first resolve ms (cold JVM) |"
         + " heap MiB, peak before GC / max after GC |");
     System.out.println("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     List<String> summary = new ArrayList<>();
-    for (int n : sizes) {
+    for (int n : sweep.sizes()) {
       try (SimulatedEc2 ec2 = SimulatedEc2.start()) {
         ec2.addTypical(0, n, b -> b.tag("cluster", "bench").instanceType(TYPES[0]));
         for (int i = 0; i < n; i++) {
@@ -81,23 +79,23 @@ public final class AwsScale {
           }
         }
         ec2.addTypical(n, 1, b -> b.tag("cluster", "other"));
-        ec2.latency(Duration.ofMillis(latencyMs));
+        ec2.latency(Duration.ofMillis(sweep.latencyMs()));
 
-        Map<String, String> ours = runChild(ec2, "ours", jvmOptions, n, reps, warmups);
+        Map<String, String> ours = runChild(ec2, "ours", jvmOptions, n, sweep.reps(), warmups);
         double perResolve = ec2.callCount("DescribeInstances") / Double.parseDouble(ours.get("resolves"));
         row(n, "ours", ours, perResolve, ec2.callCount("DescribeInstanceTypes"));
-        double floor = Math.ceil(perResolve) * latencyMs;
+        double floor = Math.ceil(perResolve) * sweep.latencyMs();
         String peer = "";
         if (hazelcast) {
           ec2.resetCounts();
-          Map<String, String> hz = runChild(ec2, "hazelcast", jvmOptions, n, reps, warmups);
+          Map<String, String> hz = runChild(ec2, "hazelcast", jvmOptions, n, sweep.reps(), warmups);
           row(n, "hazelcast", hz, ec2.callCount("DescribeInstances") / Double.parseDouble(hz.get("resolves")),
               ec2.callCount("DescribeInstanceTypes"));
           peer = String.format(Locale.ROOT, ", hazelcast %s ms (%s/%d members)", hz.get("warm_median_ms"),
               hz.get("found"), n);
         }
         ec2.resetCounts();
-        Map<String, String> capped = runChild(ec2, "ours", List.of(heapCap), n, reps, warmups);
+        Map<String, String> capped = runChild(ec2, "ours", List.of(heapCap), n, sweep.reps(), warmups);
         row(n, "ours " + heapCap, capped, ec2.callCount("DescribeInstances") / Double.parseDouble(capped.get("resolves")),
             ec2.callCount("DescribeInstanceTypes"));
         for (Map<String, String> m : List.of(ours, capped)) {
@@ -194,7 +192,7 @@ public final class AwsScale {
     private Client() {}
 
     public static void main(String[] args) {
-      java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
+      BenchOptions.quietLogs();
       String side = args[0];
       int port = Integer.parseInt(args[1]);
       int reps = Integer.parseInt(args[2]);

@@ -47,21 +47,19 @@ public final class AzureScale {
 
   public static void main(String[] args) throws Exception {
     BenchOptions options = BenchOptions.parse(args);
-    int[] sizes = options.integers("sizes", "10,700,5000");
-    int latencyMs = options.integer("latency-ms", 10);
-    int reps = options.integer("reps", 5);
+    BenchOptions.Sweep sweep = options.sweep("10,700,5000", 10, 5);
     int warmups = options.integer("warmups", 2);
-    java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
+    BenchOptions.quietLogs();
     System.out.printf(Locale.ROOT, "%s; latency %d ms per ARM call%n",
-        BenchOptions.machine(), latencyMs);
+        BenchOptions.machine(), sweep.latencyMs());
     System.out.println("| N VMs | ours: ARM calls / resolve | ours: warm median ms | fluent N+1: ARM calls | fluent N+1: ms |"
         + " same members |");
     System.out.println("| --- | --- | --- | --- | --- | --- |");
-    for (int n : sizes) {
+    for (int n : sweep.sizes()) {
       try (SimulatedAzure azure = SimulatedAzure.start()) {
         azure.trustStoreProperties().forEach(System::setProperty);
         azure.addTypical(0, n, b -> b.resourceGroup(RG).tag("cluster", "bench"));
-        azure.latency(Duration.ofMillis(latencyMs));
+        azure.latency(Duration.ofMillis(sweep.latencyMs()));
         Map<String, String> p = new LinkedHashMap<>(azure.providerProperties(RG));
         p.put("clusterresolver.azure.tags", "cluster=bench");
         p.put("clusterresolver.azure.timeout", "120s");
@@ -72,12 +70,12 @@ public final class AzureScale {
         }
         azure.resetCounts();
         List<Double> times = new ArrayList<>();
-        for (int i = 0; i < reps; i++) {
+        for (int i = 0; i < sweep.reps(); i++) {
           long start = System.nanoTime();
           spec = ours.clusterSpec();
           times.add((System.nanoTime() - start) / 1e6);
         }
-        double oursCalls = azure.armCalls() / (double) reps;
+        double oursCalls = azure.armCalls() / (double) sweep.reps();
         Collections.sort(times);
 
         azure.resetCounts();

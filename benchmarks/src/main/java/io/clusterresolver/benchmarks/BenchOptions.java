@@ -5,6 +5,8 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /** A benchmark's command line ({@code --key value} pairs) and the machine line every benchmark prints first. */
 final class BenchOptions {
@@ -45,6 +47,19 @@ final class BenchOptions {
   /** A comma-separated list of whole numbers, such as {@code --sizes 10,1000,10000}. */
   int[] integers(String key, String defaultValue) {
     return Arrays.stream(get(key, defaultValue).split(",")).mapToInt(Integer::parseInt).toArray();
+  }
+
+  /** The sweep every scale benchmark runs: cluster {@code --sizes}, {@code --latency-ms} per API call, {@code --reps} per size. */
+  record Sweep(int[] sizes, int latencyMs, int reps) {}
+
+  /** The sweep, each setting defaulting to the given one. */
+  Sweep sweep(String sizes, int latencyMs, int reps) {
+    return new Sweep(integers("sizes", sizes), integer("latency-ms", latencyMs), integer("reps", reps));
+  }
+
+  /** Keeps the providers' INFO lines out of the table a benchmark prints. */
+  static void quietLogs() {
+    Logger.getLogger("").setLevel(Level.WARNING);
   }
 
   /** {@code machine: 2 cores, Java 17.0.x, load average 1.2}: what a figure was measured on. */

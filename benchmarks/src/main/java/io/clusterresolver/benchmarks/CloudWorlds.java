@@ -60,7 +60,7 @@ final class CloudWorlds implements AutoCloseable {
     Path dir = Files.createDirectories(Path.of(args[0]));
     long seconds = Long.parseLong(args[1]);
     List<String> providers = args.length > 2 ? List.of(args).subList(2, args.length) : PROVIDERS;
-    java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
+    BenchOptions.quietLogs();
     try (CloudWorlds worlds = new CloudWorlds(dir)) {
       for (String provider : providers) {
         worlds.start(provider);

@@ -30,7 +30,7 @@ public final class Ec2CallCost {
     BenchOptions options = BenchOptions.parse(args);
     int latencyMs = options.integer("latency-ms", 20);
     int calls = options.integer("calls", 100);
-    java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
+    BenchOptions.quietLogs();
     for (int n : new int[] {5, 1000}) {
       try (SimulatedEc2 ec2 = SimulatedEc2.start()) {
         ec2.addTypical(0, n, b -> b.tag("cluster", "bench"));

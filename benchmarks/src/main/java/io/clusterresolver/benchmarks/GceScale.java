@@ -44,18 +44,16 @@ public final class GceScale {
 
   public static void main(String[] args) throws Exception {
     BenchOptions options = BenchOptions.parse(args);
-    int[] sizes = options.integers("sizes", "10,500,5000");
-    int latencyMs = options.integer("latency-ms", 10);
-    int reps = options.integer("reps", 5);
+    BenchOptions.Sweep sweep = options.sweep("10,500,5000", 10, 5);
     int n1MaxCalls = options.integer("n1-reps-max-calls", 600);
-    java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
+    BenchOptions.quietLogs();
 
     System.out.printf(Locale.ROOT, "%s; latency %d ms per API call%n",
-        BenchOptions.machine(), latencyMs);
+        BenchOptions.machine(), sweep.latencyMs());
     System.out.println("| N | client | calls / resolve | listInstances | instances.list | instances.get |"
         + " aggregatedList | wall median ms (min) | runs |");
     System.out.println("| ---: | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |");
-    for (int n : sizes) {
+    for (int n : sweep.sizes()) {
       try (SimulatedGce gce = SimulatedGce.start("bench-project")) {
         List<String> members = new ArrayList<>();
         gce.addTypical(0, n, b -> b.zone(ZONE).label("cluster", "bench"));
@@ -64,7 +62,7 @@ public final class GceScale {
         }
         gce.addTypical(n, Math.max(1, n / 10), b -> b.zone(ZONE).label("cluster", "other"));
         gce.defineInstanceGroup(ZONE, GROUP, members);
-        gce.latency(Duration.ofMillis(latencyMs));
+        gce.latency(Duration.ofMillis(sweep.latencyMs()));
 
         Map<String, String> p = new LinkedHashMap<>(gce.providerProperties());
         p.put("clusterresolver.gce.timeout", "10m");
@@ -73,13 +71,13 @@ public final class GceScale {
         group.put("clusterresolver.gce.zones", ZONE);
         ClusterResolver ours = ClusterResolvers.create("gce", group, Map.of());
         List<String> expected = sorted(ours.clusterSpec().jobTasks("worker"));
-        row(gce, n, "gce provider, instance-group", reps, () -> ours.clusterSpec().jobTasks("worker"));
+        row(gce, n, "gce provider, instance-group", sweep.reps(), () -> ours.clusterSpec().jobTasks("worker"));
 
         Map<String, String> labelled = new LinkedHashMap<>(p);
         labelled.put("clusterresolver.gce.labels", "cluster=bench");
         ClusterResolver aggregated = ClusterResolvers.create("gce", labelled, Map.of());
         aggregated.clusterSpec();
-        row(gce, n, "gce provider, labels (aggregatedList)", reps, () -> aggregated.clusterSpec().jobTasks("worker"));
+        row(gce, n, "gce provider, labels (aggregatedList)", sweep.reps(), () -> aggregated.clusterSpec().jobTasks("worker"));
 
         try (TfStyleClient tf = new TfStyleClient(gce)) {
           List<String> found = sorted(tf.resolve());
@@ -87,7 +85,7 @@ public final class GceScale {
             throw new IllegalStateException("The N+1 client found " + found.size() + " addresses, the provider "
                 + expected.size());
           }
-          int tfReps = n + 1 > n1MaxCalls ? 1 : reps;
+          int tfReps = n + 1 > n1MaxCalls ? 1 : sweep.reps();
           row(gce, n, "TF-style N+1 (listInstances + instances.get each)", tfReps, tf::resolve);
         }
       }

@@ -51,7 +51,7 @@ public final class ParseCost {
     int reps = options.integer("reps", 20);
     int warmups = options.integer("warmups", 10);
     jfrDir = options.has("jfr") ? Path.of(options.get("jfr")) : null;
-    java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
+    BenchOptions.quietLogs();
     System.out.printf(Locale.ROOT, "%s; no injected latency%n",
         BenchOptions.machine());
     for (String cloud : clouds) {

@@ -15,12 +15,10 @@ final class AwsProperties {
   static final ConfigProperty<String> REGION = ConfigProperty.string("region")
       .description("AWS region, like us-east-1; default: AWS_REGION, AWS_DEFAULT_REGION, then the instance metadata")
       .build();
-  static final ConfigProperty<String> ENDPOINT = ConfigProperty.string("endpoint")
-      .description("EC2 API endpoint override (a VPC endpoint, a proxy, a simulation), like https://ec2.us-east-1.amazonaws.com")
-      .build();
-  static final ConfigProperty<String> IMDS_ENDPOINT = ConfigProperty.string("imds-endpoint")
-      .description("Instance metadata service endpoint; default http://169.254.169.254")
-      .build();
+  static final ConfigProperty<String> ENDPOINT = CloudProperties.endpoint(
+      "EC2 API endpoint override (a VPC endpoint, a proxy, a simulation), like https://ec2.us-east-1.amazonaws.com");
+  static final ConfigProperty<String> IMDS_ENDPOINT = CloudProperties.endpoint("imds-endpoint",
+      "Instance metadata service endpoint; default http://169.254.169.254");
   static final ConfigProperty<String> PROFILE = ConfigProperty.string("profile")
       .description("Named profile of ~/.aws/credentials to sign with; default: the SDK's default credentials chain")
       .build();

@@ -30,12 +30,10 @@ final class AzureProperties {
       .build();
   static final ConfigProperty<String> ADDRESS = CloudProperties.address(AddressType.PRIVATE_IPV4,
       AddressType.PRIVATE_IPV4, AddressType.PUBLIC_IPV4);
-  static final ConfigProperty<String> ENDPOINT = ConfigProperty.string("endpoint")
-      .description("Resource Manager endpoint (a proxy, a sovereign cloud, a simulation); default https://management.azure.com")
-      .build();
-  static final ConfigProperty<String> IMDS_ENDPOINT = ConfigProperty.string("imds-endpoint")
-      .description("Instance Metadata Service endpoint; default http://169.254.169.254")
-      .build();
+  static final ConfigProperty<String> ENDPOINT = CloudProperties.endpoint(
+      "Resource Manager endpoint (a proxy, a sovereign cloud, a simulation); default https://management.azure.com");
+  static final ConfigProperty<String> IMDS_ENDPOINT = CloudProperties.endpoint("imds-endpoint",
+      "Instance Metadata Service endpoint; default http://169.254.169.254");
   static final ConfigProperty<String> CLIENT_ID = ConfigProperty.string("client-id")
       .description("Client id of the user-assigned managed identity to sign in with; default: the default credential chain")
       .build();

@@ -38,11 +38,8 @@ public final class CloudProperties {
       .build();
 
   /** The port of each member's first task. */
-  public static final ConfigProperty<Integer> PORT = ConfigProperty.integer("port")
-      .defaultValue(Integer.toString(ClusterLayout.DEFAULT_PORT))
-      .range(1, 65535)
-      .description("Port of each member's first task; task i on a member listens on port + i")
-      .build();
+  public static final ConfigProperty<Integer> PORT = port(ClusterLayout.DEFAULT_PORT,
+      "Port of each member's first task; task i on a member listens on port + i");
 
   /** The overall deadline of one resolve. */
   public static final ConfigProperty<Duration> TIMEOUT = ConfigProperty.duration("timeout")
@@ -59,6 +56,46 @@ public final class CloudProperties {
       .build();
 
   private CloudProperties() {}
+
+  /**
+   * The {@code port} property with a provider's own default, for a provider whose ports do not follow
+   * {@link #PORT} (a TPU worker's 8470).
+   */
+  public static ConfigProperty<Integer> port(int defaultPort, String description) {
+    return ConfigProperty.integer("port")
+        .defaultValue(Integer.toString(defaultPort))
+        .range(1, 65535)
+        .description(description)
+        .build();
+  }
+
+  /**
+   * The label whose value names each member's job ({@code job-label}), a provider's word for
+   * {@link #JOB_TAG} where members carry labels.
+   */
+  public static ConfigProperty<String> jobLabel(String description) {
+    return ConfigProperty.string("job-label").description(description).build();
+  }
+
+  /**
+   * The {@code endpoint} property: where the cloud's API is asked instead of its public endpoint (a
+   * proxy, an emulator, a simulation). {@link CloudResolverSetup#endpoint} reads it.
+   *
+   * @param description the README's description, naming the cloud's API and its default endpoint
+   */
+  public static ConfigProperty<String> endpoint(String description) {
+    return endpoint("endpoint", description);
+  }
+
+  /**
+   * An endpoint property under the provider's own key, such as the metadata service's
+   * ({@code imds-endpoint}, {@code metadata-endpoint}). {@link CloudResolverSetup#endpoint} reads it.
+   *
+   * @param description the README's description, naming the default endpoint
+   */
+  public static ConfigProperty<String> endpoint(String name, String description) {
+    return ConfigProperty.string(name).description(description).build();
+  }
 
   /**
    * The tasks-per-member property under a provider's own word for a member

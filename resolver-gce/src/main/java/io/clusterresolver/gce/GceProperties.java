@@ -40,17 +40,13 @@ final class GceProperties {
           + " natIP (public-ipv4, alias external) or its IPv6 address (ipv6); members without it are left out"
           + " (and logged)")
       .build();
-  static final ConfigProperty<String> JOB_LABEL = ConfigProperty.string("job-label")
-      .description("Label whose value is each instance's job; instances without it are left out")
-      .build();
+  static final ConfigProperty<String> JOB_LABEL = CloudProperties.jobLabel(
+      "Label whose value is each instance's job; instances without it are left out");
   static final ConfigProperty<String> TASKS_PER_INSTANCE = CloudProperties.tasksPerMember("tasks-per-instance");
-  static final ConfigProperty<String> ENDPOINT = ConfigProperty.string("endpoint")
-      .description("Compute Engine API endpoint override (a proxy, an emulator, a simulation);"
-          + " default https://compute.googleapis.com")
-      .build();
-  static final ConfigProperty<String> METADATA_ENDPOINT = ConfigProperty.string("metadata-endpoint")
-      .description("Metadata server; default: GCE_METADATA_HOST, then http://metadata.google.internal")
-      .build();
+  static final ConfigProperty<String> ENDPOINT = CloudProperties.endpoint("Compute Engine API endpoint override (a proxy, an"
+      + " emulator, a simulation); default https://compute.googleapis.com");
+  static final ConfigProperty<String> METADATA_ENDPOINT = CloudProperties.endpoint("metadata-endpoint",
+      "Metadata server; default: GCE_METADATA_HOST, then http://metadata.google.internal");
   static final ConfigProperty<String> CREDENTIALS = ConfigProperty.string("credentials")
       .description("none (send no token: emulators, proxies) or the path of a service-account JSON key file;"
           + " default: Application Default Credentials")

@@ -22,19 +22,15 @@ final class KubernetesProperties {
       .required()
       .description("Label selector of the cluster's pods, like app=trainer,role in (worker,ps)")
       .build();
-  static final ConfigProperty<String> JOB_LABEL = ConfigProperty.string("job-label")
-      .description("Label whose value is each pod's job (tasks of each job numbered 0, 1, ... in pod order);"
-          + " pods without it are left out")
-      .build();
+  static final ConfigProperty<String> JOB_LABEL = CloudProperties.jobLabel("Label whose value is each pod's job (tasks of each"
+      + " job numbered 0, 1, ... in pod order); pods without it are left out");
   static final ConfigProperty<String> ADDRESS = CloudProperties.address(AddressType.PRIVATE_IPV4,
       AddressType.PRIVATE_IPV4, AddressType.IPV6);
   static final ConfigProperty<String> PORT_NAME = ConfigProperty.string("port-name")
       .description("Name of a container port of each pod to use instead of port; pods without it are left out")
       .build();
-  static final ConfigProperty<String> ENDPOINT = ConfigProperty.string("endpoint")
-      .description("API server URL; default: https://KUBERNETES_SERVICE_HOST:KUBERNETES_SERVICE_PORT in a pod,"
-          + " else the kubeconfig's server")
-      .build();
+  static final ConfigProperty<String> ENDPOINT = CloudProperties.endpoint("API server URL; default:"
+      + " https://KUBERNETES_SERVICE_HOST:KUBERNETES_SERVICE_PORT in a pod, else the kubeconfig's server");
   static final ConfigProperty<String> TOKEN_FILE = ConfigProperty.string("token-file")
       .description("Bearer token file, read again on every resolve (rotated tokens are picked up); default "
           + SERVICE_ACCOUNT_DIR + "/token in a pod")

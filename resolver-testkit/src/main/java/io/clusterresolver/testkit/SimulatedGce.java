@@ -97,9 +97,7 @@ public final class SimulatedGce extends SimulatedGoogleApi<SimulatedGce, Simulat
   public Map<String, String> providerProperties() {
     Map<String, String> p = new LinkedHashMap<>();
     p.put("clusterresolver.gce.project", project);
-    p.put("clusterresolver.gce.endpoint", endpoint().toString());
-    p.put("clusterresolver.gce.metadata-endpoint", metadataEndpoint().toString());
-    p.put("clusterresolver.gce.credentials", "none");
+    p.putAll(endpointProperties("gce"));
     return p;
   }
 

@@ -2,6 +2,7 @@ package io.clusterresolver.testkit;
 
 import com.github.tomakehurst.wiremock.http.ResponseDefinition;
 import java.net.URI;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
@@ -40,6 +41,20 @@ public abstract class SimulatedGoogleApi<S extends SimulatedGoogleApi<S, R>, R> 
   /** The metadata server's endpoint (the same server; its paths start with {@code /computeMetadata/v1/}). */
   public URI metadataEndpoint() {
     return endpoint();
+  }
+
+  /**
+   * What a provider on both endpoints needs to reach this simulation, as its properties under
+   * {@code clusterresolver.PROVIDER.}: {@code endpoint}, {@code metadata-endpoint} and
+   * {@code credentials=none} (no token is sent).
+   */
+  Map<String, String> endpointProperties(String provider) {
+    String prefix = "clusterresolver." + provider + ".";
+    Map<String, String> properties = new LinkedHashMap<>();
+    properties.put(prefix + "endpoint", endpoint().toString());
+    properties.put(prefix + "metadata-endpoint", metadataEndpoint().toString());
+    properties.put(prefix + "credentials", "none");
+    return properties;
   }
 
   /** Sets one metadata value by path after {@code /computeMetadata/v1/} (like {@code instance/zone}); {@code null} removes it. */

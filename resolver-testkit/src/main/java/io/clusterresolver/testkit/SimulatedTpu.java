@@ -110,9 +110,7 @@ public final class SimulatedTpu extends SimulatedGoogleApi<SimulatedTpu, Simulat
     p.put("clusterresolver.tpu.name", node);
     p.put("clusterresolver.tpu.project", project);
     p.put("clusterresolver.tpu.zone", zone);
-    p.put("clusterresolver.tpu.endpoint", endpoint().toString());
-    p.put("clusterresolver.tpu.metadata-endpoint", metadataEndpoint().toString());
-    p.put("clusterresolver.tpu.credentials", "none");
+    p.putAll(endpointProperties("tpu"));
     return p;
   }
 

@@ -24,17 +24,12 @@ final class TpuProperties {
   static final ConfigProperty<String> ZONE = ConfigProperty.string("zone")
       .description("Zone of the node, like us-central2-b; default: TPU_CONFIG, then the metadata server")
       .build();
-  static final ConfigProperty<Integer> PORT = ConfigProperty.integer("port")
-      .defaultValue(Integer.toString(DEFAULT_PORT))
-      .range(1, 65535)
-      .description("Port of each worker when the API, the metadata or a grpc:// entry gives none; when set, it also replaces the ports the API lists")
-      .build();
-  static final ConfigProperty<String> ENDPOINT = ConfigProperty.string("endpoint")
-      .description("Cloud TPU API endpoint override (a proxy, an emulator, a simulation); default https://tpu.googleapis.com")
-      .build();
-  static final ConfigProperty<String> METADATA_ENDPOINT = ConfigProperty.string("metadata-endpoint")
-      .description("Metadata server; default http:// + GCE_METADATA_HOST, else http://metadata.google.internal")
-      .build();
+  static final ConfigProperty<Integer> PORT = CloudProperties.port(DEFAULT_PORT, "Port of each worker when the API, the"
+      + " metadata or a grpc:// entry gives none; when set, it also replaces the ports the API lists");
+  static final ConfigProperty<String> ENDPOINT = CloudProperties.endpoint(
+      "Cloud TPU API endpoint override (a proxy, an emulator, a simulation); default https://tpu.googleapis.com");
+  static final ConfigProperty<String> METADATA_ENDPOINT = CloudProperties.endpoint("metadata-endpoint",
+      "Metadata server; default http:// + GCE_METADATA_HOST, else http://metadata.google.internal");
   static final ConfigProperty<String> CREDENTIALS = ConfigProperty.string("credentials")
       .description("'none' (send no token: emulators, proxies) or the path of a service-account JSON key file;"
           + " default: Application Default Credentials")
