@@ -51,9 +51,18 @@ public final class LogCapture implements AutoCloseable {
     synchronized (records) {
       List<String> out = new ArrayList<>();
       for (LogRecord r : records) {
-        out.add(r.getMessage());
+        if (r.getLevel().intValue() >= atLeast.intValue()) {
+          out.add(r.getMessage());
+        }
       }
       return out;
+    }
+  }
+
+  /** The records captured so far, oldest first (their parameters too, for a check that no secret is logged). */
+  List<LogRecord> records() {
+    synchronized (records) {
+      return List.copyOf(records);
     }
   }
 

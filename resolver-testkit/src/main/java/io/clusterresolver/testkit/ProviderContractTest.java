@@ -16,7 +16,6 @@ import io.clusterresolver.spi.ResolverContext;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -25,7 +24,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
@@ -140,19 +138,7 @@ public abstract class ProviderContractTest {
     return List.of();
   }
 
-  private final List<LogRecord> logs = Collections.synchronizedList(new ArrayList<>());
-  private final Handler capture = new Handler() {
-    @Override
-    public void publish(LogRecord record) {
-      logs.add(record);
-    }
-
-    @Override
-    public void flush() {}
-
-    @Override
-    public void close() {}
-  };
+  private LogCapture logs;
   private Level previousLevel;
   private static final Logger OWN_LOGGERS = Logger.getLogger("io.clusterresolver");
 
@@ -161,13 +147,12 @@ public abstract class ProviderContractTest {
   void captureLogs() {
     previousLevel = OWN_LOGGERS.getLevel();
     OWN_LOGGERS.setLevel(Level.ALL);
-    capture.setLevel(Level.ALL);
-    Logger.getLogger("").addHandler(capture);
+    logs = new LogCapture();
   }
 
   @AfterEach
   void releaseLogs() {
-    Logger.getLogger("").removeHandler(capture);
+    logs.close();
     OWN_LOGGERS.setLevel(previousLevel);
     heal();
   }
@@ -412,13 +397,11 @@ public abstract class ProviderContractTest {
     assertThat(invalid).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining(ConfigProperty.PREFIX + provider().name() + ".no-such-property");
     outputs.add(invalid.getMessage());
-    synchronized (logs) {
-      for (LogRecord record : logs) {
-        outputs.add(String.valueOf(record.getMessage()));
-        if (record.getParameters() != null) {
-          for (Object p : record.getParameters()) {
-            outputs.add(String.valueOf(p));
-          }
+    for (LogRecord record : logs.records()) {
+      outputs.add(String.valueOf(record.getMessage()));
+      if (record.getParameters() != null) {
+        for (Object p : record.getParameters()) {
+          outputs.add(String.valueOf(p));
         }
       }
     }
