@@ -62,13 +62,9 @@ final class PodListJson {
       String resourceVersion = null;
       String continueToken = null;
       List<ListedPod> pods = new ArrayList<>();
-      while (p.nextToken() == JsonToken.PROPERTY_NAME) {
-        String field = p.currentName();
-        p.nextToken();
+      for (String field = nextField(p); field != null; field = nextField(p)) {
         if (field.equals("metadata") && object(p, field)) {
-          while (p.nextToken() == JsonToken.PROPERTY_NAME) {
-            String meta = p.currentName();
-            p.nextToken();
+          for (String meta = nextField(p); meta != null; meta = nextField(p)) {
             switch (meta) {
               case "resourceVersion" -> resourceVersion = scalar(p, meta);
               case "continue" -> continueToken = scalar(p, meta);
@@ -106,9 +102,7 @@ final class PodListJson {
       }
       String reason = null;
       String message = null;
-      while (p.nextToken() == JsonToken.PROPERTY_NAME) {
-        String field = p.currentName();
-        p.nextToken();
+      for (String field = nextField(p); field != null; field = nextField(p)) {
         switch (field) {
           case "reason" -> reason = scalar(p, field);
           case "message" -> message = scalar(p, field);
@@ -123,9 +117,7 @@ final class PodListJson {
 
   private static ListedPod pod(JsonParser p) {
     PodFields pod = new PodFields();
-    while (p.nextToken() == JsonToken.PROPERTY_NAME) {
-      String field = p.currentName();
-      p.nextToken();
+    for (String field = nextField(p); field != null; field = nextField(p)) {
       switch (field) {
         case "metadata" -> {
           if (object(p, field)) {
@@ -154,9 +146,7 @@ final class PodListJson {
   }
 
   private static void metadata(JsonParser p, PodFields pod) {
-    while (p.nextToken() == JsonToken.PROPERTY_NAME) {
-      String field = p.currentName();
-      p.nextToken();
+    for (String field = nextField(p); field != null; field = nextField(p)) {
       switch (field) {
         case "name" -> pod.name = scalar(p, field);
         case "creationTimestamp" -> pod.creationTimestamp = scalar(p, field);
@@ -178,9 +168,7 @@ final class PodListJson {
     String kind = null;
     String name = null;
     boolean controller = false;
-    while (p.nextToken() == JsonToken.PROPERTY_NAME) {
-      String field = p.currentName();
-      p.nextToken();
+    for (String field = nextField(p); field != null; field = nextField(p)) {
       switch (field) {
         case "kind" -> kind = scalar(p, field);
         case "name" -> name = scalar(p, field);
@@ -196,9 +184,7 @@ final class PodListJson {
   }
 
   private static void spec(JsonParser p, PodFields pod) {
-    while (p.nextToken() == JsonToken.PROPERTY_NAME) {
-      String field = p.currentName();
-      p.nextToken();
+    for (String field = nextField(p); field != null; field = nextField(p)) {
       if (field.equals("containers") && array(p, field)) {
         while (nextObject(p, field)) {
           pod.containers.add(container(p));
@@ -212,17 +198,13 @@ final class PodListJson {
   private static ListedPod.Container container(JsonParser p) {
     List<ListedPod.Port> ports = new ArrayList<>();
     Map<String, String> limits = new HashMap<>();
-    while (p.nextToken() == JsonToken.PROPERTY_NAME) {
-      String field = p.currentName();
-      p.nextToken();
+    for (String field = nextField(p); field != null; field = nextField(p)) {
       if (field.equals("ports") && array(p, field)) {
         while (nextObject(p, field)) {
           ports.add(port(p));
         }
       } else if (field.equals("resources") && object(p, field)) {
-        while (p.nextToken() == JsonToken.PROPERTY_NAME) {
-          String resources = p.currentName();
-          p.nextToken();
+        for (String resources = nextField(p); resources != null; resources = nextField(p)) {
           if (resources.equals("limits")) {
             stringMap(p, resources, limits);
           } else {
@@ -239,9 +221,7 @@ final class PodListJson {
   private static ListedPod.Port port(JsonParser p) {
     String name = null;
     Integer number = null;
-    while (p.nextToken() == JsonToken.PROPERTY_NAME) {
-      String field = p.currentName();
-      p.nextToken();
+    for (String field = nextField(p); field != null; field = nextField(p)) {
       switch (field) {
         case "name" -> name = scalar(p, field);
         case "containerPort" -> {
@@ -256,9 +236,7 @@ final class PodListJson {
   }
 
   private static void status(JsonParser p, PodFields pod) {
-    while (p.nextToken() == JsonToken.PROPERTY_NAME) {
-      String field = p.currentName();
-      p.nextToken();
+    for (String field = nextField(p); field != null; field = nextField(p)) {
       switch (field) {
         case "phase" -> pod.phase = scalar(p, field);
         case "podIP" -> pod.podIp = scalar(p, field);
@@ -286,9 +264,7 @@ final class PodListJson {
 
   private static String podIp(JsonParser p) {
     String ip = null;
-    while (p.nextToken() == JsonToken.PROPERTY_NAME) {
-      String field = p.currentName();
-      p.nextToken();
+    for (String field = nextField(p); field != null; field = nextField(p)) {
       if (field.equals("ip")) {
         ip = scalar(p, field);
       } else {
@@ -301,9 +277,7 @@ final class PodListJson {
   private static void condition(JsonParser p, PodFields pod) {
     String type = null;
     String status = null;
-    while (p.nextToken() == JsonToken.PROPERTY_NAME) {
-      String field = p.currentName();
-      p.nextToken();
+    for (String field = nextField(p); field != null; field = nextField(p)) {
       switch (field) {
         case "type" -> type = scalar(p, field);
         case "status" -> status = scalar(p, field);
@@ -318,15 +292,23 @@ final class PodListJson {
   /** A JSON object of strings into {@code into}; {@code null} values are left out. */
   private static void stringMap(JsonParser p, String field, Map<String, String> into) {
     if (object(p, field)) {
-      while (p.nextToken() == JsonToken.PROPERTY_NAME) {
-        String key = p.currentName();
-        p.nextToken();
+      for (String key = nextField(p); key != null; key = nextField(p)) {
         String value = scalar(p, key);
         if (value != null) {
           into.put(key, value);
         }
       }
     }
+  }
+
+  /** The next field of the object being read, with the parser on its value; {@code null} at the object's end. */
+  private static String nextField(JsonParser p) {
+    if (p.nextToken() != JsonToken.PROPERTY_NAME) {
+      return null;
+    }
+    String name = p.currentName();
+    p.nextToken();
+    return name;
   }
 
   /** Whether the current value is an object (then read it); {@code false} for {@code null}. */
