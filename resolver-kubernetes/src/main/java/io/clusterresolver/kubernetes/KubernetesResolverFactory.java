@@ -8,14 +8,13 @@ import io.clusterresolver.cloud.CloudProperties;
 import io.clusterresolver.cloud.CloudResolverSetup;
 import io.clusterresolver.cloud.SelfIdentity;
 import io.clusterresolver.spi.ResolverConfig;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.http.HttpClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * Builds the {@code kubernetes} resolver: validation, the connection, the fabric8 client and the
+ * Builds the {@code kubernetes} resolver: validation, the connection, fabric8's HTTP client and the
  * layout. Pods take task indices in order of StatefulSet ordinal or Indexed Job completion index,
  * then creation time, then name; with one job ({@code worker}) the ordinal <em>is</em> the task
  * index, so a missing or unready pod leaves a gap (a sparse job) instead of renumbering every pod
@@ -46,18 +45,16 @@ final class KubernetesResolverFactory {
     ApiConnection connection = ApiConnection.resolve(config, timeout, problems);
     setup.requireValid();
 
-    AuditIds auditIds = new AuditIds();
-    AnswerBounds bounds = new AnswerBounds(AnswerLimit.of(config), timeout);
-    KubernetesClient client = new KubernetesClientBuilder().withConfig(connection.clientConfig())
-        .withHttpClientFactory(new AnswerBounds.NoRedirects())
-        .withHttpClientBuilderConsumer(http -> http.addOrReplaceInterceptor("cluster-resolver-audit-ids", auditIds)
-            .addOrReplaceInterceptor("cluster-resolver-answer-bounds", bounds))
+    // fabric8's HTTP client as its Config makes it (TLS, the token, proxies), without the KubernetesClient around
+    // it: a resolve makes one kind of request, and the DSL's model and serialization cost most of a cold start.
+    HttpClient http = new AnswerBounds.NoRedirects().newBuilder(connection.clientConfig())
+        .addOrReplaceInterceptor("cluster-resolver-answer-bounds", new AnswerBounds(AnswerLimit.of(config), timeout))
         .build();
     CloudApi api = CloudApi.builder(NAME, KubernetesFailures::read).retryPolicy(ApiConnection.RETRY)
         .apiName("Kubernetes API")
         .permissions("list on pods in namespace " + connection.namespace())
         .build();
-    PodSource source = new PodSource(client, auditIds, api, connection, selector.trim(),
+    PodSource source = new PodSource(http, api, connection, selector.trim(),
         AddressType.parse(config.get(KubernetesProperties.ADDRESS)), config.get(CloudProperties.PORT),
         config.get(KubernetesProperties.PORT_NAME), timeout);
     return setup.description(connection + ", selector " + selector)

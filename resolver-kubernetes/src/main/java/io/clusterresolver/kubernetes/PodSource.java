@@ -5,17 +5,21 @@ import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.CloudApi;
 import io.clusterresolver.cloud.Member;
 import io.clusterresolver.cloud.MemberSource;
-import io.clusterresolver.cloud.NotTheApiException;
-import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodList;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.http.HttpClient;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.HttpResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -26,9 +30,13 @@ import java.util.function.Supplier;
 /**
  * Lists the pods of one namespace that match the label selector, every page ({@code limit} /
  * {@code continue}) under one deadline, and reads each into a member or a reason to leave it out
- * (logged, never fatal). A page that fails fails the listing: never a partial cluster. A
- * {@code continue} token that expired (410 Gone) restarts the listing from the first page once, as
- * {@code kubectl} does.
+ * (logged, never fatal). A page that fails fails the listing: never a partial cluster. The pages of
+ * one listing are one snapshot: the API server serves every {@code continue} page from the first
+ * page's {@code resourceVersion}. A {@code continue} token that expired (410 Gone) restarts the
+ * listing from the first page once, as {@code kubectl} does.
+ *
+ * <p>The requests go through fabric8's HTTP client (its TLS, token and proxy configuration); each
+ * answer is read as it streams in by {@link PodListJson}, for only the fields a resolve uses.
  */
 final class PodSource implements MemberSource {
 
@@ -45,8 +53,7 @@ final class PodSource implements MemberSource {
     return t;
   });
 
-  private final KubernetesClient client;
-  private final AuditIds auditIds;
+  private final HttpClient http;
   private final CloudApi api;
   private final ApiConnection connection;
   private final String selector;
@@ -55,10 +62,9 @@ final class PodSource implements MemberSource {
   private final String portName;
   private final Duration timeout;
 
-  PodSource(KubernetesClient client, AuditIds auditIds, CloudApi api, ApiConnection connection, String selector,
-      AddressType addressType, int port, String portName, Duration timeout) {
-    this.client = client;
-    this.auditIds = auditIds;
+  PodSource(HttpClient http, CloudApi api, ApiConnection connection, String selector, AddressType addressType,
+      int port, String portName, Duration timeout) {
+    this.http = http;
     this.api = api;
     this.connection = connection;
     this.selector = selector;
@@ -117,13 +123,10 @@ final class PodSource implements MemberSource {
     List<Member> members = new ArrayList<>();
     List<String> leftOut = new ArrayList<>();
     session.forEachPage("list pods in namespace " + connection.namespace(),
-        (token, remaining) -> podList(within(remaining, () -> page(token))),
-        page -> page.getMetadata() == null ? null : page.getMetadata().getContinue(),
+        (token, remaining) -> within(remaining, () -> page(token)),
+        PodListJson.Page::continueToken,
         page -> {
-          if (page.getItems() == null) {
-            return;
-          }
-          for (Pod pod : page.getItems()) {
+          for (ListedPod pod : page.pods()) {
             Pods.Reading r = Pods.read(pod, addressType, port, portName);
             if (r.member() != null) {
               members.add(r.member());
@@ -136,57 +139,73 @@ final class PodSource implements MemberSource {
   }
 
   /**
-   * The page, when it is the API server's answer: every list it sends has {@code metadata.resourceVersion}
-   * (the client fills in {@code kind} and {@code apiVersion} itself), so a 200 from something else is an error.
+   * Runs a blocking call, waiting at most {@code remaining}: the request's own timeout applies to its
+   * answer's headers, the answer bounds to its body, the deadline to them all.
    */
-  private static PodList podList(PodList page) {
-    return NotTheApiException.require(page, page.getMetadata() != null && page.getMetadata().getResourceVersion() != null
-        && !page.getMetadata().getResourceVersion().isEmpty(), "a list without \"metadata.resourceVersion\"");
-  }
-
-  /**
-   * Runs a call of the blocking client, waiting at most {@code remaining}: the client's own
-   * timeout and retries apply per attempt, the deadline bounds them all.
-   */
-  private static PodList within(Duration remaining, Supplier<PodList> call) {
-    CompletableFuture<PodList> answer = CompletableFuture.supplyAsync(call, CALLS);
+  private static PodListJson.Page within(Duration remaining, Supplier<PodListJson.Page> call) {
+    CompletableFuture<PodListJson.Page> answer = CompletableFuture.supplyAsync(call, CALLS);
     try {
       return answer.get(remaining.toNanos(), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
       answer.cancel(true);
-      throw new KubernetesClientException("no answer within the deadline", e);
+      throw new UncheckedIOException(new IOException("no answer within the deadline", e));
     } catch (ExecutionException e) {
-      throw e.getCause() instanceof RuntimeException r ? r : new KubernetesClientException("list failed", e.getCause());
+      throw e.getCause() instanceof RuntimeException r ? r : new UncheckedIOException(new IOException(e.getCause()));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new KubernetesClientException("interrupted", e);
+      throw new UncheckedIOException(new IOException("interrupted", e));
     }
   }
 
-  private PodList page(String token) {
+  /** One page: {@code GET /api/v1/namespaces/NS/pods?labelSelector=…&limit=500[&continue=…]}, read as it streams. */
+  private PodListJson.Page page(String token) {
+    HttpRequest request = http.newHttpRequestBuilder().uri(pageUri(token))
+        .header("Accept", "application/json")
+        .timeout(connection.clientConfig().getRequestTimeout(), TimeUnit.MILLISECONDS)
+        .build();
+    HttpResponse<InputStream> response;
     try {
-      return client.pods().inNamespace(connection.namespace()).list(new ListOptionsBuilder()
-          .withLabelSelector(selector)
-          .withLimit(PAGE_SIZE)
-          .withContinue(token)
-          .build());
-    } catch (KubernetesClientException e) {
-      String apiMessage = e.getStatus() == null ? null : e.getStatus().getMessage();
-      String auditId = e.getCode() >= 400 ? auditIds.find(connection.namespace(), token) : null;
-      if (e.getCode() == 401 || e.getCode() == 403) {
-        throw new ClusterResolverException(RbacAdvice.explain(e.getCode(), connection.namespace(), apiMessage,
-            connection.credentialsDescription(), auditId), e);
-      }
-      if (e.getCode() >= 300 && e.getCode() < 400) {
-        throw new ClusterResolverException("kubernetes: list pods in namespace " + connection.namespace() + " at "
-            + connection.clientConfig().getMasterUrl() + " was answered with a redirect (HTTP " + e.getCode() + "),"
-            + " which is not followed so that the credentials go to no other host: set"
-            + " clusterresolver.kubernetes.endpoint (or the kubeconfig's server) to the API server itself", e, false);
-      }
-      if (e.getCode() == 410 && token != null) {
-        throw new ContinueExpired("kubernetes: the continue token expired (410 Gone): " + apiMessage, e);
-      }
-      throw auditId == null ? e : new KubernetesFailures.Audited(e, auditId);
+      response = http.sendAsync(request, InputStream.class).join();
+    } catch (CompletionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : new UncheckedIOException(new IOException(e.getCause()));
     }
+    try (InputStream body = response.body()) {
+      if (response.isSuccessful()) {
+        return PodListJson.page(body);
+      }
+      throw failure(response.code(), PodListJson.status(body), response.header("Audit-Id"), token);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private URI pageUri(String token) {
+    String master = connection.clientConfig().getMasterUrl();
+    StringBuilder uri = new StringBuilder(master.endsWith("/") ? master.substring(0, master.length() - 1) : master)
+        .append("/api/v1/namespaces/").append(connection.namespace()).append("/pods?labelSelector=")
+        .append(URLEncoder.encode(selector, StandardCharsets.UTF_8)).append("&limit=").append(PAGE_SIZE);
+    if (token != null) {
+      uri.append("&continue=").append(URLEncoder.encode(token, StandardCharsets.UTF_8));
+    }
+    return URI.create(uri.toString());
+  }
+
+  /** The error for a page the API server refused, with what to change where we know it. */
+  private RuntimeException failure(int code, PodListJson.Status status, String auditId, String token) {
+    if (code == 401 || code == 403) {
+      return new ClusterResolverException(RbacAdvice.explain(code, connection.namespace(), status.message(),
+          connection.credentialsDescription(), auditId));
+    }
+    if (code >= 300 && code < 400) {
+      return new ClusterResolverException("kubernetes: list pods in namespace " + connection.namespace() + " at "
+          + connection.clientConfig().getMasterUrl() + " was answered with a redirect (HTTP " + code + "),"
+          + " which is not followed so that the credentials go to no other host: set"
+          + " clusterresolver.kubernetes.endpoint (or the kubeconfig's server) to the API server itself", null, false);
+    }
+    if (code == 410 && token != null) {
+      return new ContinueExpired("kubernetes: the continue token expired (410 Gone)"
+          + (status.message() == null ? "" : ": " + status.message()), null);
+    }
+    return new KubernetesFailures.ApiError("list pods in namespace " + connection.namespace(), code, status, auditId);
   }
 }

@@ -1,20 +1,12 @@
 package io.clusterresolver.kubernetes;
 
-import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerPort;
-import io.fabric8.kubernetes.api.model.ObjectMeta;
-import io.fabric8.kubernetes.api.model.OwnerReference;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodCondition;
-import io.fabric8.kubernetes.api.model.PodIP;
-import io.fabric8.kubernetes.api.model.PodStatus;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.Member;
+import java.time.DateTimeException;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -22,7 +14,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads one listed pod: whether it is a member (Running, Ready, not being deleted, with an address
+ * Reads one listed pod ({@link ListedPod}): whether it is a member (Running, Ready, not being deleted, with an address
  * of the chosen type and a port), and if so its {@link Member}; if not, why not. Pure functions.
  *
  * <p>A member pod's id and name are the pod's name (unique in its namespace; what {@code POD_NAME}
@@ -41,6 +33,7 @@ final class Pods {
   private static final Map<String, String> ACCELERATOR_RESOURCES = Map.of(
       "nvidia.com/gpu", "GPU", "amd.com/gpu", "GPU", "google.com/tpu", "TPU");
   private static final Pattern ORDINAL_SUFFIX = Pattern.compile("-(\\d{1,9})$");
+  private static final Pattern UTC_SECONDS = Pattern.compile("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ");
 
   private Pods() {}
 
@@ -53,21 +46,19 @@ final class Pods {
    * @param port the configured port ({@code port-name} unset)
    * @param portName the named container port to use instead, or {@code null}
    */
-  static Reading read(Pod pod, AddressType addressType, int port, String portName) {
-    ObjectMeta meta = pod.getMetadata();
-    String name = meta.getName();
-    PodStatus status = pod.getStatus();
-    String phase = status == null ? null : status.getPhase();
-    if (meta.getDeletionTimestamp() != null) {
+  static Reading read(ListedPod pod, AddressType addressType, int port, String portName) {
+    String name = pod.name();
+    String phase = pod.phase();
+    if (pod.terminating()) {
       return new Reading(null, name + " (terminating)");
     }
     if (!"Running".equals(phase)) {
       return new Reading(null, name + " (phase " + phase + ")");
     }
-    if (!isReady(status)) {
+    if (!pod.ready()) {
       return new Reading(null, name + " (not ready)");
     }
-    String address = address(status, addressType);
+    String address = address(pod.podIps(), addressType);
     if (address == null) {
       return new Reading(null, name + " (no " + addressType.configName() + " pod IP)");
     }
@@ -83,44 +74,19 @@ final class Pods {
             + " container port " + portName + " is " + taskPort + ", not between 1 and 65535");
       }
     }
-    Map<String, String> labels = meta.getLabels() == null ? Map.of() : meta.getLabels();
     Member.Builder member = Member.builder(name, address).name(name).port(taskPort)
-        .creationTime(instant(meta.getCreationTimestamp())).labels(labels).accelerators(accelerators(pod));
-    Integer ordinal = ordinal(name, labels, controller(meta));
+        .creationTime(instant(pod.creationTimestamp())).labels(pod.labels()).accelerators(accelerators(pod));
+    Integer ordinal = ordinal(name, pod.labels(), pod.controllerKind(), pod.controllerName());
     if (ordinal != null) {
       member.ordinal(ordinal);
     }
     return new Reading(member.build(), null);
   }
 
-  /** Whether the pod's {@code Ready} condition is {@code True}. */
-  static boolean isReady(PodStatus status) {
-    if (status.getConditions() == null) {
-      return false;
-    }
-    for (PodCondition c : status.getConditions()) {
-      if ("Ready".equals(c.getType())) {
-        return "True".equals(c.getStatus());
-      }
-    }
-    return false;
-  }
-
-  /** The pod IP of the chosen family: {@code podIPs} first (dual stack), then {@code podIP}. Never the host IP. */
-  static String address(PodStatus status, AddressType type) {
-    List<String> ips = new ArrayList<>();
-    if (status.getPodIPs() != null) {
-      for (PodIP ip : status.getPodIPs()) {
-        if (ip.getIp() != null) {
-          ips.add(ip.getIp());
-        }
-      }
-    }
-    if (status.getPodIP() != null) {
-      ips.add(status.getPodIP());
-    }
+  /** The first pod IP of the chosen family ({@code podIPs} come before {@code podIP}). Never the host IP. */
+  static String address(List<String> podIps, AddressType type) {
     boolean wantV6 = type == AddressType.IPV6;
-    for (String ip : ips) {
+    for (String ip : podIps) {
       if (!ip.isBlank() && ip.contains(":") == wantV6) {
         return ip;
       }
@@ -133,36 +99,29 @@ final class Pods {
    * the name's numeric suffix), the Indexed Job completion index ({@value #COMPLETION_INDEX_LABEL}),
    * or {@code null}.
    */
-  static Integer ordinal(String name, Map<String, String> labels, OwnerReference controller) {
-    String kind = controller == null ? null : controller.getKind();
-    if ("StatefulSet".equals(kind)) {
+  static Integer ordinal(String name, Map<String, String> labels, String controllerKind, String controllerName) {
+    if ("StatefulSet".equals(controllerKind)) {
       Integer label = integer(labels.get(POD_INDEX_LABEL));
       if (label != null) {
         return label;
       }
       Matcher m = ORDINAL_SUFFIX.matcher(name);
-      return m.find() && name.equals(controller.getName() + m.group()) ? Integer.valueOf(m.group(1)) : null;
+      return m.find() && name.equals(controllerName + m.group()) ? Integer.valueOf(m.group(1)) : null;
     }
-    if ("Job".equals(kind)) {
+    if ("Job".equals(controllerKind)) {
       return integer(labels.get(COMPLETION_INDEX_LABEL));
     }
     return null;
   }
 
   /** Accelerators from the containers' resource limits, summed per device type. */
-  static Map<String, Integer> accelerators(Pod pod) {
+  static Map<String, Integer> accelerators(ListedPod pod) {
     Map<String, Integer> found = new TreeMap<>();
-    if (pod.getSpec() == null || pod.getSpec().getContainers() == null) {
-      return found;
-    }
-    for (Container c : pod.getSpec().getContainers()) {
-      if (c.getResources() == null || c.getResources().getLimits() == null) {
-        continue;
-      }
-      for (Map.Entry<String, Quantity> limit : c.getResources().getLimits().entrySet()) {
+    for (ListedPod.Container c : pod.containers()) {
+      for (Map.Entry<String, String> limit : c.limits().entrySet()) {
         String type = ACCELERATOR_RESOURCES.get(limit.getKey());
-        Integer n = limit.getValue() == null ? null : integer(limit.getValue().getAmount());
-        if (type != null && n != null && n > 0) {
+        Integer n = type == null ? null : integer(amount(limit.getValue()));
+        if (n != null && n > 0) {
           found.merge(type, n, Integer::sum);
         }
       }
@@ -170,40 +129,56 @@ final class Pods {
     return found;
   }
 
-  private static Integer namedPort(Pod pod, String portName) {
-    if (pod.getSpec() == null || pod.getSpec().getContainers() == null) {
-      return null;
+  /**
+   * A quantity's number without its unit ({@code 8} of {@code 8}, {@code 500} of {@code 500m}), as
+   * fabric8's {@code Quantity.getAmount()} read it before: the unit starts at the first of its letters.
+   */
+  private static String amount(String quantity) {
+    for (int i = 0; i < quantity.length(); i++) {
+      if ("eEinumkKMGTP".indexOf(quantity.charAt(i)) >= 0) {
+        return quantity.substring(0, i);
+      }
     }
-    for (Container c : pod.getSpec().getContainers()) {
-      if (c.getPorts() != null) {
-        for (ContainerPort p : c.getPorts()) {
-          if (portName.equals(p.getName()) && p.getContainerPort() != null) {
-            return p.getContainerPort();
-          }
+    return quantity;
+  }
+
+  private static Integer namedPort(ListedPod pod, String portName) {
+    for (ListedPod.Container c : pod.containers()) {
+      for (ListedPod.Port p : c.ports()) {
+        if (portName.equals(p.name()) && p.containerPort() != null) {
+          return p.containerPort();
         }
       }
     }
     return null;
   }
 
-  private static OwnerReference controller(ObjectMeta meta) {
-    if (meta.getOwnerReferences() == null) {
+  /**
+   * A creation time; {@code null} when it is not one. The API server writes {@code metav1.Time} as
+   * {@code 2006-01-02T15:04:05Z}; that form is read by hand, since {@link Instant#parse}'s first use
+   * (its formatter) cost a cold resolve more than reading all its pods. Any other form goes to it.
+   */
+  static Instant instant(String timestamp) {
+    if (timestamp == null) {
       return null;
     }
-    for (OwnerReference o : meta.getOwnerReferences()) {
-      if (Boolean.TRUE.equals(o.getController())) {
-        return o;
+    if (timestamp.length() == 20 && UTC_SECONDS.matcher(timestamp).matches()) {
+      try {
+        return LocalDateTime.of(digits(timestamp, 0, 4), digits(timestamp, 5, 7), digits(timestamp, 8, 10),
+            digits(timestamp, 11, 13), digits(timestamp, 14, 16), digits(timestamp, 17, 19)).toInstant(ZoneOffset.UTC);
+      } catch (DateTimeException e) {
+        // such as a leap second (23:59:60), which Instant.parse reads
       }
     }
-    return null;
-  }
-
-  private static Instant instant(String timestamp) {
     try {
-      return timestamp == null ? null : Instant.parse(timestamp);
-    } catch (DateTimeParseException e) {
+      return Instant.parse(timestamp);
+    } catch (DateTimeException e) {
       return null;
     }
+  }
+
+  private static int digits(String s, int from, int to) {
+    return Integer.parseInt(s, from, to, 10);
   }
 
   private static Integer integer(String text) {
