@@ -4,9 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.HttpURLConnection;
 import java.net.URI;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import javax.net.ssl.SSLContext;
 import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.http.urlconnection.ProxyConfiguration;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -33,14 +31,13 @@ final class Ec2Http {
   /** A client for {@code endpoint} ({@code null}: the region's public endpoint, which is {@code https}). */
   static SdkHttpClient client(URI endpoint) {
     if (ProxyConfiguration.builder().build().host() != null) {
+      Ec2Warmup.start(false);
       return UrlConnectionHttpClient.builder()
           .connectionTimeout(CONNECT_TIMEOUT)
           .socketTimeout(READ_TIMEOUT)
           .build();
     }
-    if (endpoint == null || "https".equalsIgnoreCase(endpoint.getScheme())) {
-      prepareTls();
-    }
+    Ec2Warmup.start(endpoint == null || "https".equalsIgnoreCase(endpoint.getScheme()));
     return UrlConnectionHttpClient.create(Ec2Http::connection);
   }
 
@@ -54,22 +51,5 @@ final class Ec2Http {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot open a connection to " + uri + ": " + e.getMessage(), e);
     }
-  }
-
-  /**
-   * Makes the JDK's default TLS context on a daemon thread, so that reading the trust store overlaps
-   * building the SDK client; the first {@code https} connection waits for it (or makes it, and reports
-   * any trouble with it, as it would anyway).
-   */
-  private static void prepareTls() {
-    Thread tls = new Thread(() -> {
-      try {
-        SSLContext.getDefault();
-      } catch (NoSuchAlgorithmException | RuntimeException e) {
-        // The connection that needs it meets the same trouble and reports it.
-      }
-    }, "cluster-resolver-aws-tls");
-    tls.setDaemon(true);
-    tls.start();
   }
 }
