@@ -8,7 +8,6 @@ import io.clusterresolver.cloud.CloudResolverSetup;
 import io.clusterresolver.cloud.SelfIdentity;
 import io.clusterresolver.spi.ResolverConfig;
 import java.net.URI;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -19,7 +18,6 @@ import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.ProfileCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.ec2.Ec2ClientBuilder;
@@ -75,9 +73,7 @@ final class AwsResolverFactory {
     Ec2ClientBuilder ec2 = Ec2Client.builder()
         .region(Region.of(region))
         .credentialsProvider(credentials(config))
-        .httpClientBuilder(UrlConnectionHttpClient.builder()
-            .connectionTimeout(Duration.ofSeconds(5))
-            .socketTimeout(Duration.ofSeconds(30)))
+        .httpClient(Ec2Http.client(endpoint))
         .overrideConfiguration(o -> o.retryStrategy((retryMode.equals("adaptive")
                 ? AwsRetryStrategy.adaptiveRetryStrategy() : AwsRetryStrategy.standardRetryStrategy()).toBuilder()
                 .maxAttempts(config.get(AwsProperties.MAX_ATTEMPTS)).build())

@@ -152,4 +152,45 @@ class InstancePageTest {
     assertThatThrownBy(() -> InstancePage.read(new ByteArrayInputStream(noId.getBytes(StandardCharsets.UTF_8))))
         .isInstanceOf(XMLStreamException.class).hasMessageContaining("instanceId");
   }
+
+  /** The JDK's ISO-8601 formatter: the oracle of the launch-time reading, whatever form a time comes in. */
+  private static Instant byFormatter(String text) {
+    try {
+      return java.time.OffsetDateTime.parse(text.trim(), java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME)
+          .toInstant();
+    } catch (java.time.format.DateTimeParseException e) {
+      return null;
+    }
+  }
+
+  private static Instant read(String text) {
+    try {
+      return InstancePage.instant(text);
+    } catch (XMLStreamException e) {
+      return null;
+    }
+  }
+
+  @Test
+  void launchTimesReadAsTheIsoFormatterReadsThem() {
+    Random random = new Random(23);
+    List<String> times = new ArrayList<>(List.of("2026-11-27T04:00:00.000Z", "2026-11-27T04:00:00Z",
+        " 2024-02-29T23:59:59.999Z ", "2023-02-29T00:00:00.000Z", "2026-13-01T00:00:00.000Z",
+        "2026-00-10T00:00:00.000Z", "2026-01-01T24:00:00.000Z", "2026-01-01T00:60:00.000Z",
+        "2026-01-01T00:00:60.000Z", "2026-01-01T00:00:00.000+02:00", "2026-01-01T00:00:00.5Z",
+        "2026-01-01T00:00:00.123456Z", "2026-01-01T00:00:00,000Z", "2026-01-01 00:00:00.000Z",
+        "2026-1-01T00:00:00.000Z", "+026-01-01T00:00:00.000Z", "2026-01-01T00:00:00.00aZ", "", "yesterday"));
+    for (int i = 0; i < 2_000; i++) {
+      Instant t = Instant.ofEpochMilli(random.nextLong() % 4_000_000_000_000L + 1_000_000_000_000L);
+      times.add(t.toString()); // with milliseconds unless they are 0
+      times.add(t.truncatedTo(ChronoUnit.SECONDS) + "");
+      times.add(java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'")
+          .format(t.atOffset(java.time.ZoneOffset.UTC))); // EC2's form: always milliseconds
+    }
+    for (String time : times) {
+      assertThat(read(time)).as(time).isEqualTo(byFormatter(time));
+    }
+    assertThatThrownBy(() -> InstancePage.instant("2023-02-29T00:00:00.000Z"))
+        .isInstanceOf(XMLStreamException.class).hasMessageContaining("launchTime '2023-02-29T00:00:00.000Z'");
+  }
 }

@@ -1,0 +1,55 @@
+package io.clusterresolver.aws;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.time.Duration;
+import software.amazon.awssdk.http.SdkHttpClient;
+import software.amazon.awssdk.http.urlconnection.ProxyConfiguration;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+
+/**
+ * The HTTP client of the EC2 calls: the SDK's JDK-based url-connection client.
+ *
+ * <p>Built with its builder, that client makes a TLS context of its own up front (the JDK's security
+ * providers and the whole trust store read: about a tenth of a second of a cold start), even for an
+ * {@code http} endpoint. Without a proxy it is given the JDK's own connections instead: an {@code https}
+ * connection then uses the JDK's default TLS context, which is the same thing (the default trust store,
+ * the {@code javax.net.ssl.keyStore*} key managers, host name verification), made once per process —
+ * in the background while the SDK client is built — and never for a plain {@code http} endpoint. With a
+ * proxy (the SDK's {@code http(s).proxyHost} system properties or {@code HTTP(S)_PROXY} variables) the
+ * builder's client, which does the proxying and its authorization, is used as before.
+ */
+final class Ec2Http {
+
+  static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+  static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
+
+  private Ec2Http() {}
+
+  /** A client for {@code endpoint} ({@code null}: the region's public endpoint, which is {@code https}). */
+  static SdkHttpClient client(URI endpoint) {
+    if (ProxyConfiguration.builder().build().host() != null) {
+      Ec2Warmup.start(false);
+      return UrlConnectionHttpClient.builder()
+          .connectionTimeout(CONNECT_TIMEOUT)
+          .socketTimeout(READ_TIMEOUT)
+          .build();
+    }
+    Ec2Warmup.start(endpoint == null || "https".equalsIgnoreCase(endpoint.getScheme()));
+    return UrlConnectionHttpClient.create(Ec2Http::connection);
+  }
+
+  /** What the SDK's own connection factory does when there is no proxy. */
+  private static HttpURLConnection connection(URI uri) {
+    try {
+      HttpURLConnection connection = (HttpURLConnection) uri.toURL().openConnection();
+      connection.setConnectTimeout((int) CONNECT_TIMEOUT.toMillis());
+      connection.setReadTimeout((int) READ_TIMEOUT.toMillis());
+      return connection;
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot open a connection to " + uri + ": " + e.getMessage(), e);
+    }
+  }
+}
