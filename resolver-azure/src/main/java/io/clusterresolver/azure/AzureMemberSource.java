@@ -41,8 +41,8 @@ import java.util.stream.Collectors;
  *       subscription) and one network-interface listing joined on the VM id;
  *   <li>Uniform scale sets: the scale set's VM listing ({@code $expand=instanceView}) and its own
  *       network-interface listing;
- *   <li>the network-interface (and public-IP) listing fetched on another thread while the VMs are
- *       listed, so that their requests are in flight together;
+ *   <li>the network-interface (and public-IP) listing fetched on another thread, from the first VM
+ *       page on, while the VMs are listed, so that their requests are in flight together;
  *   <li>public IPs from one public-IP listing, only for {@code address=public-ipv4}; GPUs from
  *       Resource SKUs, once per location for the JVM.
  * </ul>
@@ -120,7 +120,7 @@ final class AzureMemberSource implements MemberSource {
       List<Listed> listed = new ArrayList<>();
       if (rg != null && !EXPAND_REFUSED.contains(scope.armScope())) {
         try {
-          listVms(session, scaleSetId, false, listed);
+          listVms(session, scaleSetId, false, listed, other);
         } catch (ClusterResolverException e) {
           if (!expandRefused(e)) {
             throw e;
@@ -129,10 +129,10 @@ final class AzureMemberSource implements MemberSource {
           LOG.log(Level.INFO, () -> PROVIDER + ": " + scope.armScope() + " refuses $expand=instanceView in a resource"
               + " group's VM listing; listing the subscription's VMs with statusOnly=true instead (for this JVM)");
           listed.clear();
-          listVms(session, scaleSetId, true, listed);
+          listVms(session, scaleSetId, true, listed, other);
         }
       } else {
-        listVms(session, scaleSetId, rg != null, listed);
+        listVms(session, scaleSetId, rg != null, listed, other);
       }
       return listed.isEmpty() ? List.of() : join(session, listed, other.nics(), other.publicIpAddresses());
     } finally {
@@ -142,38 +142,60 @@ final class AzureMemberSource implements MemberSource {
 
   /**
    * The NIC listing (and the public-IP listing for {@code address=public-ipv4}), each fetched on a
-   * thread of its own while the caller lists the VMs: they do not depend on it, and two or three
-   * requests in flight instead of one take about the time of the longest listing, not their sum.
-   * Each is one listing of the session (every page, its deadline and retries); a failure of any is
-   * the resolve's, and the caller cancels what it no longer needs.
+   * thread of its own while the caller lists the VMs: they do not depend on it, and two requests in
+   * flight instead of one take about the time of the longer listing, not their sum. They start once
+   * the first VM page has arrived (its first VM), not with it: the VM listing's connection is then up,
+   * so theirs can resume its TLS session instead of a second full handshake, and a listing without VMs
+   * asks for no NICs. Each is one listing of the session (every page, its deadline and retries); a
+   * failure of any is the resolve's, and the caller cancels what it no longer needs. Used by the
+   * caller's thread only.
    */
   private final class Listings {
-    private final InBackground<NicIndex> nics;
-    private final InBackground<Map<String, String>> publicIps;
+    private final CloudApi.Session session;
+    private final String nicOperation;
+    private final Function<Context, PagedIterable<NetworkInterfaceInner>> nicListing;
+    private final Function<Context, PagedIterable<PublicIpAddressInner>> publicIpListing;
+    private InBackground<NicIndex> nics;
+    private InBackground<Map<String, String>> publicIps;
 
     Listings(CloudApi.Session session, String nicOperation,
         Function<Context, PagedIterable<NetworkInterfaceInner>> nicListing,
         Function<Context, PagedIterable<PublicIpAddressInner>> publicIpListing) {
+      this.session = session;
+      this.nicOperation = nicOperation;
+      this.nicListing = nicListing;
+      this.publicIpListing = publicIpListing;
+    }
+
+    /** Starts the listings unless they have started. */
+    void start() {
+      if (nics != null) {
+        return;
+      }
       nics = InBackground.start("cluster-resolver-azure-nics", () -> {
         NicIndex index = new NicIndex();
         Paging.forEach(session, nicOperation, nicListing, index::add);
         return index;
       });
-      publicIps = address == AddressType.PUBLIC_IPV4
-          ? InBackground.start("cluster-resolver-azure-public-ips", () -> publicIps(session, publicIpListing))
-          : null;
+      if (address == AddressType.PUBLIC_IPV4) {
+        publicIps = InBackground.start("cluster-resolver-azure-public-ips", () -> publicIps(session, publicIpListing));
+      }
     }
 
     NicIndex nics() {
+      start();
       return nics.join();
     }
 
     Map<String, String> publicIpAddresses() {
+      start();
       return publicIps == null ? Map.of() : publicIps.join();
     }
 
     void cancel() {
-      nics.cancel();
+      if (nics != null) {
+        nics.cancel();
+      }
       if (publicIps != null) {
         publicIps.cancel();
       }
@@ -185,7 +207,8 @@ final class AzureMemberSource implements MemberSource {
    * (and, for a Flexible scale set, {@code $filter} on its id), or the subscription's with
    * {@code statusOnly=true} ({@code wholeSubscription}: kept to the resource group here).
    */
-  private void listVms(CloudApi.Session session, String scaleSetId, boolean wholeSubscription, List<Listed> listed) {
+  private void listVms(CloudApi.Session session, String scaleSetId, boolean wholeSubscription, List<Listed> listed,
+      Listings other) {
     String rg = scope.resourceGroup();
     String filter = scaleSetId == null ? null : "'virtualMachineScaleSet/id' eq '" + scaleSetId + "'";
     Paging.<VirtualMachineInner>forEach(session, "VirtualMachines.List",
@@ -193,6 +216,7 @@ final class AzureMemberSource implements MemberSource {
             ? arm.virtualMachines(rg, filter, true, ctx)
             : arm.virtualMachinesWithStatus(filter, ctx),
         vm -> {
+          other.start();
           if (rg != null && wholeSubscription && !rg.equalsIgnoreCase(resourceGroupOf(vm.id()))) {
             return;
           }
@@ -258,6 +282,7 @@ final class AzureMemberSource implements MemberSource {
       Paging.<VirtualMachineScaleSetVMInner>forEach(session, "VirtualMachineScaleSetVMs.List",
           ctx -> arm.scaleSetVms(rg, set, ctx),
           vm -> {
+            other.start();
             if (!tags.matches(vm.tags()) || !running(vm.instanceView() == null ? null : vm.instanceView().statuses())) {
               return;
             }
