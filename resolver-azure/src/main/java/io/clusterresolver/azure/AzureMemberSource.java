@@ -1,6 +1,8 @@
 package io.clusterresolver.azure;
 
+import com.azure.core.http.rest.PagedIterable;
 import com.azure.core.management.exception.ManagementException;
+import com.azure.core.util.Context;
 import com.azure.resourcemanager.compute.fluent.models.VirtualMachineInner;
 import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetInner;
 import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetVMInner;
@@ -27,6 +29,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -35,9 +38,11 @@ import java.util.stream.Collectors;
  * <ul>
  *   <li>standalone VMs (and Flexible scale sets): one VM listing with the power state in it
  *       ({@code $expand=instanceView} in a resource group, {@code statusOnly=true} across the
- *       subscription), then one network-interface listing joined on the VM id;
+ *       subscription) and one network-interface listing joined on the VM id;
  *   <li>Uniform scale sets: the scale set's VM listing ({@code $expand=instanceView}) and its own
  *       network-interface listing;
+ *   <li>the network-interface (and public-IP) listing fetched on another thread, from the first VM
+ *       page on, while the VMs are listed, so that their requests are in flight together;
  *   <li>public IPs from one public-IP listing, only for {@code address=public-ipv4}; GPUs from
  *       Resource SKUs, once per location for the JVM.
  * </ul>
@@ -109,32 +114,92 @@ final class AzureMemberSource implements MemberSource {
 
   private List<Member> standalone(CloudApi.Session session, String scaleSetId) {
     String rg = scope.resourceGroup();
-    List<Listed> listed = new ArrayList<>();
-    if (rg != null && !EXPAND_REFUSED.contains(scope.armScope())) {
-      try {
-        listVms(session, scaleSetId, false, listed);
-      } catch (ClusterResolverException e) {
-        if (!expandRefused(e)) {
-          throw e;
+    Listings other = new Listings(session, "NetworkInterfaces.List", ctx -> arm.networkInterfaces(rg, ctx),
+        ctx -> arm.publicIpAddresses(rg, ctx));
+    try {
+      List<Listed> listed = new ArrayList<>();
+      if (rg != null && !EXPAND_REFUSED.contains(scope.armScope())) {
+        try {
+          listVms(session, scaleSetId, false, listed, other);
+        } catch (ClusterResolverException e) {
+          if (!expandRefused(e)) {
+            throw e;
+          }
+          EXPAND_REFUSED.add(scope.armScope());
+          LOG.log(Level.INFO, () -> PROVIDER + ": " + scope.armScope() + " refuses $expand=instanceView in a resource"
+              + " group's VM listing; listing the subscription's VMs with statusOnly=true instead (for this JVM)");
+          listed.clear();
+          listVms(session, scaleSetId, true, listed, other);
         }
-        EXPAND_REFUSED.add(scope.armScope());
-        LOG.log(Level.INFO, () -> PROVIDER + ": " + scope.armScope() + " refuses $expand=instanceView in a resource"
-            + " group's VM listing; listing the subscription's VMs with statusOnly=true instead (for this JVM)");
-        listed.clear();
-        listVms(session, scaleSetId, true, listed);
+      } else {
+        listVms(session, scaleSetId, rg != null, listed, other);
       }
-    } else {
-      listVms(session, scaleSetId, rg != null, listed);
+      return listed.isEmpty() ? List.of() : join(session, listed, other.nics(), other.publicIpAddresses());
+    } finally {
+      other.cancel();
     }
-    if (listed.isEmpty()) {
-      return List.of();
+  }
+
+  /**
+   * The NIC listing (and the public-IP listing for {@code address=public-ipv4}), each fetched on a
+   * thread of its own while the caller lists the VMs: they do not depend on it, and two requests in
+   * flight instead of one take about the time of the longer listing, not their sum. They start once
+   * the first VM page has arrived (its first VM), not with it: the VM listing's connection is then up,
+   * so theirs can resume its TLS session instead of a second full handshake, and a listing without VMs
+   * asks for no NICs. Each is one listing of the session (every page, its deadline and retries); a
+   * failure of any is the resolve's, and the caller cancels what it no longer needs. Used by the
+   * caller's thread only.
+   */
+  private final class Listings {
+    private final CloudApi.Session session;
+    private final String nicOperation;
+    private final Function<Context, PagedIterable<NetworkInterfaceInner>> nicListing;
+    private final Function<Context, PagedIterable<PublicIpAddressInner>> publicIpListing;
+    private InBackground<NicIndex> nics;
+    private InBackground<Map<String, String>> publicIps;
+
+    Listings(CloudApi.Session session, String nicOperation,
+        Function<Context, PagedIterable<NetworkInterfaceInner>> nicListing,
+        Function<Context, PagedIterable<PublicIpAddressInner>> publicIpListing) {
+      this.session = session;
+      this.nicOperation = nicOperation;
+      this.nicListing = nicListing;
+      this.publicIpListing = publicIpListing;
     }
-    NicIndex nics = new NicIndex();
-    Paging.<NetworkInterfaceInner>forEach(session, "NetworkInterfaces.List",
-        ctx -> arm.networkInterfaces(rg, ctx), nics::add);
-    Map<String, String> publicIps = address == AddressType.PUBLIC_IPV4
-        ? publicIps(session, ctx -> arm.publicIpAddresses(rg, ctx)) : Map.of();
-    return join(session, listed, nics, publicIps);
+
+    /** Starts the listings unless they have started. */
+    void start() {
+      if (nics != null) {
+        return;
+      }
+      nics = InBackground.start("cluster-resolver-azure-nics", () -> {
+        NicIndex index = new NicIndex();
+        Paging.forEach(session, nicOperation, nicListing, index::add);
+        return index;
+      });
+      if (address == AddressType.PUBLIC_IPV4) {
+        publicIps = InBackground.start("cluster-resolver-azure-public-ips", () -> publicIps(session, publicIpListing));
+      }
+    }
+
+    NicIndex nics() {
+      start();
+      return nics.join();
+    }
+
+    Map<String, String> publicIpAddresses() {
+      start();
+      return publicIps == null ? Map.of() : publicIps.join();
+    }
+
+    void cancel() {
+      if (nics != null) {
+        nics.cancel();
+      }
+      if (publicIps != null) {
+        publicIps.cancel();
+      }
+    }
   }
 
   /**
@@ -142,7 +207,8 @@ final class AzureMemberSource implements MemberSource {
    * (and, for a Flexible scale set, {@code $filter} on its id), or the subscription's with
    * {@code statusOnly=true} ({@code wholeSubscription}: kept to the resource group here).
    */
-  private void listVms(CloudApi.Session session, String scaleSetId, boolean wholeSubscription, List<Listed> listed) {
+  private void listVms(CloudApi.Session session, String scaleSetId, boolean wholeSubscription, List<Listed> listed,
+      Listings other) {
     String rg = scope.resourceGroup();
     String filter = scaleSetId == null ? null : "'virtualMachineScaleSet/id' eq '" + scaleSetId + "'";
     Paging.<VirtualMachineInner>forEach(session, "VirtualMachines.List",
@@ -150,6 +216,7 @@ final class AzureMemberSource implements MemberSource {
             ? arm.virtualMachines(rg, filter, true, ctx)
             : arm.virtualMachinesWithStatus(filter, ctx),
         vm -> {
+          other.start();
           if (rg != null && wholeSubscription && !rg.equalsIgnoreCase(resourceGroupOf(vm.id()))) {
             return;
           }
@@ -206,32 +273,30 @@ final class AzureMemberSource implements MemberSource {
   }
 
   private List<Member> uniform(CloudApi.Session session) {
-    List<Listed> listed = new ArrayList<>();
     String rg = scope.resourceGroup();
     String set = scope.scaleSet();
-    Paging.<VirtualMachineScaleSetVMInner>forEach(session, "VirtualMachineScaleSetVMs.List",
-        ctx -> arm.scaleSetVms(rg, set, ctx),
-        vm -> {
-          if (!tags.matches(vm.tags()) || !running(vm.instanceView() == null ? null : vm.instanceView().statuses())) {
-            return;
-          }
-          listed.add(new Listed(lower(vm.id()), vm.name(), instant(vm.timeCreated()), tags.labels(vm.tags()),
-              vm.location(), vm.sku() == null ? null : vm.sku().name(), null, vm.instanceId()));
-        });
-    if (listed.isEmpty()) {
-      return List.of();
+    Listings other = new Listings(session, "NetworkInterfaces.ListVirtualMachineScaleSetNetworkInterfaces",
+        ctx -> arm.scaleSetNetworkInterfaces(rg, set, ctx), ctx -> arm.scaleSetPublicIpAddresses(rg, set, ctx));
+    try {
+      List<Listed> listed = new ArrayList<>();
+      Paging.<VirtualMachineScaleSetVMInner>forEach(session, "VirtualMachineScaleSetVMs.List",
+          ctx -> arm.scaleSetVms(rg, set, ctx),
+          vm -> {
+            other.start();
+            if (!tags.matches(vm.tags()) || !running(vm.instanceView() == null ? null : vm.instanceView().statuses())) {
+              return;
+            }
+            listed.add(new Listed(lower(vm.id()), vm.name(), instant(vm.timeCreated()), tags.labels(vm.tags()),
+                vm.location(), vm.sku() == null ? null : vm.sku().name(), null, vm.instanceId()));
+          });
+      return listed.isEmpty() ? List.of() : join(session, listed, other.nics(), other.publicIpAddresses());
+    } finally {
+      other.cancel();
     }
-    NicIndex nics = new NicIndex();
-    Paging.<NetworkInterfaceInner>forEach(session, "NetworkInterfaces.ListVirtualMachineScaleSetNetworkInterfaces",
-        ctx -> arm.scaleSetNetworkInterfaces(rg, set, ctx),
-        nics::add);
-    Map<String, String> publicIps = address == AddressType.PUBLIC_IPV4 ? publicIps(session,
-        ctx -> arm.scaleSetPublicIpAddresses(rg, set, ctx)) : Map.of();
-    return join(session, listed, nics, publicIps);
   }
 
   private Map<String, String> publicIps(CloudApi.Session session,
-      java.util.function.Function<com.azure.core.util.Context, com.azure.core.http.rest.PagedIterable<PublicIpAddressInner>> listing) {
+      Function<Context, PagedIterable<PublicIpAddressInner>> listing) {
     Map<String, String> ips = new HashMap<>();
     Paging.forEach(session, "PublicIPAddresses.List", listing, ip -> {
       if (ip.id() != null && ip.ipAddress() != null && !ip.ipAddress().isEmpty()) {

@@ -23,6 +23,7 @@ import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.function.Supplier;
+import java.util.zip.GZIPInputStream;
 import javax.net.ssl.SSLContext;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -33,8 +34,8 @@ import reactor.core.publisher.Mono;
  * Deadline} in the call's context, else the deadline of the resolve in progress, else the timeout),
  * which is also the request's response timeout. The JDK client it wraps would otherwise read a whole
  * body into memory before the SDK sees it (its "eager" read, bounded per read only), so it is asked to
- * stream, and the body is metered here as it arrives. A successful answer to a call marked as a listing
- * ({@link ArmListAnswer}) must be one.
+ * stream, and the body is metered here as it arrives (and again as it inflates, for a gzip answer). A
+ * successful answer to a call marked as a listing ({@link ArmListAnswer}) must be one.
  */
 final class BoundedHttpClient implements HttpClient {
 
@@ -148,6 +149,9 @@ final class BoundedHttpClient implements HttpClient {
 
     @Override
     public Flux<ByteBuffer> getBody() {
+      if (gzip()) {
+        return Flux.defer(() -> Flux.just(ByteBuffer.wrap(inflated())));
+      }
       return Flux.defer(() -> {
         AnswerLimit.Meter meter = bounds.meter(uri(getRequest()), within);
         return answer.getBody().handle((buffer, sink) -> {
@@ -194,11 +198,27 @@ final class BoundedHttpClient implements HttpClient {
 
     /** The whole body, read from the answer's stream (the synchronous path) under the limit. */
     private byte[] bytes() {
-      try (InputStream in = bounds.stream(answer.getBodyAsInputStreamSync(), uri(getRequest()), within)) {
-        return checked(in.readAllBytes());
+      return checked(inflated());
+    }
+
+    /**
+     * The whole body under the limit, inflated when it is gzip (ARM's answer to {@code Accept-Encoding:
+     * gzip}, which {@link ArmClients} asks for): what arrives and what it inflates to are both metered,
+     * so a small answer that inflates past the limit stops there.
+     */
+    private byte[] inflated() {
+      URI from = uri(getRequest());
+      try (InputStream wire = bounds.stream(answer.getBodyAsInputStreamSync(), from, within);
+          InputStream in = gzip() ? bounds.stream(new GZIPInputStream(wire), from, within) : wire) {
+        return in.readAllBytes();
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
+    }
+
+    private boolean gzip() {
+      String encoding = answer.getHeaderValue("Content-Encoding");
+      return encoding != null && "gzip".equalsIgnoreCase(encoding.trim());
     }
 
     private byte[] checked(byte[] body) {

@@ -1,0 +1,104 @@
+package io.clusterresolver.azure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import com.azure.core.http.HttpMethod;
+import com.azure.core.http.HttpRequest;
+import com.azure.core.http.HttpResponse;
+import com.azure.core.util.Context;
+import com.sun.net.httpserver.HttpServer;
+import io.clusterresolver.cloud.AnswerLimit;
+import io.clusterresolver.cloud.AnswerLimitException;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Answers with {@code Content-Encoding: gzip} (what ARM sends for {@code Accept-Encoding: gzip}), from
+ * the JDK's own HTTP server with bodies compressed by {@link GZIPOutputStream}: read inflated, and
+ * bounded by what they inflate to, not by what arrives.
+ */
+class GzipAnswersTest {
+
+  private static final Duration TIMEOUT = Duration.ofSeconds(20);
+
+  private HttpServer server;
+  private final AtomicLong bytesSent = new AtomicLong();
+
+  @AfterEach
+  void stop() {
+    if (server != null) {
+      server.stop(0);
+    }
+  }
+
+  @Test
+  void aGzipAnswerIsReadInflated() throws Exception {
+    StringBuilder json = new StringBuilder("{\"value\":[");
+    for (int i = 0; i < 500; i++) {
+      json.append(i == 0 ? "" : ",").append("{\"name\":\"vm-").append(i).append("\",\"location\":\"eastus\"}");
+    }
+    String body = json.append("]}").toString();
+    URL url = serve(gzip(body.getBytes(StandardCharsets.UTF_8)));
+
+    try (HttpResponse answer = BoundedHttpClient.overJdk(null, TIMEOUT, AnswerLimit.ofBytes(1 << 20))
+        .sendSync(new HttpRequest(HttpMethod.GET, url), ArmListAnswer.mark(Context.NONE))) {
+      assertThat(new String(answer.getBodyAsBinaryData().toBytes(), StandardCharsets.UTF_8)).isEqualTo(body);
+    }
+    assertThat(bytesSent.get()).as("sent compressed").isLessThan(body.length() / 4);
+  }
+
+  @Test
+  void aSmallGzipAnswerThatInflatesPastTheLimitStopsAtTheLimit() throws Exception {
+    byte[] inflated = new byte[16 << 20]; // 16 MiB of zeros: about 16 KiB compressed
+    System.arraycopy("{\"value\":[\"".getBytes(StandardCharsets.US_ASCII), 0, inflated, 0, 11);
+    byte[] compressed = gzip(inflated);
+    assertThat(compressed.length).isLessThan(1 << 20);
+    URL url = serve(compressed);
+
+    Throwable e = catchThrowable(() -> {
+      try (HttpResponse answer = BoundedHttpClient.overJdk(null, TIMEOUT, AnswerLimit.ofBytes(1 << 20))
+          .sendSync(new HttpRequest(HttpMethod.GET, url), ArmListAnswer.mark(Context.NONE))) {
+        answer.getBodyAsBinaryData();
+      }
+    });
+
+    AnswerLimitException limit = AnswerLimitException.find(e);
+    assertThat(limit).as("%s", e).isNotNull();
+    assertThat(limit.tooSlow()).isFalse();
+    assertThat(limit.getMessage()).contains("larger than the limit of 1 MiB");
+  }
+
+  private URL serve(byte[] gzipBody) throws IOException {
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/", exchange -> {
+      exchange.getResponseHeaders().add("Content-Type", "application/json");
+      exchange.getResponseHeaders().add("Content-Encoding", "gzip");
+      exchange.sendResponseHeaders(200, gzipBody.length);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(gzipBody);
+      }
+      bytesSent.addAndGet(gzipBody.length);
+    });
+    server.start();
+    return new URL("http://" + server.getAddress().getHostString() + ":" + server.getAddress().getPort() + "/list");
+  }
+
+  private static byte[] gzip(byte[] body) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (GZIPOutputStream gzip = new GZIPOutputStream(out)) {
+      gzip.write(body);
+    }
+    return out.toByteArray();
+  }
+}
