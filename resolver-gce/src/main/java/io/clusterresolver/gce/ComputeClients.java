@@ -2,17 +2,12 @@ package io.clusterresolver.gce;
 
 import com.google.api.gax.core.CredentialsProvider;
 import com.google.api.gax.rpc.ApiCallContext;
-import com.google.cloud.compute.v1.AggregatedListInstancesRequest;
 import com.google.cloud.compute.v1.GetMachineTypeRequest;
-import com.google.cloud.compute.v1.InstanceAggregatedList;
 import com.google.cloud.compute.v1.InstanceGroupsClient;
 import com.google.cloud.compute.v1.InstanceGroupsListInstances;
 import com.google.cloud.compute.v1.InstanceGroupsListInstancesRequest;
 import com.google.cloud.compute.v1.InstanceGroupsSettings;
-import com.google.cloud.compute.v1.InstanceList;
-import com.google.cloud.compute.v1.InstancesSettings;
 import com.google.cloud.compute.v1.ListInstancesInstanceGroupsRequest;
-import com.google.cloud.compute.v1.ListInstancesRequest;
 import com.google.cloud.compute.v1.MachineType;
 import com.google.cloud.compute.v1.MachineTypesClient;
 import com.google.cloud.compute.v1.MachineTypesSettings;
@@ -24,10 +19,10 @@ import java.time.Duration;
 import java.util.function.Supplier;
 
 /**
- * The four Compute Engine calls the provider makes, with {@code google-cloud-compute}'s settings and
- * messages over REST (the two instance listings through {@link InstancesListing}, not the SDK's heavy
- * {@code InstancesClient}), created on first use (so creating a resolver touches neither the network nor
- * the credentials). Each call runs with what is left of the resolve's deadline and is made once: the
+ * The four Compute Engine calls the provider makes over REST: the two instance listings through
+ * {@link InstancesListing} (no SDK settings or messages, the answers streamed into records), an instance
+ * group's members and a machine type with {@code google-cloud-compute}'s clients, each created on first
+ * use (so creating a resolver touches neither the network nor the credentials). Each call runs with what is left of the resolve's deadline and is made once: the
  * kit's {@code CloudApi} retries it ({@link GceFailures#API}), Compute Engine's rate-quota answer (403
  * {@code rateLimitExceeded}, which the SDK would take for a permission error) included.
  */
@@ -46,12 +41,7 @@ final class ComputeClients {
 
   ComputeClients(URI endpoint, CredentialsProvider credentials, Duration timeout, AnswerLimit limit) {
     GoogleRest rest = new GoogleRest(endpoint, credentials, limit);
-    this.instances = clients.client(() -> {
-      InstancesSettings.Builder b = rest.connect(InstancesSettings.newBuilder());
-      GoogleRest.oneAttempt(b.aggregatedListSettings(), timeout);
-      GoogleRest.oneAttempt(b.listSettings(), timeout);
-      return GoogleRest.create(() -> new InstancesListing(b.build()));
-    });
+    this.instances = clients.client(() -> GoogleRest.create(() -> new InstancesListing(rest, timeout)));
     this.groups = clients.client(() -> {
       InstanceGroupsSettings.Builder b = rest.connect(InstanceGroupsSettings.newBuilder());
       GoogleRest.oneAttempt(b.listInstancesSettings(), timeout);
@@ -69,28 +59,12 @@ final class ComputeClients {
     return clients.lease();
   }
 
-  InstanceAggregatedList aggregatedList(String project, String filter, String token, Duration remaining) {
-    AggregatedListInstancesRequest.Builder r = AggregatedListInstancesRequest.newBuilder().setProject(project)
-        .setMaxResults(PAGE_SIZE).setReturnPartialSuccess(true);
-    if (!filter.isEmpty()) {
-      r.setFilter(filter);
-    }
-    if (token != null) {
-      r.setPageToken(token);
-    }
-    return instances.get().aggregatedListCallable().call(r.build(), context(remaining));
+  InstancePage aggregatedList(String project, String filter, String token, Duration remaining) {
+    return instances.get().aggregatedList(project, filter, token, remaining);
   }
 
-  InstanceList list(String project, String zone, String filter, String token, Duration remaining) {
-    ListInstancesRequest.Builder r = ListInstancesRequest.newBuilder().setProject(project).setZone(zone)
-        .setMaxResults(PAGE_SIZE);
-    if (!filter.isEmpty()) {
-      r.setFilter(filter);
-    }
-    if (token != null) {
-      r.setPageToken(token);
-    }
-    return instances.get().listCallable().call(r.build(), context(remaining));
+  InstancePage list(String project, String zone, String filter, String token, Duration remaining) {
+    return instances.get().list(project, zone, filter, token, remaining);
   }
 
   InstanceGroupsListInstances groupMembers(String project, String zone, String group, String instanceState,

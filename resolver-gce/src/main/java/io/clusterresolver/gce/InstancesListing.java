@@ -3,65 +3,72 @@ package io.clusterresolver.gce;
 import com.google.api.gax.httpjson.ApiMethodDescriptor;
 import com.google.api.gax.rpc.RequestParamsBuilder;
 import com.google.api.gax.rpc.UnaryCallable;
-import com.google.cloud.compute.v1.AggregatedListInstancesRequest;
-import com.google.cloud.compute.v1.InstanceAggregatedList;
-import com.google.cloud.compute.v1.InstanceList;
-import com.google.cloud.compute.v1.InstancesSettings;
-import com.google.cloud.compute.v1.ListInstancesRequest;
-import com.google.cloud.compute.v1.stub.InstancesStubSettings;
-import com.google.protobuf.TypeRegistry;
 import io.clusterresolver.google.GoogleCalls;
+import io.clusterresolver.google.GoogleRest;
 import java.io.IOException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * Compute Engine's two instance listings, {@code instances.aggregatedList} and {@code instances.list},
- * through {@link GoogleCalls} instead of the SDK's {@code InstancesClient}, whose stub builds the
- * formatters of all Instances methods (243 classes) and an operations client when it is created.
- * The requests are google-cloud-compute's {@code HttpJsonInstancesStub}'s: same paths, query
- * parameters and routing header.
+ * through {@link GoogleCalls}: the requests of google-cloud-compute's {@code HttpJsonInstancesStub} (same
+ * paths, query parameters and routing header), each answer streamed into an {@link InstancePage} instead of
+ * the SDK's protobuf {@code InstanceAggregatedList} (whose first use builds Compute Engine's whole descriptor,
+ * and which {@code JsonFormat} fills field by field, reflectively).
  */
 final class InstancesListing implements AutoCloseable {
 
-  /** No answer of a listing holds an {@code Any}. */
-  private static final TypeRegistry TYPES = TypeRegistry.newBuilder().build();
+  private static final ApiMethodDescriptor<GoogleCalls.Get, InstancePage> AGGREGATED_LIST = GoogleCalls.get(
+      "google.cloud.compute.v1.Instances/AggregatedList", "/compute/v1/projects/{project}/aggregated/instances",
+      InstancePage::readAggregated);
 
-  private static final ApiMethodDescriptor<AggregatedListInstancesRequest, InstanceAggregatedList> AGGREGATED_LIST =
-      GoogleCalls.get("google.cloud.compute.v1.Instances/AggregatedList",
-          "/compute/v1/projects/{project}/aggregated/instances", r -> GoogleCalls.pathParams(r, "project"),
-          r -> GoogleCalls.queryParams(r, "filter", "include_all_scopes", "max_results", "order_by", "page_token",
-              "return_partial_success", "service_project_number"),
-          InstanceAggregatedList.getDefaultInstance(), TYPES);
-
-  private static final ApiMethodDescriptor<ListInstancesRequest, InstanceList> LIST =
-      GoogleCalls.get("google.cloud.compute.v1.Instances/List", "/compute/v1/projects/{project}/zones/{zone}/instances",
-          r -> GoogleCalls.pathParams(r, "project", "zone"),
-          r -> GoogleCalls.queryParams(r, "filter", "max_results", "order_by", "page_token", "return_partial_success"),
-          InstanceList.getDefaultInstance(), TYPES);
+  private static final ApiMethodDescriptor<GoogleCalls.Get, InstancePage> LIST = GoogleCalls.get(
+      "google.cloud.compute.v1.Instances/List", "/compute/v1/projects/{project}/zones/{zone}/instances",
+      InstancePage::readList);
 
   private final GoogleCalls calls;
-  private final UnaryCallable<AggregatedListInstancesRequest, InstanceAggregatedList> aggregatedList;
-  private final UnaryCallable<ListInstancesRequest, InstanceList> list;
+  private final UnaryCallable<GoogleCalls.Get, InstancePage> aggregatedList;
+  private final UnaryCallable<GoogleCalls.Get, InstancePage> list;
 
-  /** Connects as {@code settings} say (credentials, transport, endpoint, each call's one attempt). */
-  InstancesListing(InstancesSettings settings) throws IOException {
-    InstancesStubSettings stub = (InstancesStubSettings) settings.getStubSettings();
-    this.calls = new GoogleCalls(stub);
-    this.aggregatedList = calls.unary(AGGREGATED_LIST, stub.aggregatedListSettings(), TYPES, r -> routing(r.getProject()));
-    this.list = calls.unary(LIST, stub.listSettings(), TYPES, r -> routing(r.getProject()));
+  /** Connects as {@code rest} says; each call one attempt, at most {@code ceiling}. */
+  InstancesListing(GoogleRest rest, Duration ceiling) throws IOException {
+    this.calls = new GoogleCalls(rest, "compute", "compute.googleapis.com:443", ceiling);
+    this.aggregatedList = calls.unary(AGGREGATED_LIST);
+    this.list = calls.unary(LIST);
   }
 
-  UnaryCallable<AggregatedListInstancesRequest, InstanceAggregatedList> aggregatedListCallable() {
-    return aggregatedList;
+  /** One page of every zone's instances (partial success asked for: the caller refuses unreachable zones). */
+  InstancePage aggregatedList(String project, String filter, String token, Duration remaining) {
+    Map<String, List<String>> query = query(filter, token);
+    query.put("returnPartialSuccess", List.of("true"));
+    return aggregatedList.call(new GoogleCalls.Get(Map.of("project", project), query, routing(project)),
+        GoogleRest.context(remaining));
   }
 
-  UnaryCallable<ListInstancesRequest, InstanceList> listCallable() {
-    return list;
+  /** One page of one zone's instances. */
+  InstancePage list(String project, String zone, String filter, String token, Duration remaining) {
+    return list.call(new GoogleCalls.Get(Map.of("project", project, "zone", zone), query(filter, token),
+        routing(project)), GoogleRest.context(remaining));
   }
 
+  private static Map<String, List<String>> query(String filter, String token) {
+    Map<String, List<String>> query = new LinkedHashMap<>();
+    if (!filter.isEmpty()) {
+      query.put("filter", List.of(filter));
+    }
+    query.put("maxResults", List.of(Integer.toString(ComputeClients.PAGE_SIZE)));
+    if (token != null) {
+      query.put("pageToken", List.of(token));
+    }
+    return query;
+  }
+
+  /** The {@code x-goog-request-params} header the SDK's stub sends. */
   private static Map<String, String> routing(String project) {
     RequestParamsBuilder params = RequestParamsBuilder.create();
-    params.add("project", String.valueOf(project));
+    params.add("project", project);
     return params.build();
   }
 
