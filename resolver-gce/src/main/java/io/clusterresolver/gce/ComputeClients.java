@@ -2,15 +2,11 @@ package io.clusterresolver.gce;
 
 import com.google.api.gax.core.CredentialsProvider;
 import com.google.api.gax.rpc.ApiCallContext;
-import com.google.cloud.compute.v1.GetMachineTypeRequest;
 import com.google.cloud.compute.v1.InstanceGroupsClient;
 import com.google.cloud.compute.v1.InstanceGroupsListInstances;
 import com.google.cloud.compute.v1.InstanceGroupsListInstancesRequest;
 import com.google.cloud.compute.v1.InstanceGroupsSettings;
 import com.google.cloud.compute.v1.ListInstancesInstanceGroupsRequest;
-import com.google.cloud.compute.v1.MachineType;
-import com.google.cloud.compute.v1.MachineTypesClient;
-import com.google.cloud.compute.v1.MachineTypesSettings;
 import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.google.GoogleClients;
 import io.clusterresolver.google.GoogleRest;
@@ -19,10 +15,10 @@ import java.time.Duration;
 import java.util.function.Supplier;
 
 /**
- * The four Compute Engine calls the provider makes over REST: the two instance listings through
- * {@link InstancesListing} (no SDK settings or messages, the answers streamed into records), an instance
- * group's members and a machine type with {@code google-cloud-compute}'s clients, each created on first
- * use (so creating a resolver touches neither the network nor the credentials). Each call runs with what is left of the resolve's deadline and is made once: the
+ * The four Compute Engine calls the provider makes over REST: the two instance listings and
+ * {@code machineTypes.get} through {@link ComputeGets} (no SDK settings or messages, the answers streamed
+ * into records), an instance group's members (a {@code POST}) with {@code google-cloud-compute}'s client,
+ * each created on first use (so creating a resolver touches neither the network nor the credentials). Each call runs with what is left of the resolve's deadline and is made once: the
  * kit's {@code CloudApi} retries it ({@link GceFailures#API}), Compute Engine's rate-quota answer (403
  * {@code rateLimitExceeded}, which the SDK would take for a permission error) included.
  */
@@ -35,22 +31,16 @@ final class ComputeClients {
   static final String SCOPE = "https://www.googleapis.com/auth/compute.readonly";
 
   private final GoogleClients clients = new GoogleClients();
-  private final Supplier<InstancesListing> instances;
+  private final Supplier<ComputeGets> gets;
   private final Supplier<InstanceGroupsClient> groups;
-  private final Supplier<MachineTypesClient> machineTypes;
 
   ComputeClients(URI endpoint, CredentialsProvider credentials, Duration timeout, AnswerLimit limit) {
     GoogleRest rest = new GoogleRest(endpoint, credentials, limit);
-    this.instances = clients.client(() -> GoogleRest.create(() -> new InstancesListing(rest, timeout)));
+    this.gets = clients.client(() -> GoogleRest.create(() -> new ComputeGets(rest, timeout)));
     this.groups = clients.client(() -> {
       InstanceGroupsSettings.Builder b = rest.connect(InstanceGroupsSettings.newBuilder());
       GoogleRest.oneAttempt(b.listInstancesSettings(), timeout);
       return GoogleRest.create(() -> InstanceGroupsClient.create(b.build()));
-    });
-    this.machineTypes = clients.client(() -> {
-      MachineTypesSettings.Builder b = rest.connect(MachineTypesSettings.newBuilder());
-      GoogleRest.oneAttempt(b.getSettings(), timeout);
-      return GoogleRest.create(() -> MachineTypesClient.create(b.build()));
     });
   }
 
@@ -60,11 +50,11 @@ final class ComputeClients {
   }
 
   InstancePage aggregatedList(String project, String filter, String token, Duration remaining) {
-    return instances.get().aggregatedList(project, filter, token, remaining);
+    return gets.get().aggregatedList(project, filter, token, remaining);
   }
 
   InstancePage list(String project, String zone, String filter, String token, Duration remaining) {
-    return instances.get().list(project, zone, filter, token, remaining);
+    return gets.get().list(project, zone, filter, token, remaining);
   }
 
   InstanceGroupsListInstances groupMembers(String project, String zone, String group, String instanceState,
@@ -79,10 +69,8 @@ final class ComputeClients {
     return groups.get().listInstancesCallable().call(r.build(), context(remaining));
   }
 
-  MachineType machineType(String project, String zone, String type, Duration remaining) {
-    GetMachineTypeRequest request = GetMachineTypeRequest.newBuilder().setProject(project).setZone(zone)
-        .setMachineType(type).build();
-    return machineTypes.get().getCallable().call(request, context(remaining));
+  MachineTypeGpus.Answer machineType(String project, String zone, String type, Duration remaining) {
+    return gets.get().machineType(project, zone, type, remaining);
   }
 
   private static ApiCallContext context(Duration remaining) {

@@ -1,8 +1,10 @@
 package io.clusterresolver.gce;
 
-import com.google.cloud.compute.v1.Accelerators;
-import com.google.cloud.compute.v1.MachineType;
+import com.google.gson.stream.JsonReader;
 import io.clusterresolver.cloud.CloudApi;
+import io.clusterresolver.cloud.NotTheApiException;
+import io.clusterresolver.google.GoogleJson;
+import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -24,11 +26,52 @@ final class MachineTypeGpus {
     if (known != null) {
       return known;
     }
-    MachineType machineType = session.call("machineTypes.get " + zone + "/" + type,
-        remaining -> compute.machineType(project, zone, type, remaining));
-    int gpus = machineType.getAcceleratorsList().stream().mapToInt(Accelerators::getGuestAcceleratorCount).sum();
+    Answer machineType = session.call("machineTypes.get " + zone + "/" + type, remaining -> {
+      Answer answer = compute.machineType(project, zone, type, remaining);
+      return NotTheApiException.require(answer, "compute#machineType".equals(answer.kind()),
+          "no \"kind\": \"compute#machineType\"");
+    });
+    int gpus = machineType.gpus();
     CACHE.put(key, gpus);
     return gpus;
+  }
+
+  /**
+   * What a resolve reads of a {@code MachineType}: its {@code kind} and the sum of its
+   * {@code accelerators[].guestAcceleratorCount}.
+   */
+  record Answer(String kind, int gpus) {
+    static Answer read(JsonReader in) throws IOException {
+      String[] kind = {""};
+      int[] gpus = {0};
+      GoogleJson.object(in, (field, r) -> {
+        switch (field) {
+          case "kind":
+            kind[0] = GoogleJson.string(r);
+            return true;
+          case "accelerators":
+            for (int count : GoogleJson.list(r, MachineTypeGpus::guestAcceleratorCount)) {
+              gpus[0] += count;
+            }
+            return true;
+          default:
+            return false;
+        }
+      });
+      return new Answer(kind[0], gpus[0]);
+    }
+  }
+
+  private static int guestAcceleratorCount(JsonReader in) throws IOException {
+    int[] count = {0};
+    GoogleJson.object(in, (field, r) -> {
+      if (!field.equals("guestAcceleratorCount")) {
+        return false;
+      }
+      count[0] = GoogleJson.int32(r);
+      return true;
+    });
+    return count[0];
   }
 
   /** For tests: forget every cached type. */

@@ -12,13 +12,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Compute Engine's two instance listings, {@code instances.aggregatedList} and {@code instances.list},
- * through {@link GoogleCalls}: the requests of google-cloud-compute's {@code HttpJsonInstancesStub} (same
- * paths, query parameters and routing header), each answer streamed into an {@link InstancePage} instead of
- * the SDK's protobuf {@code InstanceAggregatedList} (whose first use builds Compute Engine's whole descriptor,
- * and which {@code JsonFormat} fills field by field, reflectively).
+ * The Compute Engine {@code GET}s of a resolve, {@code instances.aggregatedList}, {@code instances.list} and
+ * {@code machineTypes.get}, through {@link GoogleCalls}: the requests of google-cloud-compute's
+ * {@code HttpJsonInstancesStub} and {@code HttpJsonMachineTypesStub} (same paths, query parameters and
+ * routing header), each answer streamed into a record ({@link InstancePage}, a GPU count) instead of the SDK's
+ * protobuf messages (whose first use builds Compute Engine's whole descriptor, and which {@code JsonFormat}
+ * fills field by field, reflectively).
  */
-final class InstancesListing implements AutoCloseable {
+final class ComputeGets implements AutoCloseable {
 
   private static final ApiMethodDescriptor<GoogleCalls.Get, InstancePage> AGGREGATED_LIST = GoogleCalls.get(
       "google.cloud.compute.v1.Instances/AggregatedList", "/compute/v1/projects/{project}/aggregated/instances",
@@ -28,15 +29,21 @@ final class InstancesListing implements AutoCloseable {
       "google.cloud.compute.v1.Instances/List", "/compute/v1/projects/{project}/zones/{zone}/instances",
       InstancePage::readList);
 
+  private static final ApiMethodDescriptor<GoogleCalls.Get, MachineTypeGpus.Answer> MACHINE_TYPE = GoogleCalls.get(
+      "google.cloud.compute.v1.MachineTypes/Get",
+      "/compute/v1/projects/{project}/zones/{zone}/machineTypes/{machineType}", MachineTypeGpus.Answer::read);
+
   private final GoogleCalls calls;
   private final UnaryCallable<GoogleCalls.Get, InstancePage> aggregatedList;
   private final UnaryCallable<GoogleCalls.Get, InstancePage> list;
+  private final UnaryCallable<GoogleCalls.Get, MachineTypeGpus.Answer> machineType;
 
   /** Connects as {@code rest} says; each call one attempt, at most {@code ceiling}. */
-  InstancesListing(GoogleRest rest, Duration ceiling) throws IOException {
+  ComputeGets(GoogleRest rest, Duration ceiling) throws IOException {
     this.calls = new GoogleCalls(rest, "compute", "compute.googleapis.com:443", ceiling);
     this.aggregatedList = calls.unary(AGGREGATED_LIST);
     this.list = calls.unary(LIST);
+    this.machineType = calls.unary(MACHINE_TYPE);
   }
 
   /** One page of every zone's instances (partial success asked for: the caller refuses unreachable zones). */
@@ -51,6 +58,16 @@ final class InstancesListing implements AutoCloseable {
   InstancePage list(String project, String zone, String filter, String token, Duration remaining) {
     return list.call(new GoogleCalls.Get(Map.of("project", project, "zone", zone), query(filter, token),
         routing(project)), GoogleRest.context(remaining));
+  }
+
+  /** A machine type's bundled GPUs. */
+  MachineTypeGpus.Answer machineType(String project, String zone, String type, Duration remaining) {
+    RequestParamsBuilder routing = RequestParamsBuilder.create();
+    routing.add("machine_type", type);
+    routing.add("project", project);
+    routing.add("zone", zone);
+    return machineType.call(new GoogleCalls.Get(Map.of("project", project, "zone", zone, "machineType", type),
+        Map.of(), routing.build()), GoogleRest.context(remaining));
   }
 
   private static Map<String, List<String>> query(String filter, String token) {
