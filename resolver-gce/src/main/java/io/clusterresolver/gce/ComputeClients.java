@@ -18,8 +18,9 @@ import java.util.function.Supplier;
  * The four Compute Engine calls the provider makes over REST: the two instance listings and
  * {@code machineTypes.get} through {@link ComputeGets} (no SDK settings or messages, the answers streamed
  * into records), an instance group's members (a {@code POST}) with {@code google-cloud-compute}'s client,
- * each created on first use (so creating a resolver touches neither the network nor the credentials). Each call runs with what is left of the resolve's deadline and is made once: the
- * kit's {@code CloudApi} retries it ({@link GceFailures#API}), Compute Engine's rate-quota answer (403
+ * each created on first use (so creating a resolver touches neither the network nor the credentials).
+ * Each call runs with what is left of the resolve's deadline and is made once: the kit's
+ * {@code CloudApi} retries it ({@link GceFailures#API}), Compute Engine's rate-quota answer (403
  * {@code rateLimitExceeded}, which the SDK would take for a permission error) included.
  */
 final class ComputeClients {

@@ -49,29 +49,16 @@ record GceInstance(long id, String name, String status, String creationTimestamp
             text[2] = GoogleJson.string(r);
             return true;
           case "accessConfigs":
-            nat.addAll(GoogleJson.list(r, c -> accessConfig(c, "natIP")));
+            nat.addAll(GoogleJson.list(r, c -> GoogleJson.member(c, "natIP", GoogleJson::string, "")));
             return true;
           case "ipv6AccessConfigs":
-            ipv6.addAll(GoogleJson.list(r, c -> accessConfig(c, "externalIpv6")));
+            ipv6.addAll(GoogleJson.list(r, c -> GoogleJson.member(c, "externalIpv6", GoogleJson::string, "")));
             return true;
           default:
             return false;
         }
       });
       return new Nic(text[0], text[1], text[2], nat, ipv6);
-    }
-
-    /** One field of an access config ({@code ""} when it has none). */
-    private static String accessConfig(JsonReader in, String wanted) throws IOException {
-      String[] value = {""};
-      GoogleJson.object(in, (field, r) -> {
-        if (!field.equals(wanted)) {
-          return false;
-        }
-        value[0] = GoogleJson.string(r);
-        return true;
-      });
-      return value[0];
     }
   }
 
@@ -109,7 +96,7 @@ record GceInstance(long id, String name, String status, String creationTimestamp
           nics.addAll(GoogleJson.list(r, Nic::read));
           return true;
         case "guestAccelerators":
-          for (int count : GoogleJson.list(r, GceInstance::acceleratorCount)) {
+          for (int count : GoogleJson.list(r, a -> GoogleJson.member(a, "acceleratorCount", GoogleJson::int32, 0))) {
             gpus[0] += count;
           }
           return true;
@@ -118,17 +105,5 @@ record GceInstance(long id, String name, String status, String creationTimestamp
       }
     });
     return new GceInstance(id[0], text[0], text[1], text[2], text[3], text[4], labels, nics, gpus[0]);
-  }
-
-  private static int acceleratorCount(JsonReader in) throws IOException {
-    int[] count = {0};
-    GoogleJson.object(in, (field, r) -> {
-      if (!field.equals("acceleratorCount")) {
-        return false;
-      }
-      count[0] = GoogleJson.int32(r);
-      return true;
-    });
-    return count[0];
   }
 }

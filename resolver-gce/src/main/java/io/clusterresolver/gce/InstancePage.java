@@ -15,8 +15,8 @@ import java.util.TreeSet;
  * @param kind the answer's {@code kind} (every Compute Engine answer names it)
  * @param nextPageToken the next page's token, {@code ""} on the last page
  * @param instances the page's instances (of every zone, for an aggregated page)
- * @param unreachable the zones, sorted, the aggregated page could not reach: {@code unreachables}, and every scope whose
- *     warning is {@code UNREACHABLE}
+ * @param unreachable the zones the aggregated page could not reach, sorted: {@code unreachables}, and every
+ *     scope whose warning is {@code UNREACHABLE}
  */
 record InstancePage(String kind, String nextPageToken, List<GceInstance> instances, Set<String> unreachable) {
 
@@ -69,7 +69,7 @@ record InstancePage(String kind, String nextPageToken, List<GceInstance> instanc
     return new InstancePage(text[0], text[1], instances, unreachable);
   }
 
-  /** Reads one scope's {@code InstancesScopedList} into {@code instances}; whether its warning is {@code UNREACHABLE}. */
+  /** Reads one scope's {@code InstancesScopedList} into {@code instances}: whether its warning is UNREACHABLE. */
   private static boolean scoped(JsonReader in, List<GceInstance> instances) throws IOException {
     boolean[] unreachable = {false};
     GoogleJson.object(in, (field, r) -> {
@@ -78,13 +78,7 @@ record InstancePage(String kind, String nextPageToken, List<GceInstance> instanc
           instances.addAll(GoogleJson.list(r, GceInstance::read));
           return true;
         case "warning":
-          GoogleJson.object(r, (w, value) -> {
-            if (!w.equals("code")) {
-              return false;
-            }
-            unreachable[0] = "UNREACHABLE".equals(GoogleJson.string(value));
-            return true;
-          });
+          unreachable[0] = "UNREACHABLE".equals(GoogleJson.member(r, "code", GoogleJson::string, ""));
           return true;
         default:
           return false;

@@ -50,9 +50,8 @@ final class MachineTypeGpus {
             kind[0] = GoogleJson.string(r);
             return true;
           case "accelerators":
-            for (int count : GoogleJson.list(r, MachineTypeGpus::guestAcceleratorCount)) {
-              gpus[0] += count;
-            }
+            gpus[0] += GoogleJson.list(r, a -> GoogleJson.member(a, "guestAcceleratorCount", GoogleJson::int32, 0))
+                .stream().mapToInt(Integer::intValue).sum();
             return true;
           default:
             return false;
@@ -60,18 +59,6 @@ final class MachineTypeGpus {
       });
       return new Answer(kind[0], gpus[0]);
     }
-  }
-
-  private static int guestAcceleratorCount(JsonReader in) throws IOException {
-    int[] count = {0};
-    GoogleJson.object(in, (field, r) -> {
-      if (!field.equals("guestAcceleratorCount")) {
-        return false;
-      }
-      count[0] = GoogleJson.int32(r);
-      return true;
-    });
-    return count[0];
   }
 
   /** For tests: forget every cached type. */

@@ -190,7 +190,7 @@ public final class GoogleCalls implements AutoCloseable {
         super((ClientContext) null);
         this.serviceName = serviceName;
         setEndpoint(defaultEndpoint);
-        // The header the SDK's clients send (x-goog-api-client: gl-java/… gax/… rest/…), without the library's token.
+        // The header the SDK's clients send (x-goog-api-client: gl-java/… gax/… rest/…), less the library's token.
         setInternalHeaderProvider(ApiClientHeaderProvider.newBuilder()
             .setTransportToken(GaxHttpJsonProperties.getHttpJsonTokenName(), GaxHttpJsonProperties.getHttpJsonVersion())
             .build());

@@ -54,6 +54,17 @@ public final class GoogleJson {
     in.endObject();
   }
 
+  /**
+   * The one member {@code name} of an object, read by {@code value}; the other members are skipped.
+   *
+   * @return the member's value, or {@code otherwise} when the object does not have it (or it is {@code null})
+   */
+  public static <T> T member(JsonReader in, String name, Value<T> value, T otherwise) throws IOException {
+    List<T> read = new ArrayList<>(1);
+    object(in, (field, r) -> field.equals(name) && read.add(value.read(r)));
+    return read.isEmpty() ? otherwise : read.get(read.size() - 1);
+  }
+
   /** A string field ({@code ""} when {@code null}; a number is read as its text, as protobuf does). */
   public static String string(JsonReader in) throws IOException {
     if (in.peek() == JsonToken.NULL) {

@@ -72,7 +72,7 @@ final class TpuApi {
     return clients.lease();
   }
 
-  /** Gets one node by its full resource name, waiting at most {@code remaining}; one attempt, within a {@link #lease()}. */
+  /** Gets one node by its full resource name, waiting at most {@code remaining}: one attempt, in a {@link #lease()}. */
   TpuNode getNode(String name, Duration remaining) {
     RequestParamsBuilder routing = RequestParamsBuilder.create();
     routing.add("name", name);

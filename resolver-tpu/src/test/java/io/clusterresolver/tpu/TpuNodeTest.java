@@ -63,12 +63,15 @@ class TpuNodeTest {
   @Test
   void aValueOfTheWrongShapeIsAnErrorBothWays() {
     for (String body : List.of("[]", "{\"networkEndpoints\":{}}", "{\"networkEndpoints\":[{\"port\":\"http\"}]}",
-        "{\"state\":{}}", "{\"name\":[\"n\"]}")) {
+        "{\"name\":{\"x\":1}}")) {
       assertThatThrownBy(() -> JsonFormat.parser().ignoringUnknownFields().merge(body, Node.newBuilder())).as(body)
           .isInstanceOf(InvalidProtocolBufferException.class);
       assertThatThrownBy(() -> TpuNode.read(new JsonReader(new StringReader(body)))).as(body)
           .isInstanceOfAny(IOException.class, IllegalStateException.class, NumberFormatException.class);
     }
-    assertThat(Arrays.stream(TpuNode.State.values()).filter(s -> s.number < 0)).containsExactly(TpuNode.State.UNRECOGNIZED);
+    assertThatThrownBy(() -> TpuNode.read(new JsonReader(new StringReader("{\"state\":{}}"))))
+        .isInstanceOf(IOException.class).hasMessageContaining("enum");
+    assertThat(Arrays.stream(TpuNode.State.values()).filter(s -> s.number < 0))
+        .containsExactly(TpuNode.State.UNRECOGNIZED);
   }
 }
