@@ -4,6 +4,8 @@ import com.google.gson.stream.JsonReader;
 import io.clusterresolver.google.GoogleJson;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -19,7 +21,7 @@ record GceInstance(long id, String name, String status, String creationTimestamp
     Map<String, String> labels, List<Nic> networkInterfaces, int guestGpus) {
 
   GceInstance {
-    labels = java.util.Collections.unmodifiableMap(labels);
+    labels = Collections.unmodifiableMap(labels);
     networkInterfaces = List.copyOf(networkInterfaces);
   }
 
@@ -67,7 +69,7 @@ record GceInstance(long id, String name, String status, String creationTimestamp
     long[] id = {0};
     int[] gpus = {0};
     String[] text = {"", "", "", "", ""};
-    Map<String, String> labels = new java.util.LinkedHashMap<>();
+    Map<String, String> labels = new LinkedHashMap<>();
     List<Nic> nics = new ArrayList<>();
     GoogleJson.object(in, (field, r) -> {
       switch (field) {

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToIntFunction;
 
 /**
  * Reads a Google REST answer as it streams in, the way protobuf's JSON parser reads it into a message: a
@@ -128,7 +129,7 @@ public final class GoogleJson {
    * An enum field as its number: the answer may give the number ({@code $alt=json;enum-encoding=int}) or the
    * value's name, which {@code byName} turns into the number (-1 for a name this version does not know).
    */
-  public static int enumNumber(JsonReader in, java.util.function.ToIntFunction<String> byName) throws IOException {
+  public static int enumNumber(JsonReader in, ToIntFunction<String> byName) throws IOException {
     if (in.peek() == JsonToken.NULL) {
       in.nextNull();
       return 0;
