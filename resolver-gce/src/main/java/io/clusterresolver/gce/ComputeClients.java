@@ -2,20 +2,11 @@ package io.clusterresolver.gce;
 
 import com.google.api.gax.core.CredentialsProvider;
 import com.google.api.gax.rpc.ApiCallContext;
-import com.google.cloud.compute.v1.AggregatedListInstancesRequest;
-import com.google.cloud.compute.v1.GetMachineTypeRequest;
-import com.google.cloud.compute.v1.InstanceAggregatedList;
 import com.google.cloud.compute.v1.InstanceGroupsClient;
 import com.google.cloud.compute.v1.InstanceGroupsListInstances;
 import com.google.cloud.compute.v1.InstanceGroupsListInstancesRequest;
 import com.google.cloud.compute.v1.InstanceGroupsSettings;
-import com.google.cloud.compute.v1.InstanceList;
-import com.google.cloud.compute.v1.InstancesSettings;
 import com.google.cloud.compute.v1.ListInstancesInstanceGroupsRequest;
-import com.google.cloud.compute.v1.ListInstancesRequest;
-import com.google.cloud.compute.v1.MachineType;
-import com.google.cloud.compute.v1.MachineTypesClient;
-import com.google.cloud.compute.v1.MachineTypesSettings;
 import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.google.GoogleClients;
 import io.clusterresolver.google.GoogleRest;
@@ -24,11 +15,12 @@ import java.time.Duration;
 import java.util.function.Supplier;
 
 /**
- * The four Compute Engine calls the provider makes, with {@code google-cloud-compute}'s settings and
- * messages over REST (the two instance listings through {@link InstancesListing}, not the SDK's heavy
- * {@code InstancesClient}), created on first use (so creating a resolver touches neither the network nor
- * the credentials). Each call runs with what is left of the resolve's deadline and is made once: the
- * kit's {@code CloudApi} retries it ({@link GceFailures#API}), Compute Engine's rate-quota answer (403
+ * The four Compute Engine calls the provider makes over REST: the two instance listings and
+ * {@code machineTypes.get} through {@link ComputeGets} (no SDK settings or messages, the answers streamed
+ * into records), an instance group's members (a {@code POST}) with {@code google-cloud-compute}'s client,
+ * each created on first use (so creating a resolver touches neither the network nor the credentials).
+ * Each call runs with what is left of the resolve's deadline and is made once: the kit's
+ * {@code CloudApi} retries it ({@link GceFailures#API}), Compute Engine's rate-quota answer (403
  * {@code rateLimitExceeded}, which the SDK would take for a permission error) included.
  */
 final class ComputeClients {
@@ -40,27 +32,16 @@ final class ComputeClients {
   static final String SCOPE = "https://www.googleapis.com/auth/compute.readonly";
 
   private final GoogleClients clients = new GoogleClients();
-  private final Supplier<InstancesListing> instances;
+  private final Supplier<ComputeGets> gets;
   private final Supplier<InstanceGroupsClient> groups;
-  private final Supplier<MachineTypesClient> machineTypes;
 
   ComputeClients(URI endpoint, CredentialsProvider credentials, Duration timeout, AnswerLimit limit) {
     GoogleRest rest = new GoogleRest(endpoint, credentials, limit);
-    this.instances = clients.client(() -> {
-      InstancesSettings.Builder b = rest.connect(InstancesSettings.newBuilder());
-      GoogleRest.oneAttempt(b.aggregatedListSettings(), timeout);
-      GoogleRest.oneAttempt(b.listSettings(), timeout);
-      return GoogleRest.create(() -> new InstancesListing(b.build()));
-    });
+    this.gets = clients.client(() -> GoogleRest.create(() -> new ComputeGets(rest, timeout)));
     this.groups = clients.client(() -> {
       InstanceGroupsSettings.Builder b = rest.connect(InstanceGroupsSettings.newBuilder());
       GoogleRest.oneAttempt(b.listInstancesSettings(), timeout);
       return GoogleRest.create(() -> InstanceGroupsClient.create(b.build()));
-    });
-    this.machineTypes = clients.client(() -> {
-      MachineTypesSettings.Builder b = rest.connect(MachineTypesSettings.newBuilder());
-      GoogleRest.oneAttempt(b.getSettings(), timeout);
-      return GoogleRest.create(() -> MachineTypesClient.create(b.build()));
     });
   }
 
@@ -69,28 +50,12 @@ final class ComputeClients {
     return clients.lease();
   }
 
-  InstanceAggregatedList aggregatedList(String project, String filter, String token, Duration remaining) {
-    AggregatedListInstancesRequest.Builder r = AggregatedListInstancesRequest.newBuilder().setProject(project)
-        .setMaxResults(PAGE_SIZE).setReturnPartialSuccess(true);
-    if (!filter.isEmpty()) {
-      r.setFilter(filter);
-    }
-    if (token != null) {
-      r.setPageToken(token);
-    }
-    return instances.get().aggregatedListCallable().call(r.build(), context(remaining));
+  InstancePage aggregatedList(String project, String filter, String token, Duration remaining) {
+    return gets.get().aggregatedList(project, filter, token, remaining);
   }
 
-  InstanceList list(String project, String zone, String filter, String token, Duration remaining) {
-    ListInstancesRequest.Builder r = ListInstancesRequest.newBuilder().setProject(project).setZone(zone)
-        .setMaxResults(PAGE_SIZE);
-    if (!filter.isEmpty()) {
-      r.setFilter(filter);
-    }
-    if (token != null) {
-      r.setPageToken(token);
-    }
-    return instances.get().listCallable().call(r.build(), context(remaining));
+  InstancePage list(String project, String zone, String filter, String token, Duration remaining) {
+    return gets.get().list(project, zone, filter, token, remaining);
   }
 
   InstanceGroupsListInstances groupMembers(String project, String zone, String group, String instanceState,
@@ -105,10 +70,8 @@ final class ComputeClients {
     return groups.get().listInstancesCallable().call(r.build(), context(remaining));
   }
 
-  MachineType machineType(String project, String zone, String type, Duration remaining) {
-    GetMachineTypeRequest request = GetMachineTypeRequest.newBuilder().setProject(project).setZone(zone)
-        .setMachineType(type).build();
-    return machineTypes.get().getCallable().call(request, context(remaining));
+  MachineTypeGpus.Answer machineType(String project, String zone, String type, Duration remaining) {
+    return gets.get().machineType(project, zone, type, remaining);
   }
 
   private static ApiCallContext context(Duration remaining) {

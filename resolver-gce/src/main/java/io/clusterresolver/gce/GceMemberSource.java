@@ -1,11 +1,7 @@
 package io.clusterresolver.gce;
 
-import com.google.cloud.compute.v1.Instance;
-import com.google.cloud.compute.v1.InstanceAggregatedList;
 import com.google.cloud.compute.v1.InstanceGroupsListInstances;
-import com.google.cloud.compute.v1.InstanceList;
 import com.google.cloud.compute.v1.InstanceWithNamedPorts;
-import com.google.cloud.compute.v1.InstancesScopedList;
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.CloudApi;
@@ -21,7 +17,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -65,24 +60,24 @@ final class GceMemberSource implements MemberSource {
 
   private List<Member> list() {
     CloudApi.Session session = GceFailures.API.session(timeout);
-    List<Instance> listed = query.instanceGroup() != null ? groupMembers(session)
+    List<GceInstance> listed = query.instanceGroup() != null ? groupMembers(session)
         : query.zones().isEmpty() ? aggregated(session) : perZone(session);
     List<Member> members = new ArrayList<>(listed.size());
     List<String> withoutAddress = new ArrayList<>();
-    for (Instance i : listed) {
-      if (InstanceFacts.isTpuVmHost(i) || !query.states().contains(i.getStatus()) || !hasLabels(i)) {
+    for (GceInstance i : listed) {
+      if (InstanceFacts.isTpuVmHost(i) || !query.states().contains(i.status()) || !hasLabels(i)) {
         continue;
       }
       String chosen = InstanceFacts.address(address, i).orElse(null);
-      String id = InstanceFacts.memberId(i.getId());
+      String id = InstanceFacts.memberId(i.id());
       if (chosen == null) {
         if (reportedWithoutAddress.add(id)) {
-          withoutAddress.add(i.getName() + " (" + i.getStatus() + ")");
+          withoutAddress.add(i.name() + " (" + i.status() + ")");
         }
         continue;
       }
-      members.add(Member.builder(id, chosen).name(i.getName()).creationTime(InstanceFacts.creationTime(i))
-          .labels(i.getLabelsMap()).accelerators("GPU", gpus(i, session)).build());
+      members.add(Member.builder(id, chosen).name(i.name()).creationTime(InstanceFacts.creationTime(i))
+          .labels(i.labels()).accelerators("GPU", gpus(i, session)).build());
     }
     if (!withoutAddress.isEmpty()) {
       LOG.log(Level.INFO, () -> "gce: " + withoutAddress.size() + " instance(s) without a " + address.configName()
@@ -101,17 +96,17 @@ final class GceMemberSource implements MemberSource {
         "no \"kind\": \"" + expected + "\"");
   }
 
-  private boolean hasLabels(Instance i) {
-    return query.labels().entrySet().stream().allMatch(e -> e.getValue().equals(i.getLabelsMap().get(e.getKey())));
+  private boolean hasLabels(GceInstance i) {
+    return query.labels().entrySet().stream().allMatch(e -> e.getValue().equals(i.labels().get(e.getKey())));
   }
 
-  private int gpus(Instance i, CloudApi.Session session) {
-    int attached = InstanceFacts.guestGpus(i);
-    String type = InstanceFacts.lastSegment(i.getMachineType());
+  private int gpus(GceInstance i, CloudApi.Session session) {
+    int attached = i.guestGpus();
+    String type = InstanceFacts.lastSegment(i.machineType());
     if (attached > 0 || !InstanceFacts.hasBundledGpus(type)) {
       return attached;
     }
-    return MachineTypeGpus.of(compute, session, scope, query.project(), InstanceFacts.lastSegment(i.getZone()), type);
+    return MachineTypeGpus.of(compute, session, scope, query.project(), InstanceFacts.lastSegment(i.zone()), type);
   }
 
   /** The server-side filter: labels (exact) and, when only one state is asked for, the status. */
@@ -126,21 +121,16 @@ final class GceMemberSource implements MemberSource {
     return String.join(" AND ", terms);
   }
 
-  private List<Instance> aggregated(CloudApi.Session session) {
-    List<Instance> instances = new ArrayList<>();
+  private List<GceInstance> aggregated(CloudApi.Session session) {
+    List<GceInstance> instances = new ArrayList<>();
     String filter = filter(true);
     session.forEachPage("instances.aggregatedList",
         (token, remaining) -> compute(compute.aggregatedList(query.project(), filter, token, remaining),
-            InstanceAggregatedList::getKind, "compute#instanceAggregatedList"),
-        InstanceAggregatedList::getNextPageToken,
+            InstancePage::kind, "compute#instanceAggregatedList"),
+        InstancePage::nextPageToken,
         page -> {
-          Set<String> unreachable = new TreeSet<>(page.getUnreachablesList());
-          for (Map.Entry<String, InstancesScopedList> scoped : page.getItemsMap().entrySet()) {
-            if ("UNREACHABLE".equals(scoped.getValue().getWarning().getCode())) {
-              unreachable.add(scoped.getKey());
-            }
-            instances.addAll(scoped.getValue().getInstancesList());
-          }
+          Set<String> unreachable = page.unreachable();
+          instances.addAll(page.instances());
           if (!unreachable.isEmpty()) {
             throw new ClusterResolverException("gce: instances.aggregatedList of project " + query.project()
                 + " could not reach " + String.join(", ", unreachable) + " (a partial answer): the cluster would miss"
@@ -150,21 +140,21 @@ final class GceMemberSource implements MemberSource {
     return instances;
   }
 
-  private List<Instance> perZone(CloudApi.Session session) {
-    List<Instance> instances = new ArrayList<>();
+  private List<GceInstance> perZone(CloudApi.Session session) {
+    List<GceInstance> instances = new ArrayList<>();
     String filter = filter(true);
     for (String zone : query.zones()) {
       session.forEachPage("instances.list " + zone,
           (token, remaining) -> compute(compute.list(query.project(), zone, filter, token, remaining),
-              InstanceList::getKind, "compute#instanceList"),
-          InstanceList::getNextPageToken,
-          page -> instances.addAll(page.getItemsList()));
+              InstancePage::kind, "compute#instanceList"),
+          InstancePage::nextPageToken,
+          page -> instances.addAll(page.instances()));
     }
     return instances;
   }
 
   /** The group's member URLs (every page), joined to one listing of its zone (labels applied here). */
-  private List<Instance> groupMembers(CloudApi.Session session) {
+  private List<GceInstance> groupMembers(CloudApi.Session session) {
     String zone = query.groupZone();
     Set<String> names = new LinkedHashSet<>();
     String state = query.states().equals(List.of("RUNNING")) ? "RUNNING" : "ALL";
@@ -177,17 +167,17 @@ final class GceMemberSource implements MemberSource {
     if (names.isEmpty()) {
       return List.of();
     }
-    Map<String, Instance> byName = new LinkedHashMap<>();
+    Map<String, GceInstance> byName = new LinkedHashMap<>();
     String filter = filter(false);
     session.forEachPage("instances.list " + zone,
         (token, remaining) -> compute(compute.list(query.project(), zone, filter, token, remaining),
-            InstanceList::getKind, "compute#instanceList"),
-        InstanceList::getNextPageToken,
-        page -> page.getItemsList().forEach(i -> byName.put(i.getName(), i)));
-    List<Instance> members = new ArrayList<>(names.size());
+            InstancePage::kind, "compute#instanceList"),
+        InstancePage::nextPageToken,
+        page -> page.instances().forEach(i -> byName.put(i.name(), i)));
+    List<GceInstance> members = new ArrayList<>(names.size());
     List<String> missing = new ArrayList<>();
     for (String name : names) {
-      Instance i = byName.get(name);
+      GceInstance i = byName.get(name);
       if (i == null) {
         missing.add(name);
       } else {

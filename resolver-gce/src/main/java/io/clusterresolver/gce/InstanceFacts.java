@@ -1,9 +1,5 @@
 package io.clusterresolver.gce;
 
-import com.google.cloud.compute.v1.AcceleratorConfig;
-import com.google.cloud.compute.v1.AccessConfig;
-import com.google.cloud.compute.v1.Instance;
-import com.google.cloud.compute.v1.NetworkInterface;
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.cloud.AddressType;
 import java.time.Instant;
@@ -12,7 +8,7 @@ import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Optional;
 
-/** What the provider reads off one Compute Engine {@link Instance}. */
+/** What the provider reads off one Compute Engine instance ({@link GceInstance}). */
 final class InstanceFacts {
 
   /** Labels Cloud TPU puts on its TPU VM hosts: those belong to the {@code tpu} provider. */
@@ -37,51 +33,49 @@ final class InstanceFacts {
     return digits.matches("\\d{1,20}") ? "0".repeat(20 - digits.length()) + digits : digits;
   }
 
-  static boolean isTpuVmHost(Instance i) {
-    return TPU_LABELS.stream().anyMatch(i.getLabelsMap()::containsKey);
+  static boolean isTpuVmHost(GceInstance i) {
+    return TPU_LABELS.stream().anyMatch(i.labels()::containsKey);
   }
 
   /**
    * {@code creationTimestamp} as an instant: Compute Engine writes it with the zone's UTC offset,
    * which moves with daylight saving time, so the text does not sort.
    */
-  static Instant creationTime(Instance i) {
+  static Instant creationTime(GceInstance i) {
     try {
-      return OffsetDateTime.parse(i.getCreationTimestamp()).toInstant();
+      return OffsetDateTime.parse(i.creationTimestamp()).toInstant();
     } catch (DateTimeParseException e) {
-      throw new ClusterResolverException("gce: instance " + i.getName() + " has a creationTimestamp that is not RFC 3339: '"
-          + i.getCreationTimestamp() + "'", e);
+      throw new ClusterResolverException("gce: instance " + i.name() + " has a creationTimestamp that is not RFC 3339: '"
+          + i.creationTimestamp() + "'", e);
     }
   }
 
   /** The chosen address of {@code nic0}, or empty when the instance has none of that type. */
-  static Optional<String> address(AddressType type, Instance i) {
-    if (i.getNetworkInterfacesCount() == 0) {
+  static Optional<String> address(AddressType type, GceInstance i) {
+    if (i.networkInterfaces().isEmpty()) {
       return Optional.empty();
     }
-    NetworkInterface nic0 = i.getNetworkInterfaces(0);
-    for (NetworkInterface nic : i.getNetworkInterfacesList()) {
-      if ("nic0".equals(nic.getName())) {
+    GceInstance.Nic nic0 = i.networkInterfaces().get(0);
+    for (GceInstance.Nic nic : i.networkInterfaces()) {
+      if ("nic0".equals(nic.name())) {
         nic0 = nic;
       }
     }
     switch (type) {
       case PUBLIC_IPV4:
-        return nic0.getAccessConfigsList().stream().map(AccessConfig::getNatIP).filter(ip -> !ip.isEmpty()).findFirst();
+        return firstNonEmpty(nic0.natIPs());
       case IPV6:
-        if (!nic0.getIpv6Address().isEmpty()) {
-          return Optional.of(nic0.getIpv6Address());
+        if (!nic0.ipv6Address().isEmpty()) {
+          return Optional.of(nic0.ipv6Address());
         }
-        return nic0.getIpv6AccessConfigsList().stream().map(AccessConfig::getExternalIpv6).filter(ip -> !ip.isEmpty())
-            .findFirst();
+        return firstNonEmpty(nic0.externalIpv6s());
       default:
-        return nic0.getNetworkIP().isEmpty() ? Optional.empty() : Optional.of(nic0.getNetworkIP());
+        return nic0.networkIP().isEmpty() ? Optional.empty() : Optional.of(nic0.networkIP());
     }
   }
 
-  /** GPUs attached as {@code guestAccelerators}. */
-  static int guestGpus(Instance i) {
-    return i.getGuestAcceleratorsList().stream().mapToInt(AcceleratorConfig::getAcceleratorCount).sum();
+  private static Optional<String> firstNonEmpty(List<String> addresses) {
+    return addresses.stream().filter(ip -> !ip.isEmpty()).findFirst();
   }
 
   /** The last segment of a resource URL ({@code .../zones/us-east1-b/machineTypes/a2-highgpu-1g}). */

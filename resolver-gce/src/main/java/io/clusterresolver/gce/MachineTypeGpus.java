@@ -1,8 +1,10 @@
 package io.clusterresolver.gce;
 
-import com.google.cloud.compute.v1.Accelerators;
-import com.google.cloud.compute.v1.MachineType;
+import com.google.gson.stream.JsonReader;
 import io.clusterresolver.cloud.CloudApi;
+import io.clusterresolver.cloud.NotTheApiException;
+import io.clusterresolver.google.GoogleJson;
+import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -24,11 +26,39 @@ final class MachineTypeGpus {
     if (known != null) {
       return known;
     }
-    MachineType machineType = session.call("machineTypes.get " + zone + "/" + type,
-        remaining -> compute.machineType(project, zone, type, remaining));
-    int gpus = machineType.getAcceleratorsList().stream().mapToInt(Accelerators::getGuestAcceleratorCount).sum();
+    Answer machineType = session.call("machineTypes.get " + zone + "/" + type, remaining -> {
+      Answer answer = compute.machineType(project, zone, type, remaining);
+      return NotTheApiException.require(answer, "compute#machineType".equals(answer.kind()),
+          "no \"kind\": \"compute#machineType\"");
+    });
+    int gpus = machineType.gpus();
     CACHE.put(key, gpus);
     return gpus;
+  }
+
+  /**
+   * What a resolve reads of a {@code MachineType}: its {@code kind} and the sum of its
+   * {@code accelerators[].guestAcceleratorCount}.
+   */
+  record Answer(String kind, int gpus) {
+    static Answer read(JsonReader in) throws IOException {
+      String[] kind = {""};
+      int[] gpus = {0};
+      GoogleJson.object(in, (field, r) -> {
+        switch (field) {
+          case "kind":
+            kind[0] = GoogleJson.string(r);
+            return true;
+          case "accelerators":
+            gpus[0] += GoogleJson.list(r, a -> GoogleJson.member(a, "guestAcceleratorCount", GoogleJson::int32, 0))
+                .stream().mapToInt(Integer::intValue).sum();
+            return true;
+          default:
+            return false;
+        }
+      });
+      return new Answer(kind[0], gpus[0]);
+    }
   }
 
   /** For tests: forget every cached type. */

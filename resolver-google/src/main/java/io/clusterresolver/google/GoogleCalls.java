@@ -2,98 +2,103 @@ package io.clusterresolver.google;
 
 import com.google.api.gax.core.BackgroundResource;
 import com.google.api.gax.httpjson.ApiMethodDescriptor;
-import com.google.api.gax.httpjson.FieldsExtractor;
+import com.google.api.gax.httpjson.GaxHttpJsonProperties;
 import com.google.api.gax.httpjson.HttpJsonCallSettings;
 import com.google.api.gax.httpjson.HttpJsonCallableFactory;
-import com.google.api.gax.httpjson.ProtoMessageRequestFormatter;
-import com.google.api.gax.httpjson.ProtoMessageResponseParser;
-import com.google.api.gax.httpjson.ProtoRestSerializer;
+import com.google.api.gax.httpjson.HttpRequestFormatter;
+import com.google.api.gax.httpjson.HttpResponseParser;
+import com.google.api.gax.httpjson.RestSerializationException;
+import com.google.api.gax.rpc.ApiClientHeaderProvider;
 import com.google.api.gax.rpc.ClientContext;
-import com.google.api.gax.rpc.RequestParamsExtractor;
 import com.google.api.gax.rpc.StubSettings;
 import com.google.api.gax.rpc.UnaryCallSettings;
 import com.google.api.gax.rpc.UnaryCallable;
-import com.google.protobuf.Descriptors.FieldDescriptor;
-import com.google.protobuf.Message;
+import com.google.api.pathtemplate.PathTemplate;
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonToken;
 import com.google.protobuf.TypeRegistry;
 import java.io.IOException;
-import java.util.HashMap;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The few REST methods of a Google API that a provider calls, on gax's HTTP/JSON transport with the
- * SDK's settings and messages, without the SDK's generated stub: a stub builds the request formatter
- * of every method of its service when it is created (Compute Engine's Instances: 243 classes) and an
- * operations client besides, which a cold resolve paid for one or two calls (issue 23). Each method
- * is described as the generated stub describes it (path, query parameters, routing header), and
- * called through gax's own callable chain (exceptions, its retry settings, tracing, call context).
+ * The few REST methods of a Google API that a provider calls, on gax's HTTP/JSON transport (its
+ * credentials, channel, call context, deadline, exceptions with the HTTP status, tracing) without the
+ * SDK's generated stub, settings or messages: a stub builds the request formatter of every method of its
+ * service and an operations client, its settings describe every method, and its messages build the API's
+ * whole protobuf descriptor (Compute Engine's is one file for the whole API) and are filled by protobuf's
+ * reflective {@code JsonFormat}. Here a request is a {@link Get} (the path's fields, the query, the routing
+ * header) and the answer is streamed with gson into the provider's own record, reading only what a resolve
+ * uses ({@link GoogleJson}); an answer that is not the JSON expected is a {@link RestSerializationException}
+ * (a malformed answer for {@link GoogleFailure}), and each call is one attempt ({@link GoogleRest#oneAttempt}).
  */
 public final class GoogleCalls implements AutoCloseable {
 
   private final ClientContext context;
+  private final Duration ceiling;
 
-  /** Connects as {@code settings} say (credentials, transport, endpoint): see {@link GoogleRest#connect}. */
-  public GoogleCalls(StubSettings<?> settings) throws IOException {
-    this.context = ClientContext.create(settings);
+  /**
+   * Connects as {@code rest} says (credentials, bounded transport, endpoint if overridden).
+   *
+   * @param serviceName the API's service name, like {@code compute}
+   * @param defaultEndpoint Google's endpoint of the API, like {@code compute.googleapis.com:443}
+   * @param ceiling the longest any one call may take (each call's context sets its own, shorter timeout)
+   * @throws IOException when the credentials cannot be loaded
+   */
+  public GoogleCalls(GoogleRest rest, String serviceName, String defaultEndpoint, Duration ceiling) throws IOException {
+    this.context = ClientContext.create(rest.connect(new Settings.Builder(serviceName, defaultEndpoint)).build());
+    this.ceiling = ceiling;
+  }
+
+  /**
+   * A {@code GET} request.
+   *
+   * @param path the fields of the method's path template, like {@code project}
+   * @param query the query parameters, by the names the API takes (like {@code maxResults})
+   * @param routing the fields sent in the {@code x-goog-request-params} header, as the SDK's stub sends them
+   */
+  public record Get(Map<String, String> path, Map<String, List<String>> query, Map<String, String> routing) {
+    public Get {
+      path = Map.copyOf(path);
+      query = Map.copyOf(query);
+      routing = Map.copyOf(routing);
+    }
+  }
+
+  /** Reads a whole answer: the reader is at its start. */
+  @FunctionalInterface
+  public interface Answer<R> {
+    /** Reads the answer's top-level value. */
+    R read(JsonReader in) throws IOException;
   }
 
   /**
    * A {@code GET} method of a Google REST API, as the SDK's generated stub declares it.
    *
-   * @param fullName the RPC's full name, like {@code google.cloud.tpu.v2.Tpu/GetNode}
+   * @param fullName the RPC's full name, like {@code google.cloud.tpu.v2.Tpu/GetNode} (the tracing span)
    * @param path the path template, like {@code /v2/{name=projects/*&#47;locations/*&#47;nodes/*}}
-   * @param pathParams the template's fields of a request
-   * @param queryParams the query parameters of a request
-   * @param answer the answer's default instance
-   * @param types the types an answer's {@code Any} fields may hold
+   * @param answer reads the answer
    */
-  public static <Q extends Message, R extends Message> ApiMethodDescriptor<Q, R> get(String fullName, String path,
-      FieldsExtractor<Q, Map<String, String>> pathParams, FieldsExtractor<Q, Map<String, List<String>>> queryParams,
-      R answer, TypeRegistry types) {
-    return ApiMethodDescriptor.<Q, R>newBuilder().setFullMethodName(fullName).setHttpMethod("GET")
+  public static <R> ApiMethodDescriptor<Get, R> get(String fullName, String path, Answer<R> answer) {
+    return ApiMethodDescriptor.<Get, R>newBuilder().setFullMethodName(fullName).setHttpMethod("GET")
         .setType(ApiMethodDescriptor.MethodType.UNARY)
-        .setRequestFormatter(ProtoMessageRequestFormatter.<Q>newBuilder().setPath(path, pathParams)
-            .setQueryParamsExtractor(queryParams).setRequestBodyExtractor(request -> null).build())
-        .setResponseParser(ProtoMessageResponseParser.<R>newBuilder().setDefaultInstance(answer)
-            .setDefaultTypeRegistry(types).build())
+        .setRequestFormatter(new GetFormatter(PathTemplate.create(path)))
+        .setResponseParser(new StreamingParser<>(fullName, answer))
         .build();
   }
 
-  /** A request's path fields, as the generated stub puts them: {@code fields} by their proto names. */
-  public static Map<String, String> pathParams(Message request, String... fields) {
-    Map<String, String> params = new HashMap<>();
-    ProtoRestSerializer<Message> serializer = ProtoRestSerializer.create();
-    for (String name : fields) {
-      serializer.putPathParam(params, name, request.getField(request.getDescriptorForType().findFieldByName(name)));
-    }
-    return params;
-  }
-
-  /** A request's query parameters: each of {@code fields} (proto names) that is set, by its JSON name, as the stub sends it. */
-  public static Map<String, List<String>> queryParams(Message request, String... fields) {
-    Map<String, List<String>> params = new HashMap<>();
-    ProtoRestSerializer<Message> serializer = ProtoRestSerializer.create();
-    for (String name : fields) {
-      FieldDescriptor field = request.getDescriptorForType().findFieldByName(name);
-      if (request.hasField(field)) {
-        serializer.putQueryParam(params, field.getJsonName(), request.getField(field));
-      }
-    }
-    return params;
-  }
-
-  /**
-   * The callable of {@code method} with the SDK's {@code settings} for it (for a paged method, its
-   * page call's), sending {@code routing} as the {@code x-goog-request-params} header.
-   */
-  @SuppressWarnings("unchecked")
-  public <Q, R> UnaryCallable<Q, R> unary(ApiMethodDescriptor<Q, R> method, UnaryCallSettings<Q, ?> settings,
-      TypeRegistry types, RequestParamsExtractor<Q> routing) {
-    HttpJsonCallSettings<Q, R> call = HttpJsonCallSettings.<Q, R>newBuilder().setMethodDescriptor(method)
-        .setTypeRegistry(types).setParamsExtractor(routing).build();
-    // A paged method's settings are its page call's settings, typed for the paged answer (the SDK's stub does this too).
-    return HttpJsonCallableFactory.createUnaryCallable(call, (UnaryCallSettings<Q, R>) settings, context);
+  /** The callable of {@code method}: one attempt, bounded by the ceiling, sending the request's routing header. */
+  public <R> UnaryCallable<Get, R> unary(ApiMethodDescriptor<Get, R> method) {
+    UnaryCallSettings.Builder<Get, R> settings = UnaryCallSettings.newUnaryCallSettingsBuilder();
+    GoogleRest.oneAttempt(settings, ceiling);
+    HttpJsonCallSettings<Get, R> call = HttpJsonCallSettings.<Get, R>newBuilder().setMethodDescriptor(method)
+        .setParamsExtractor(Get::routing).build();
+    return HttpJsonCallableFactory.createUnaryCallable(call, settings.build(), context);
   }
 
   /** Closes the transport and the executor (gax's scheduler thread would keep a program from exiting). */
@@ -101,6 +106,105 @@ public final class GoogleCalls implements AutoCloseable {
   public void close() throws Exception {
     for (BackgroundResource resource : context.getBackgroundResources()) {
       resource.close();
+    }
+  }
+
+  /** The path from its template (values escaped as the SDK's formatter escapes them), the query, no body. */
+  private record GetFormatter(PathTemplate template) implements HttpRequestFormatter<Get> {
+    @Override
+    public Map<String, List<String>> getQueryParamNames(Get request) {
+      return request.query();
+    }
+
+    @Override
+    public String getRequestBody(Get request) {
+      return null;
+    }
+
+    @Override
+    public String getPath(Get request) {
+      return template.instantiate(request.path());
+    }
+
+    @Override
+    public PathTemplate getPathTemplate() {
+      return template;
+    }
+  }
+
+  /** Streams an answer into the provider's record; anything but one well-formed JSON value is an error. */
+  private record StreamingParser<R>(String method, Answer<R> answer) implements HttpResponseParser<R> {
+    @Override
+    public R parse(InputStream in) {
+      return parse(in, null);
+    }
+
+    @Override
+    public R parse(InputStream in, TypeRegistry types) {
+      return parse(new InputStreamReader(in, StandardCharsets.UTF_8), types);
+    }
+
+    @Override
+    public R parse(Reader text, TypeRegistry types) {
+      try (JsonReader in = new JsonReader(text)) {
+        R read = answer.read(in);
+        if (in.peek() != JsonToken.END_DOCUMENT) {
+          throw new IOException("more after the answer's JSON value at " + in.getPath());
+        }
+        return read;
+      } catch (IOException | IllegalStateException | NumberFormatException e) {
+        throw new RestSerializationException("the answer of " + method + " is not the JSON expected: " + e.getMessage(),
+            e);
+      }
+    }
+
+    @Override
+    public String serialize(R answer) {
+      throw new UnsupportedOperationException("answers are only read");
+    }
+  }
+
+  /** gax's client settings with nothing but the connection: no method of the SDK's described. */
+  private static final class Settings extends StubSettings<Settings> {
+    private final String serviceName;
+
+    private Settings(Builder builder) {
+      super(builder);
+      this.serviceName = builder.serviceName;
+    }
+
+    @Override
+    protected String getServiceName() {
+      return serviceName;
+    }
+
+    @Override
+    public Builder toBuilder() {
+      return new Builder(this);
+    }
+
+    static final class Builder extends StubSettings.Builder<Settings, Builder> {
+      private final String serviceName;
+
+      Builder(String serviceName, String defaultEndpoint) {
+        super((ClientContext) null);
+        this.serviceName = serviceName;
+        setEndpoint(defaultEndpoint);
+        // The header the SDK's clients send (x-goog-api-client: gl-java/… gax/… rest/…), less the library's token.
+        setInternalHeaderProvider(ApiClientHeaderProvider.newBuilder()
+            .setTransportToken(GaxHttpJsonProperties.getHttpJsonTokenName(), GaxHttpJsonProperties.getHttpJsonVersion())
+            .build());
+      }
+
+      Builder(Settings settings) {
+        super(settings);
+        this.serviceName = settings.serviceName;
+      }
+
+      @Override
+      public Settings build() {
+        return new Settings(this);
+      }
     }
   }
 }

@@ -8,6 +8,7 @@ import com.google.api.gax.httpjson.InstantiatingHttpJsonChannelProvider;
 import com.google.api.gax.retrying.RetrySettings;
 import com.google.api.gax.rpc.ApiCallContext;
 import com.google.api.gax.rpc.ClientSettings;
+import com.google.api.gax.rpc.StubSettings;
 import com.google.api.gax.rpc.UnaryCallSettings;
 import com.google.auth.Credentials;
 import io.clusterresolver.cloud.AnswerLimit;
@@ -61,6 +62,16 @@ public final class GoogleRest {
     builder.setTransportChannelProvider(((InstantiatingHttpJsonChannelProvider) builder.getTransportChannelProvider())
         .toBuilder().setHttpTransport(transport).build());
     return builder;
+  }
+
+  /** The same connection for settings of {@link GoogleCalls}, which have no channel provider of their own. */
+  <B extends StubSettings.Builder<?, B>> B connect(B builder) {
+    builder.setCredentialsProvider(credentials);
+    if (endpoint != null) {
+      builder.setEndpoint(endpoint.toString());
+    }
+    return builder.setTransportChannelProvider(InstantiatingHttpJsonChannelProvider.newBuilder()
+        .setHttpTransport(transport).build());
   }
 
   /**

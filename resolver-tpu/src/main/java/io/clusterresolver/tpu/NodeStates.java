@@ -1,6 +1,5 @@
 package io.clusterresolver.tpu;
 
-import com.google.cloud.tpu.v2.Node;
 import io.clusterresolver.ClusterResolverException;
 
 /**
@@ -13,7 +12,7 @@ final class NodeStates {
   private NodeStates() {}
 
   /** Whether the node will never come back to {@code READY}: it must be recreated. */
-  static boolean terminal(Node.State state) {
+  static boolean terminal(TpuNode.State state) {
     switch (state) {
       case PREEMPTED:
       case TERMINATED:
@@ -27,8 +26,8 @@ final class NodeStates {
   }
 
   /** Whether the node is stopped or stopping: no workers, but someone may start it again. */
-  static boolean stopped(Node.State state) {
-    return state == Node.State.STOPPED || state == Node.State.STOPPING;
+  static boolean stopped(TpuNode.State state) {
+    return state == TpuNode.State.STOPPED || state == TpuNode.State.STOPPING;
   }
 
   /**
@@ -37,11 +36,11 @@ final class NodeStates {
    * {@linkplain ClusterResolverException#isRetryable() retryable}, so that a wait ({@code resolve --wait})
    * stops at once instead of polling a node that will not come back.
    */
-  static void requireReady(String node, Node.State state) {
-    if (state == Node.State.READY) {
+  static void requireReady(String node, TpuNode.State state) {
+    if (state == TpuNode.State.READY) {
       return;
     }
-    String name = state == Node.State.UNRECOGNIZED ? "an unknown state" : state.name();
+    String name = state == TpuNode.State.UNRECOGNIZED ? "an unknown state" : state.name();
     if (stopped(state)) {
       throw new ClusterResolverException("tpu: node " + node + " is " + name + ": it has no workers (the endpoints"
           + " it still lists are stale) until it is started again (gcloud compute tpus tpu-vm start) or recreated;"

@@ -2,14 +2,8 @@ package io.clusterresolver.tpu;
 
 import com.google.api.gax.core.CredentialsProvider;
 import com.google.api.gax.httpjson.ApiMethodDescriptor;
-import com.google.api.gax.httpjson.ProtoRestSerializer;
 import com.google.api.gax.rpc.RequestParamsBuilder;
 import com.google.api.gax.rpc.UnaryCallable;
-import com.google.cloud.tpu.v2.GetNodeRequest;
-import com.google.cloud.tpu.v2.Node;
-import com.google.cloud.tpu.v2.TpuSettings;
-import com.google.cloud.tpu.v2.stub.TpuStubSettings;
-import com.google.protobuf.TypeRegistry;
 import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.RetryPolicy;
 import io.clusterresolver.google.GoogleCalls;
@@ -18,13 +12,12 @@ import io.clusterresolver.google.GoogleCredentialsSetting;
 import io.clusterresolver.google.GoogleRest;
 import java.net.URI;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The Cloud TPU API v2 with {@code google-cloud-tpu}'s messages and settings over HttpJson (REST): one {@code nodes.get}
+ * The Cloud TPU API v2 over gax's HttpJson (REST) transport: one {@code nodes.get}
  * per call, made once (the SDK does not retry): the kit's {@code CloudApi} retries it by {@link #RETRY}
  * (at most {@link #MAX_ATTEMPTS} attempts, exponential backoff, within what is left of the deadline)
  * on throttling, server errors and lost connections, and counts the attempts. The client is built on the
@@ -44,22 +37,18 @@ final class TpuApi {
   private static final Duration CLIENT_CEILING = Duration.ofMinutes(10);
   /**
    * {@code nodes.get} as google-cloud-tpu's {@code HttpJsonTpuStub} sends it (its path, {@code $alt} and routing
-   * header), through {@link GoogleCalls}: the SDK's {@code TpuClient} would build the formatters of every Cloud
-   * TPU method and an operations client for this one call.
+   * header), through {@link GoogleCalls}, the answer streamed into a {@link TpuNode}: the SDK's {@code TpuClient}
+   * would build the formatters of every Cloud TPU method and an operations client for this one call, and its
+   * protobuf {@code Node} the API's descriptor.
    */
-  private static final ApiMethodDescriptor<GetNodeRequest, Node> GET_NODE = GoogleCalls.get(
-      "google.cloud.tpu.v2.Tpu/GetNode", "/v2/{name=projects/*/locations/*/nodes/*}",
-      r -> GoogleCalls.pathParams(r, "name"), r -> {
-        Map<String, List<String>> query = new HashMap<>();
-        ProtoRestSerializer.<GetNodeRequest>create().putQueryParam(query, "$alt", "json;enum-encoding=int");
-        return query;
-      }, Node.getDefaultInstance(), TypeRegistry.getEmptyTypeRegistry());
+  private static final ApiMethodDescriptor<GoogleCalls.Get, TpuNode> GET_NODE = GoogleCalls.get(
+      "google.cloud.tpu.v2.Tpu/GetNode", "/v2/{name=projects/*/locations/*/nodes/*}", TpuNode::read);
 
   private final GoogleClients clients = new GoogleClients();
   private final Supplier<NodesGet> client;
 
   /** The transport and the one callable. */
-  private record NodesGet(GoogleCalls calls, UnaryCallable<GetNodeRequest, Node> get) implements AutoCloseable {
+  private record NodesGet(GoogleCalls calls, UnaryCallable<GoogleCalls.Get, TpuNode> get) implements AutoCloseable {
     @Override
     public void close() throws Exception {
       calls.close();
@@ -72,20 +61,10 @@ final class TpuApi {
    */
   TpuApi(URI endpoint, CredentialsProvider credentials, AnswerLimit limit) {
     GoogleRest rest = new GoogleRest(endpoint, credentials, limit);
-    this.client = clients.client(() -> {
-      TpuSettings.Builder settings = rest.connect(TpuSettings.newHttpJsonBuilder());
-      GoogleRest.oneAttempt(settings.getNodeSettings(), CLIENT_CEILING);
-      return GoogleRest.create(() -> {
-        TpuStubSettings stub = (TpuStubSettings) settings.build().getStubSettings();
-        GoogleCalls calls = new GoogleCalls(stub);
-        return new NodesGet(calls, calls.unary(GET_NODE, stub.getNodeSettings(), TypeRegistry.getEmptyTypeRegistry(),
-            r -> {
-              RequestParamsBuilder params = RequestParamsBuilder.create();
-              params.add("name", String.valueOf(r.getName()));
-              return params.build();
-            }));
-      });
-    });
+    this.client = clients.client(() -> GoogleRest.create(() -> {
+      GoogleCalls calls = new GoogleCalls(rest, "tpu", "tpu.googleapis.com:443", CLIENT_CEILING);
+      return new NodesGet(calls, calls.unary(GET_NODE));
+    }));
   }
 
   /** Takes the client for one resolve: built on its first call, closed when the last resolve using it ends. */
@@ -93,9 +72,12 @@ final class TpuApi {
     return clients.lease();
   }
 
-  /** Gets one node by its full resource name, waiting at most {@code remaining}; one attempt, within a {@link #lease()}. */
-  Node getNode(String name, Duration remaining) {
-    GetNodeRequest request = GetNodeRequest.newBuilder().setName(name).build();
+  /** Gets one node by its full resource name, waiting at most {@code remaining}: one attempt, in a {@link #lease()}. */
+  TpuNode getNode(String name, Duration remaining) {
+    RequestParamsBuilder routing = RequestParamsBuilder.create();
+    routing.add("name", name);
+    GoogleCalls.Get request = new GoogleCalls.Get(Map.of("name", name),
+        Map.of("$alt", List.of("json;enum-encoding=int")), routing.build());
     // The timeout bounds the wait for headers; the header (read by the bounded connection) bounds the body too.
     return client.get().get().call(request, GoogleRest.context(remaining));
   }

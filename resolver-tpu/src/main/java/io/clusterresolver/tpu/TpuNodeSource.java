@@ -1,7 +1,5 @@
 package io.clusterresolver.tpu;
 
-import com.google.cloud.tpu.v2.NetworkEndpoint;
-import com.google.cloud.tpu.v2.Node;
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.ConfigurationException;
 import io.clusterresolver.TaskAddress;
@@ -123,12 +121,12 @@ final class TpuNodeSource implements MemberSource {
   }
 
   private List<Member> fromApi() {
-    Node node;
+    TpuNode node;
     try (GoogleClients.Lease lease = api.lease()) {
       node = API.session(timeout).call("nodes.get " + target.node(), remaining -> {
         // Every node the API describes has its name; without it, STATE_UNSPECIFIED would read as "not ready yet".
-        Node answer = api.getNode(target.node(), remaining);
-        return NotTheApiException.require(answer, !answer.getName().isEmpty(), "a node without \"name\"");
+        TpuNode answer = api.getNode(target.node(), remaining);
+        return NotTheApiException.require(answer, !answer.name().isEmpty(), "a node without \"name\"");
       });
     } catch (ConfigurationException noCredentials) {
       if (adc) {
@@ -148,18 +146,18 @@ final class TpuNodeSource implements MemberSource {
       }
       throw e;
     }
-    NodeStates.requireReady(target.node(), node.getState());
-    if (node.getNetworkEndpointsCount() == 0) {
+    NodeStates.requireReady(target.node(), node.state());
+    if (node.networkEndpoints().isEmpty()) {
       throw new ClusterResolverException("tpu: node " + target.node() + " is READY but lists no network endpoints;"
           + " resolve again later");
     }
     warnIfUnhealthy(node);
-    Map<String, Integer> accelerators = accelerators(node.getAcceleratorType(), node.getNetworkEndpointsCount());
+    Map<String, Integer> accelerators = accelerators(node.acceleratorType(), node.networkEndpoints().size());
     List<Member> workers = new ArrayList<>();
-    for (NetworkEndpoint e : node.getNetworkEndpointsList()) {
-      Member.Builder worker = worker(workers.size(), e.getIpAddress(), accelerators);
-      if (portOverride == null && e.getPort() > 0) {
-        worker.port(e.getPort());
+    for (TpuNode.Endpoint e : node.networkEndpoints()) {
+      Member.Builder worker = worker(workers.size(), e.ipAddress(), accelerators);
+      if (portOverride == null && e.port() > 0) {
+        worker.port(e.port());
       }
       workers.add(worker.build());
     }
@@ -205,15 +203,15 @@ final class TpuNodeSource implements MemberSource {
     return perHost.orElse(Map.of());
   }
 
-  private void warnIfUnhealthy(Node node) {
-    Node.Health health = node.getHealth();
-    if (health == Node.Health.HEALTHY || health == Node.Health.HEALTH_UNSPECIFIED) {
+  private void warnIfUnhealthy(TpuNode node) {
+    TpuNode.Health health = node.health();
+    if (health == TpuNode.Health.HEALTHY || health == TpuNode.Health.HEALTH_UNSPECIFIED) {
       return;
     }
-    String description = node.getHealthDescription().isBlank() ? "no health description"
-        : node.getHealthDescription();
+    String description = node.healthDescription().isBlank() ? "no health description"
+        : node.healthDescription();
     String message = PROVIDER + ": node " + target.node() + " is READY but "
-        + (health == Node.Health.UNRECOGNIZED ? "not healthy" : health.name()) + ": " + description
+        + (health == TpuNode.Health.UNRECOGNIZED ? "not healthy" : health.name()) + ": " + description
         + "; every worker is kept";
     if (warned.add(message)) {
       LOG.log(Level.WARNING, message);

@@ -1,0 +1,96 @@
+package io.clusterresolver.gce;
+
+import com.google.api.gax.httpjson.ApiMethodDescriptor;
+import com.google.api.gax.rpc.RequestParamsBuilder;
+import com.google.api.gax.rpc.UnaryCallable;
+import io.clusterresolver.google.GoogleCalls;
+import io.clusterresolver.google.GoogleRest;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The Compute Engine {@code GET}s of a resolve, {@code instances.aggregatedList}, {@code instances.list} and
+ * {@code machineTypes.get}, through {@link GoogleCalls}: the requests of google-cloud-compute's
+ * {@code HttpJsonInstancesStub} and {@code HttpJsonMachineTypesStub} (same paths, query parameters and
+ * routing header), each answer streamed into a record ({@link InstancePage}, a GPU count) instead of the SDK's
+ * protobuf messages (whose first use builds Compute Engine's whole descriptor, and which {@code JsonFormat}
+ * fills field by field, reflectively).
+ */
+final class ComputeGets implements AutoCloseable {
+
+  private static final ApiMethodDescriptor<GoogleCalls.Get, InstancePage> AGGREGATED_LIST = GoogleCalls.get(
+      "google.cloud.compute.v1.Instances/AggregatedList", "/compute/v1/projects/{project}/aggregated/instances",
+      InstancePage::readAggregated);
+
+  private static final ApiMethodDescriptor<GoogleCalls.Get, InstancePage> LIST = GoogleCalls.get(
+      "google.cloud.compute.v1.Instances/List", "/compute/v1/projects/{project}/zones/{zone}/instances",
+      InstancePage::readList);
+
+  private static final ApiMethodDescriptor<GoogleCalls.Get, MachineTypeGpus.Answer> MACHINE_TYPE = GoogleCalls.get(
+      "google.cloud.compute.v1.MachineTypes/Get",
+      "/compute/v1/projects/{project}/zones/{zone}/machineTypes/{machineType}", MachineTypeGpus.Answer::read);
+
+  private final GoogleCalls calls;
+  private final UnaryCallable<GoogleCalls.Get, InstancePage> aggregatedList;
+  private final UnaryCallable<GoogleCalls.Get, InstancePage> list;
+  private final UnaryCallable<GoogleCalls.Get, MachineTypeGpus.Answer> machineType;
+
+  /** Connects as {@code rest} says; each call one attempt, at most {@code ceiling}. */
+  ComputeGets(GoogleRest rest, Duration ceiling) throws IOException {
+    this.calls = new GoogleCalls(rest, "compute", "compute.googleapis.com:443", ceiling);
+    this.aggregatedList = calls.unary(AGGREGATED_LIST);
+    this.list = calls.unary(LIST);
+    this.machineType = calls.unary(MACHINE_TYPE);
+  }
+
+  /** One page of every zone's instances (partial success asked for: the caller refuses unreachable zones). */
+  InstancePage aggregatedList(String project, String filter, String token, Duration remaining) {
+    Map<String, List<String>> query = query(filter, token);
+    query.put("returnPartialSuccess", List.of("true"));
+    return aggregatedList.call(new GoogleCalls.Get(Map.of("project", project), query, routing(project)),
+        GoogleRest.context(remaining));
+  }
+
+  /** One page of one zone's instances. */
+  InstancePage list(String project, String zone, String filter, String token, Duration remaining) {
+    return list.call(new GoogleCalls.Get(Map.of("project", project, "zone", zone), query(filter, token),
+        routing(project)), GoogleRest.context(remaining));
+  }
+
+  /** A machine type's bundled GPUs. */
+  MachineTypeGpus.Answer machineType(String project, String zone, String type, Duration remaining) {
+    RequestParamsBuilder routing = RequestParamsBuilder.create();
+    routing.add("machine_type", type);
+    routing.add("project", project);
+    routing.add("zone", zone);
+    return machineType.call(new GoogleCalls.Get(Map.of("project", project, "zone", zone, "machineType", type),
+        Map.of(), routing.build()), GoogleRest.context(remaining));
+  }
+
+  private static Map<String, List<String>> query(String filter, String token) {
+    Map<String, List<String>> query = new LinkedHashMap<>();
+    if (!filter.isEmpty()) {
+      query.put("filter", List.of(filter));
+    }
+    query.put("maxResults", List.of(Integer.toString(ComputeClients.PAGE_SIZE)));
+    if (token != null) {
+      query.put("pageToken", List.of(token));
+    }
+    return query;
+  }
+
+  /** The {@code x-goog-request-params} header the SDK's stub sends. */
+  private static Map<String, String> routing(String project) {
+    RequestParamsBuilder params = RequestParamsBuilder.create();
+    params.add("project", project);
+    return params.build();
+  }
+
+  @Override
+  public void close() throws Exception {
+    calls.close();
+  }
+}

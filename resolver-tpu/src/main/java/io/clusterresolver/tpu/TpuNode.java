@@ -1,0 +1,128 @@
+package io.clusterresolver.tpu;
+
+import com.google.gson.stream.JsonReader;
+import io.clusterresolver.google.GoogleJson;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The fields of a Cloud TPU API v2 {@code Node} that a resolve reads, by their REST names; the rest of the
+ * node is skipped as it streams by. Enums come as numbers (the request asks for {@code enum-encoding=int})
+ * or names.
+ *
+ * @param name the node's full resource name ({@code ""} when the answer has none)
+ * @param networkEndpoints the workers' endpoints, in worker order
+ */
+record TpuNode(String name, State state, Health health, String healthDescription, String acceleratorType,
+    List<Endpoint> networkEndpoints) {
+
+  TpuNode {
+    networkEndpoints = List.copyOf(networkEndpoints);
+  }
+
+  /** A worker's endpoint: its internal IP and port (0 when the API gives none). */
+  record Endpoint(String ipAddress, int port) {}
+
+  /** {@code Node.State}, with the API's enum numbers; {@link #UNRECOGNIZED} for a value this version does not know. */
+  enum State {
+    STATE_UNSPECIFIED(0), CREATING(1), READY(2), RESTARTING(3), REIMAGING(4), DELETING(5), REPAIRING(6),
+    STOPPED(8), STOPPING(9), STARTING(10), PREEMPTED(11), TERMINATED(12), HIDING(13), HIDDEN(14), UNHIDING(15),
+    UNKNOWN(16), UNRECOGNIZED(-1);
+
+    final int number;
+
+    State(int number) {
+      this.number = number;
+    }
+
+    static State of(int number) {
+      for (State s : values()) {
+        if (s.number == number) {
+          return s;
+        }
+      }
+      return UNRECOGNIZED;
+    }
+  }
+
+  /** {@code Node.Health}, with the API's enum numbers; {@link #UNRECOGNIZED} for a value this version does not know. */
+  enum Health {
+    HEALTH_UNSPECIFIED(0), HEALTHY(1), TIMEOUT(3), UNHEALTHY_TENSORFLOW(4), UNHEALTHY_MAINTENANCE(5), UNRECOGNIZED(-1);
+
+    final int number;
+
+    Health(int number) {
+      this.number = number;
+    }
+
+    static Health of(int number) {
+      for (Health h : values()) {
+        if (h.number == number) {
+          return h;
+        }
+      }
+      return UNRECOGNIZED;
+    }
+  }
+
+  /** Reads a node. */
+  static TpuNode read(JsonReader in) throws IOException {
+    String[] text = {"", "", ""};
+    int[] enums = {0, 0};
+    List<Endpoint> endpoints = new ArrayList<>();
+    GoogleJson.object(in, (field, r) -> {
+      switch (field) {
+        case "name":
+          text[0] = GoogleJson.string(r);
+          return true;
+        case "healthDescription":
+          text[1] = GoogleJson.string(r);
+          return true;
+        case "acceleratorType":
+          text[2] = GoogleJson.string(r);
+          return true;
+        case "state":
+          enums[0] = GoogleJson.enumNumber(r, name -> number(State.values(), name));
+          return true;
+        case "health":
+          enums[1] = GoogleJson.enumNumber(r, name -> number(Health.values(), name));
+          return true;
+        case "networkEndpoints":
+          endpoints.addAll(GoogleJson.list(r, TpuNode::endpoint));
+          return true;
+        default:
+          return false;
+      }
+    });
+    return new TpuNode(text[0], State.of(enums[0]), Health.of(enums[1]), text[1], text[2], endpoints);
+  }
+
+  private static Endpoint endpoint(JsonReader in) throws IOException {
+    String[] ip = {""};
+    int[] port = {0};
+    GoogleJson.object(in, (field, r) -> {
+      switch (field) {
+        case "ipAddress":
+          ip[0] = GoogleJson.string(r);
+          return true;
+        case "port":
+          port[0] = GoogleJson.int32(r);
+          return true;
+        default:
+          return false;
+      }
+    });
+    return new Endpoint(ip[0], port[0]);
+  }
+
+  /** The number of the value named {@code name}, -1 when there is none. */
+  private static int number(Enum<?>[] values, String name) {
+    for (Enum<?> value : values) {
+      if (value.name().equals(name) && !"UNRECOGNIZED".equals(name)) {
+        return value instanceof State s ? s.number : ((Health) value).number;
+      }
+    }
+    return -1;
+  }
+}
