@@ -29,12 +29,25 @@ import java.util.stream.Collectors;
  */
 public final class ClusterResolvers {
 
-  private static final System.Logger LOG = System.getLogger(ClusterResolvers.class.getName());
-
   /** Detection order: higher priority first, then by name so the order is the same everywhere. */
-  private static final Comparator<ClusterResolverProvider> DETECTION_ORDER =
-      Comparator.comparingInt(ClusterResolverProvider::priority).reversed()
-          .thenComparing(ClusterResolverProvider::name);
+  private static final Comparator<ClusterResolverProvider> DETECTION_ORDER = new DetectionOrder();
+
+  /** A class, not composed lambdas: every cold start sorts the providers, and would spin their classes first. */
+  private static final class DetectionOrder implements Comparator<ClusterResolverProvider> {
+    @Override
+    public int compare(ClusterResolverProvider a, ClusterResolverProvider b) {
+      int byPriority = Integer.compare(b.priority(), a.priority());
+      return byPriority != 0 ? byPriority : a.name().compareTo(b.name());
+    }
+  }
+
+  /**
+   * The logger, made when there is something to log: creating one starts the platform's logging
+   * ({@code java.util.logging}), which a resolve where every provider loads never needs.
+   */
+  private static final class Log {
+    static final System.Logger LOG = System.getLogger(ClusterResolvers.class.getName());
+  }
 
   private ClusterResolvers() {}
 
@@ -65,7 +78,7 @@ public final class ClusterResolvers {
         name = provider.name();
         provider.priority();
       } catch (ServiceConfigurationError | RuntimeException | LinkageError e) {
-        LOG.log(Level.WARNING, "Skipping a cluster resolver provider that failed to load: " + e, e);
+        Log.LOG.log(Level.WARNING, "Skipping a cluster resolver provider that failed to load: " + e, e);
         continue;
       }
       ClusterResolverProvider previous = byName.putIfAbsent(name, provider);
@@ -167,7 +180,7 @@ public final class ClusterResolvers {
     try {
       return provider.isAvailable(context);
     } catch (RuntimeException | LinkageError e) {
-      LOG.log(Level.WARNING, "Provider '" + provider.name() + "' failed its availability check: " + e, e);
+      Log.LOG.log(Level.WARNING, "Provider '" + provider.name() + "' failed its availability check: " + e, e);
       return false;
     }
   }

@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.function.Supplier;
 
 /**
  * What a command prints: one {@link Resolution} of the provider that answered (every part from one
@@ -35,13 +34,13 @@ final class Answer {
    * @throws IllegalArgumentException if the given task is not in the cluster
    */
   static Answer of(String provider, ClusterResolver resolver, String taskTypeOverride, Integer taskIdOverride) {
-    return of(provider, resolver::resolve, resolver, taskTypeOverride, taskIdOverride);
+    return of(provider, resolver.resolve(), resolver, taskTypeOverride, taskIdOverride);
   }
 
   /** Like {@link #of(String, ClusterResolver, String, Integer)}, from a resolution already taken. */
-  static Answer of(String provider, Supplier<Resolution> snapshot, ClusterResolver resolver, String taskTypeOverride,
+  static Answer of(String provider, Resolution snapshot, ClusterResolver resolver, String taskTypeOverride,
       Integer taskIdOverride) {
-    Resolution resolution = Objects.requireNonNull(snapshot.get(), "resolve() returned null");
+    Resolution resolution = Objects.requireNonNull(snapshot, "resolve() returned null");
     requireValidAddresses(provider, resolution.clusterSpec());
     if (taskTypeOverride == null && taskIdOverride == null) {
       requireOwnTaskInCluster(provider, resolution);

@@ -60,6 +60,13 @@ public final class ClusterResolverCommand implements Runnable {
       ConnectCommand.class,
       RelayCommand.class);
 
+  /**
+   * The names of {@link #SUBCOMMANDS}, in the same order, so that choosing the one to register reads no
+   * annotation (a test checks they match the {@code @Command} names).
+   */
+  static final List<String> SUBCOMMAND_NAMES =
+      List.of("providers", "detect", "resolve", "serve", "tf-server", "connect", "relay");
+
   private final Map<String, String> environment;
 
   @Spec private CommandSpec spec;
@@ -110,27 +117,37 @@ public final class ClusterResolverCommand implements Runnable {
   static CommandLine commandLine(
       Map<String, String> environment, PrintWriter out, PrintWriter err, String... args) {
     CommandLine commandLine = new CommandLine(new ClusterResolverCommand(environment));
-    String first = args.length > 0 ? args[0] : null;
-    boolean named = SUBCOMMANDS.stream().anyMatch(c -> nameOf(c).equals(first));
-    for (Class<?> subcommand : SUBCOMMANDS) {
-      if (!named || nameOf(subcommand).equals(first)) {
+    int named = args.length > 0 ? SUBCOMMAND_NAMES.indexOf(args[0]) : -1;
+    if (named >= 0) {
+      commandLine.addSubcommand(SUBCOMMANDS.get(named));
+    } else {
+      for (Class<?> subcommand : SUBCOMMANDS) {
         commandLine.addSubcommand(subcommand);
       }
-    }
-    if (!named) {
       commandLine.addSubcommand(CommandLine.HelpCommand.class);
     }
     // Settings below reach the subcommands registered so far, so they come last.
     commandLine.setExpandAtFiles(false); // an argument starting with @ is a value, never a file to read
     commandLine.setOut(out);
     commandLine.setErr(err);
-    commandLine.setExecutionExceptionHandler(ClusterResolverCommand::handleFailure);
-    commandLine.setParameterExceptionHandler(ClusterResolverCommand::handleUsageError);
+    commandLine.setExecutionExceptionHandler(new FailureHandler());
+    commandLine.setParameterExceptionHandler(new UsageErrorHandler());
     return commandLine;
   }
 
-  private static String nameOf(Class<?> command) {
-    return command.getAnnotation(Command.class).name();
+  /** Classes rather than method references: a cold start spins no lambda class for them. */
+  private static final class UsageErrorHandler implements CommandLine.IParameterExceptionHandler {
+    @Override
+    public int handleParseException(ParameterException e, String[] args) {
+      return handleUsageError(e, args);
+    }
+  }
+
+  private static final class FailureHandler implements CommandLine.IExecutionExceptionHandler {
+    @Override
+    public int handleExecutionException(Exception e, CommandLine command, ParseResult parseResult) {
+      return handleFailure(e, command, parseResult);
+    }
   }
 
   private static int handleUsageError(ParameterException e, String[] args) {
@@ -145,24 +162,18 @@ public final class ClusterResolverCommand implements Runnable {
     return ExitCodes.USAGE;
   }
 
-  private static final java.util.regex.Pattern NOT_KEY_VALUE = java.util.regex.Pattern.compile(
-      "Value for option option '(-D)' \\(KEY=VALUE\\) should be in KEY=VALUE format but was (.*)", java.util.regex.Pattern.DOTALL);
-
   /**
    * picocli's message for a malformed {@code -D}, without the text the user gave: it may carry a
    * secret ({@code -D clusterresolver.aws.secret-access-key:SECRET}).
    */
   static String withoutValues(String message) {
-    java.util.regex.Matcher m = NOT_KEY_VALUE.matcher(String.valueOf(message));
+    java.util.regex.Matcher m = Patterns.NOT_KEY_VALUE.matcher(String.valueOf(message));
     if (m.matches()) {
       return "-D takes KEY=VALUE, like -D clusterresolver.aws.region=us-east-1; one -D has no '=' (its text is not"
           + " shown: it may hold a secret)";
     }
     return message;
   }
-
-  /** A word where a command goes: lower-case letters and dashes, like every command's name. */
-  private static final java.util.regex.Pattern COMMAND_WORD = java.util.regex.Pattern.compile("[a-z][a-z-]{0,31}");
 
   /**
    * The message for unmatched arguments. A mistyped command ({@code reslove}) is named: before any
@@ -171,7 +182,7 @@ public final class ClusterResolverCommand implements Runnable {
    */
   private static String unmatchedWithoutValues(CommandLine.UnmatchedArgumentException e, boolean topLevel) {
     List<String> unmatched = e.getUnmatched();
-    if (topLevel && !unmatched.isEmpty() && COMMAND_WORD.matcher(unmatched.get(0)).matches()
+    if (topLevel && !unmatched.isEmpty() && Patterns.COMMAND_WORD.matcher(unmatched.get(0)).matches()
         && !e.getSuggestions().isEmpty()) {
       List<String> rest = unmatched.subList(1, unmatched.size());
       return "unknown command '" + unmatched.get(0) + "'"
@@ -180,12 +191,18 @@ public final class ClusterResolverCommand implements Runnable {
     return unmatchedWithoutValues(unmatched, topLevel);
   }
 
-  /** An option's name as typed ({@code --access-key}, {@code -Dclusterresolver.aws.region}): shown. */
-  private static final java.util.regex.Pattern OPTION_NAME = java.util.regex.Pattern.compile(
-      "--?[A-Za-z][A-Za-z0-9._-]{0,80}");
-  /** A key before '=' ({@code clusterresolver.aws.region}, {@code --timeout}): shown, its value not. */
-  private static final java.util.regex.Pattern KEY = java.util.regex.Pattern.compile(
-      "(--?)?[A-Za-z][A-Za-z0-9._-]{0,80}");
+  /** The patterns of usage errors, compiled only when a command line has one. */
+  private static final class Patterns {
+    static final java.util.regex.Pattern NOT_KEY_VALUE = java.util.regex.Pattern.compile(
+        "Value for option option '(-D)' \\(KEY=VALUE\\) should be in KEY=VALUE format but was (.*)",
+        java.util.regex.Pattern.DOTALL);
+    /** A word where a command goes: lower-case letters and dashes, like every command's name. */
+    static final java.util.regex.Pattern COMMAND_WORD = java.util.regex.Pattern.compile("[a-z][a-z-]{0,31}");
+    /** An option's name as typed ({@code --access-key}, {@code -Dclusterresolver.aws.region}): shown. */
+    static final java.util.regex.Pattern OPTION_NAME = java.util.regex.Pattern.compile("--?[A-Za-z][A-Za-z0-9._-]{0,80}");
+    /** A key before '=' ({@code clusterresolver.aws.region}, {@code --timeout}): shown, its value not. */
+    static final java.util.regex.Pattern KEY = java.util.regex.Pattern.compile("(--?)?[A-Za-z][A-Za-z0-9._-]{0,80}");
+  }
 
   /**
    * picocli's "Unknown option(s)" and "Unmatched argument(s)" message, without what may be a
@@ -199,9 +216,9 @@ public final class ClusterResolverCommand implements Runnable {
     int hidden = 0;
     for (String argument : unmatched) {
       int eq = argument.indexOf('=');
-      if (OPTION_NAME.matcher(argument).matches()) {
+      if (Patterns.OPTION_NAME.matcher(argument).matches()) {
         shown.add("'" + argument + "'");
-      } else if (eq > 0 && KEY.matcher(argument.substring(0, eq)).matches()) {
+      } else if (eq > 0 && Patterns.KEY.matcher(argument.substring(0, eq)).matches()) {
         shown.add("'" + argument.substring(0, eq) + "=***'");
       } else {
         hidden++;

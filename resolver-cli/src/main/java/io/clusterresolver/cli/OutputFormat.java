@@ -1,34 +1,43 @@
 package io.clusterresolver.cli;
 
 import java.util.Locale;
-import java.util.function.Function;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
 /** What {@code resolve} prints. */
 public enum OutputFormat {
   /** One JSON object: cluster, task, rpc_layer, environment, accelerators. */
-  JSON("json", JsonOutput::render),
+  JSON("json"),
   /** The {@code TF_CONFIG} JSON TensorFlow reads. */
-  TF_CONFIG("tf-config", TfConfigOutput::render),
+  TF_CONFIG("tf-config"),
   /** An MPI hostfile: one host per line, with {@code slots=N} when it carries several tasks. */
-  HOSTFILE("hostfile", HostfileOutput::render),
+  HOSTFILE("hostfile"),
   /** Shell assignments for launchers: TF_CONFIG, PyTorch's MASTER_ADDR/PORT, WORLD_SIZE, RANK, CUDA_VISIBLE_DEVICES. */
-  ENV("env", EnvOutput::render),
+  ENV("env"),
   /** A table for a person: rank, job, index, address; this task marked with its accelerators. */
-  TABLE("table", TableOutput::render);
+  TABLE("table");
 
   private final String text;
-  private final Function<Answer, String> renderer;
 
-  OutputFormat(String text, Function<Answer, String> renderer) {
+  OutputFormat(String text) {
     this.text = text;
-    this.renderer = renderer;
   }
 
   /** The text of the resolution in this format, ending with a line break. */
   public String render(Answer resolution) {
-    return renderer.apply(resolution);
+    // A switch, not a renderer per constant: a cold start would spin a lambda class for each of them.
+    switch (this) {
+      case JSON:
+        return JsonOutput.render(resolution);
+      case TF_CONFIG:
+        return TfConfigOutput.render(resolution);
+      case HOSTFILE:
+        return HostfileOutput.render(resolution);
+      case ENV:
+        return EnvOutput.render(resolution);
+      default:
+        return TableOutput.render(resolution);
+    }
   }
 
   @Override

@@ -23,7 +23,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.stream.Collectors;
 import picocli.CommandLine.Option;
 
 /**
@@ -126,9 +125,10 @@ public final class PropertyOptions {
     if (properties.isEmpty()) {
       return;
     }
-    Set<String> known = ClusterResolvers.providers().stream()
-        .map(ClusterResolverProvider::name)
-        .collect(Collectors.toCollection(TreeSet::new));
+    Set<String> known = new TreeSet<>();
+    for (ClusterResolverProvider provider : ClusterResolvers.providers()) { // a loop: no lambda at a cold start
+      known.add(provider.name());
+    }
     known.addAll(ProviderCatalog.ofDistribution().names()); // the distribution's, on the class path or not
     List<String> problems = new ArrayList<>();
     for (String key : properties.keySet()) {

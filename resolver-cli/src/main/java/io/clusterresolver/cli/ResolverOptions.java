@@ -96,8 +96,9 @@ public final class ResolverOptions {
    */
   public Selection select(Map<String, String> environment, Map<String, String> defaults) {
     PropertySources plain = propertyOptions.sources(environment, defaults);
+    List<ClusterResolverProvider> onClassPath = ClusterResolvers.providers(); // found once: each search reads every jar
     ClusterResolverProvider chosen = provider != null
-        ? ClusterResolvers.provider(provider)
+        ? named(onClassPath, provider)
         : ClusterResolvers.detectProvider(ResolverContext.of(plain));
 
     // --task-type/--task-id become the provider's own properties when it has them ...
@@ -117,12 +118,22 @@ public final class ResolverOptions {
     PropertySources sources = taskProperties.isEmpty()
         ? plain
         : propertyOptions.sources(environment, derived);
-    warnAboutUnknownKeys(chosen, environment);
+    warnAboutUnknownKeys(onClassPath, chosen, environment);
     ResolverConfig config = ResolverConfig.resolve(chosen.name(), chosen.properties(), sources);
     ClusterResolver resolver = chosen.create(config);
     // ... otherwise they only choose which task's view is printed.
     return new Selection(chosen, resolver, viewTaskType, viewTaskId, clusterWait(), minTasks,
         filterOf(chosen, config), command == null ? null : command.commandLine().getErr());
+  }
+
+  /** The provider of that name among these; for none, {@link ClusterResolvers#provider(String)}'s error. */
+  private static ClusterResolverProvider named(List<ClusterResolverProvider> providers, String name) {
+    for (ClusterResolverProvider candidate : providers) {
+      if (candidate.name().equals(name)) {
+        return candidate;
+      }
+    }
+    return ClusterResolvers.provider(name); // throws, listing the known providers with a suggestion
   }
 
   /** The properties of {@code provider} that choose which members are listed, as set: {@code key=value} each. */
@@ -150,18 +161,26 @@ public final class ResolverOptions {
   }
 
   /** Settings no provider reads (typos outside the provider in use): one warning each, on stderr. */
-  private void warnAboutUnknownKeys(ClusterResolverProvider chosen, Map<String, String> environment) {
+  private void warnAboutUnknownKeys(List<ClusterResolverProvider> onClassPath, ClusterResolverProvider chosen,
+      Map<String, String> environment) {
     Map<String, String> keys = new LinkedHashMap<>();
     for (String name : System.getProperties().stringPropertyNames()) {
       keys.put(name, "system property");
     }
-    propertyOptions.commandLineKeys().forEach(key -> keys.put(key, "-D"));
-    propertyOptions.fileKeys().forEach(key -> keys.put(key, "--config file"));
-    List<String> warnings = UnknownKeys.warnings(ClusterResolvers.providers(), ProviderCatalog.ofDistribution(),
+    // Loops rather than forEach with lambdas, here and below: this runs at every cold start.
+    for (String key : propertyOptions.commandLineKeys()) {
+      keys.put(key, "-D");
+    }
+    for (String key : propertyOptions.fileKeys()) {
+      keys.put(key, "--config file");
+    }
+    List<String> warnings = UnknownKeys.warnings(onClassPath, ProviderCatalog.ofDistribution(),
         chosen, keys, environment);
     if (!warnings.isEmpty() && command != null) {
       PrintWriter err = command.commandLine().getErr();
-      warnings.forEach(w -> err.println("cluster-resolver: " + w));
+      for (String warning : warnings) {
+        err.println("cluster-resolver: " + warning);
+      }
       err.flush();
     }
   }
@@ -194,7 +213,12 @@ public final class ResolverOptions {
   }
 
   private static boolean declares(ClusterResolverProvider provider, String name) {
-    return provider.properties().stream().anyMatch(p -> p.name().equals(name));
+    for (ConfigProperty<?> property : provider.properties()) {
+      if (property.name().equals(name)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static String key(ClusterResolverProvider provider, String name) {
@@ -247,13 +271,12 @@ public final class ResolverOptions {
         // Wait on resolve(), then show that same snapshot: no second listing.
         snapshot = wait.await(resolver);
       }
-      Resolution taken = snapshot;
-      if (taken != null && taken.clusterSpec().totalTasks() == 0 && err != null) {
+      if (snapshot != null && snapshot.clusterSpec().totalTasks() == 0 && err != null) {
         err.println("cluster-resolver: provider '" + provider.name() + "' listed no task"
             + (filter.isEmpty() ? "" : ": nothing matches " + String.join(", ", filter)));
         err.flush();
       }
-      return Answer.of(provider.name(), () -> taken, resolver, taskType, taskId);
+      return Answer.of(provider.name(), snapshot, resolver, taskType, taskId);
     }
   }
 }

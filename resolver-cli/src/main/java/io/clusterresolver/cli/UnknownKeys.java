@@ -44,17 +44,17 @@ final class UnknownKeys {
     String chosenKeys = ConfigProperty.PREFIX + chosen.name() + ".";
     String chosenVariables = ConfigProperty.environmentVariableOf(chosenKeys);
     List<String> warnings = new ArrayList<>();
-    new TreeSet<>(keys.keySet()).forEach(key -> {
+    for (String key : new TreeSet<>(keys.keySet())) { // loops, not lambdas: this runs at every cold start
       if (key.startsWith(ConfigProperty.PREFIX) && !key.startsWith(chosenKeys) && !declaredKeys.contains(key)) {
         warnings.add(warning(key, keys.get(key), Suggestions.closest(key, declaredKeys)));
       }
-    });
-    new TreeSet<>(environment.keySet()).forEach(variable -> {
+    }
+    for (String variable : new TreeSet<>(environment.keySet())) {
       if (variable.toUpperCase(Locale.ROOT).startsWith(ENV_PREFIX) && !variable.startsWith(chosenVariables)
           && !declaredVariables.contains(variable)) {
         warnings.add(warning(variable, "environment variable", Suggestions.closest(variable, declaredVariables)));
       }
-    });
+    }
     return warnings;
   }
 

@@ -2,6 +2,7 @@ package io.clusterresolver.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -43,6 +44,20 @@ class ProvidersAndDetectTest {
     }
     assertThat(run.out).contains("Exit codes:");
     assertThat(CliRun.run(Map.of(), "help", "resolve").out).contains("--format");
+  }
+
+  @Test
+  void eachSubcommandIsRegisteredUnderItsOwnName() {
+    List<String> names = new java.util.ArrayList<>();
+    for (Class<?> command : ClusterResolverCommand.SUBCOMMANDS) {
+      names.add(command.getAnnotation(picocli.CommandLine.Command.class).name());
+    }
+    assertThat(ClusterResolverCommand.SUBCOMMAND_NAMES).isEqualTo(names);
+    for (String name : names) {
+      picocli.CommandLine alone = ClusterResolverCommand.commandLine(Map.of(), new java.io.PrintWriter(
+          java.io.Writer.nullWriter()), new java.io.PrintWriter(java.io.Writer.nullWriter()), name, "--help");
+      assertThat(alone.getSubcommands().keySet()).containsExactly(name);
+    }
   }
 
   @Test

@@ -1,27 +1,36 @@
 package io.clusterresolver.tfconfig;
 
-import io.clusterresolver.ConfigurationException;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.MissingNode;
+import com.fasterxml.jackson.core.JsonToken;
 import io.clusterresolver.ClusterSpec;
-import java.util.Iterator;
+import io.clusterresolver.ConfigurationException;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
  * One reading of {@code TF_CONFIG}. Each field is checked only when it is asked for, as in
  * TensorFlow, so a bad {@code task.index} does not hide a good {@code cluster}.
+ *
+ * <p>Read with Jackson's streaming parser into plain values ({@link Map} for an object, in order, {@link List},
+ * {@link String}, {@link Number}, {@link Boolean}, {@link JsonNull}) rather than databind's tree: the same parser
+ * and the same answers, without the few hundred classes an {@code ObjectMapper} loads at every cold start.
  */
 final class TfConfig {
 
   static final String VARIABLE = "TF_CONFIG";
 
-  private static final ObjectMapper MAPPER =
-      new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+  private static final JsonFactory JSON = new JsonFactory();
   /** D3: a sparse job's task index is a decimal integer, nothing Python's int() would also take. */
   private static final Pattern DECIMAL_INTEGER = Pattern.compile("-?[0-9]+");
   /**
@@ -30,12 +39,15 @@ final class TfConfig {
    */
   static final int MAX_LENGTH = 1024 * 1024;
 
-  private static final TfConfig UNSET = new TfConfig(MissingNode.getInstance());
+  private static final TfConfig UNSET = new TfConfig(Map.of());
 
-  /** The top-level JSON object; a missing node when TF_CONFIG is unset, blank, or has no keys. */
-  private final JsonNode root;
+  /** JSON's {@code null}, which a {@link Map} value of {@code null} (no such key) cannot stand for. */
+  private enum JsonNull { NULL }
 
-  private TfConfig(JsonNode root) {
+  /** The top-level JSON object; empty when TF_CONFIG is unset, blank, or has no keys. */
+  private final Map<String, Object> root;
+
+  private TfConfig(Map<String, Object> root) {
     this.root = root;
   }
 
@@ -45,6 +57,7 @@ final class TfConfig {
    * @throws IllegalArgumentException for invalid JSON, naming the position of the error, or a value
    *     longer than {@link #MAX_LENGTH}
    */
+  @SuppressWarnings("unchecked")
   static TfConfig parse(String value) {
     if (value == null || value.isBlank()) {
       return UNSET;
@@ -53,31 +66,75 @@ final class TfConfig {
       throw new ConfigurationException(VARIABLE + " is " + value.length() + " characters long, over the limit of 1 MiB ("
           + MAX_LENGTH + " characters); set " + VARIABLE + " to the cluster and task only");
     }
-    JsonNode root;
-    try {
-      root = MAPPER.readTree(value);
+    Object root;
+    try (JsonParser parser = JSON.createParser(value)) {
+      root = read(parser, parser.nextToken());
+      JsonToken trailing = parser.nextToken();
+      if (trailing != null) {
+        throw notJson(parser.currentTokenLocation(), "Trailing token (of type " + trailing + ") found after value");
+      }
     } catch (JsonProcessingException e) {
-      JsonLocation at = e.getLocation();
-      String where = at == null ? ""
-          : " at line " + at.getLineNr() + ", column " + at.getColumnNr()
-              + (at.getCharOffset() >= 0 ? " (character " + at.getCharOffset() + ")" : "");
-      throw new ConfigurationException(VARIABLE + " is not valid JSON" + where + ": "
-          + withoutJacksonAdvice(withoutSourceLocation(e.getOriginalMessage().lines().findFirst().orElse("")))
-          + ". Set " + VARIABLE + " to a JSON object such as "
-          + "{\"cluster\": {\"worker\": [\"host:port\"]}, \"task\": {\"type\": \"worker\", \"index\": 0}}");
+      throw notJson(e.getLocation(), withoutJacksonAdvice(withoutSourceLocation(
+          e.getOriginalMessage().lines().findFirst().orElse(""))));
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read " + VARIABLE, e); // a String is never unreadable
     }
-    if (root.isArray()) {
+    if (root instanceof List) {
       return UNSET; // TensorFlow looks keys up with `in`, which finds none in a list
     }
-    if (!root.isObject()) {
+    if (!(root instanceof Map)) {
       throw new ConfigurationException(VARIABLE + " must be a JSON object, not " + describe(root));
     }
-    return new TfConfig(root);
+    return new TfConfig((Map<String, Object>) root);
+  }
+
+  private static ConfigurationException notJson(JsonLocation at, String problem) {
+    String where = at == null ? ""
+        : " at line " + at.getLineNr() + ", column " + at.getColumnNr()
+            + (at.getCharOffset() >= 0 ? " (character " + at.getCharOffset() + ")" : "");
+    return new ConfigurationException(VARIABLE + " is not valid JSON" + where + ": " + problem
+        + ". Set " + VARIABLE + " to a JSON object such as "
+        + "{\"cluster\": {\"worker\": [\"host:port\"]}, \"task\": {\"type\": \"worker\", \"index\": 0}}");
+  }
+
+  /** The value that starts at {@code token}, read to its end. */
+  private static Object read(JsonParser parser, JsonToken token) throws IOException {
+    switch (token) {
+      case START_OBJECT: {
+        Map<String, Object> object = new LinkedHashMap<>();
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+          String name = parser.currentName();
+          object.put(name, read(parser, parser.nextToken())); // a repeated key: the last value, first place
+        }
+        return object;
+      }
+      case START_ARRAY: {
+        List<Object> array = new ArrayList<>();
+        for (JsonToken element = parser.nextToken(); element != JsonToken.END_ARRAY; element = parser.nextToken()) {
+          array.add(read(parser, element));
+        }
+        return array;
+      }
+      case VALUE_STRING:
+        return parser.getText();
+      case VALUE_NUMBER_INT:
+        return parser.getNumberValue(); // Integer, Long or BigInteger: the smallest that holds it
+      case VALUE_NUMBER_FLOAT:
+        return parser.getDoubleValue();
+      case VALUE_TRUE:
+        return Boolean.TRUE;
+      case VALUE_FALSE:
+        return Boolean.FALSE;
+      case VALUE_NULL:
+        return JsonNull.NULL;
+      default:
+        throw new IllegalStateException("JSON text has no " + token); // the parser reports every malformed text
+    }
   }
 
   /** Whether the key is present (even with a null value). */
   boolean has(String key) {
-    return root.has(key);
+    return root.containsKey(key);
   }
 
   /**
@@ -86,28 +143,28 @@ final class TfConfig {
    * @throws IllegalArgumentException when {@code cluster} is not an object of jobs, naming the job
    */
   ClusterSpec cluster() {
-    if (!root.has("cluster")) {
+    if (!root.containsKey("cluster")) {
       return ClusterSpec.empty();
     }
-    JsonNode cluster = root.get("cluster");
-    if (!cluster.isObject()) {
+    Object cluster = root.get("cluster");
+    if (!(cluster instanceof Map)) {
       throw new ConfigurationException(VARIABLE + " \"cluster\" must be an object mapping job names to "
           + "lists of addresses (or objects from task index to address), not " + describe(cluster));
     }
     ClusterSpec.Builder spec = ClusterSpec.builder();
-    for (Iterator<Map.Entry<String, JsonNode>> jobs = cluster.fields(); jobs.hasNext(); ) {
-      Map.Entry<String, JsonNode> job = jobs.next();
-      String name = job.getKey();
-      JsonNode tasks = job.getValue();
+    for (Map.Entry<?, ?> job : ((Map<?, ?>) cluster).entrySet()) {
+      String name = (String) job.getKey();
+      Object tasks = job.getValue();
       spec.addEmptyJob(name);
-      if (tasks.isArray()) {
-        for (int i = 0; i < tasks.size(); i++) {
-          spec.addTask(name, i, address(name, String.valueOf(i), tasks.get(i)));
+      if (tasks instanceof List) {
+        List<?> addresses = (List<?>) tasks;
+        for (int i = 0; i < addresses.size(); i++) {
+          spec.addTask(name, i, address(name, String.valueOf(i), addresses.get(i)));
         }
-      } else if (tasks.isObject()) {
-        for (Iterator<Map.Entry<String, JsonNode>> it = tasks.fields(); it.hasNext(); ) {
-          Map.Entry<String, JsonNode> task = it.next();
-          spec.addTask(name, taskIndexKey(name, task.getKey()), address(name, task.getKey(), task.getValue()));
+      } else if (tasks instanceof Map) {
+        for (Map.Entry<?, ?> task : ((Map<?, ?>) tasks).entrySet()) {
+          String index = (String) task.getKey();
+          spec.addTask(name, taskIndexKey(name, index), address(name, index, task.getValue()));
         }
       } else {
         throw new ConfigurationException(VARIABLE + " job '" + name + "' must be a list of addresses or an "
@@ -129,50 +186,50 @@ final class TfConfig {
         + "': task indices must be decimal integers");
   }
 
-  private static String address(String job, String index, JsonNode address) {
-    if (!address.isTextual()) {
+  private static String address(String job, String index, Object address) {
+    if (!(address instanceof String)) {
       throw new ConfigurationException(VARIABLE + " task " + index + " of job '" + job
           + "' must be a \"host:port\" string, not " + describe(address));
     }
-    return address.textValue();
+    return (String) address;
   }
 
   /** {@code task.type}, or {@code null} when absent. */
   String taskType() {
-    JsonNode type = task().get("type");
-    if (type == null || type.isNull()) {
+    Object type = task().get("type");
+    if (type == null || type == JsonNull.NULL) {
       return null;
     }
-    if (!type.isTextual()) {
+    if (!(type instanceof String)) {
       throw new ConfigurationException(VARIABLE + " \"task\".\"type\" must be a job name string, not "
           + describe(type));
     }
-    return type.textValue();
+    return (String) type;
   }
 
   /** {@code task.index}, or {@code null} when absent. */
   Integer taskIndex() {
-    JsonNode index = task().get("index");
-    if (index == null || index.isNull()) {
+    Object index = task().get("index");
+    if (index == null || index == JsonNull.NULL) {
       return null;
     }
-    if (!index.isIntegralNumber() || !index.canConvertToInt()) {
+    if (!(index instanceof Integer)) { // the parser makes a Long or BigInteger only past int's range
       throw new ConfigurationException(VARIABLE + " \"task\".\"index\" must be an integer, not "
           + describe(index));
     }
-    return index.intValue();
+    return (Integer) index;
   }
 
-  private JsonNode task() {
-    if (!root.has("task")) {
-      return MissingNode.getInstance();
+  private Map<?, ?> task() {
+    if (!root.containsKey("task")) {
+      return Map.of();
     }
-    JsonNode task = root.get("task");
-    if (!task.isObject()) {
+    Object task = root.get("task");
+    if (!(task instanceof Map)) {
       throw new ConfigurationException(VARIABLE + " \"task\" must be an object with \"type\" and \"index\", not "
           + describe(task));
     }
-    return task;
+    return (Map<?, ?>) task;
   }
 
   /** {@code rpc_layer}, or {@code null} when absent. */
@@ -186,23 +243,74 @@ final class TfConfig {
   }
 
   private String optionalText(String key) {
-    JsonNode value = root.get(key);
-    if (value == null || value.isNull()) {
+    Object value = root.get(key);
+    if (value == null || value == JsonNull.NULL) {
       return null;
     }
-    if (!value.isTextual()) {
+    if (!(value instanceof String)) {
       throw new ConfigurationException(VARIABLE + " \"" + key + "\" must be a string, not " + describe(value));
     }
-    return value.textValue();
+    return (String) value;
   }
 
-  private static String describe(JsonNode node) {
-    if (node.isNull()) {
+  /** A value for a message: its JSON type and its compact JSON text, cut to 60 characters. */
+  private static String describe(Object value) {
+    if (value == JsonNull.NULL) {
       return "null";
     }
-    String text = node.toString();
-    String shown = text.length() > 60 ? text.substring(0, 57) + "..." : text;
-    return node.getNodeType().name().toLowerCase(java.util.Locale.ROOT) + " " + shown;
+    StringWriter text = new StringWriter();
+    try (JsonGenerator json = JSON.createGenerator(text)) {
+      write(json, value);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a StringWriter does not fail
+    }
+    String written = text.toString();
+    String shown = written.length() > 60 ? written.substring(0, 57) + "..." : written;
+    return typeName(value) + " " + shown;
+  }
+
+  private static String typeName(Object value) {
+    if (value instanceof Map) {
+      return "object";
+    }
+    if (value instanceof List) {
+      return "array";
+    }
+    if (value instanceof String) {
+      return "string";
+    }
+    return value instanceof Number ? "number" : "boolean";
+  }
+
+  private static void write(JsonGenerator json, Object value) throws IOException {
+    if (value instanceof Map) {
+      json.writeStartObject();
+      for (Map.Entry<?, ?> field : ((Map<?, ?>) value).entrySet()) {
+        json.writeFieldName((String) field.getKey());
+        write(json, field.getValue());
+      }
+      json.writeEndObject();
+    } else if (value instanceof List) {
+      json.writeStartArray();
+      for (Object element : (List<?>) value) {
+        write(json, element);
+      }
+      json.writeEndArray();
+    } else if (value instanceof String) {
+      json.writeString((String) value);
+    } else if (value instanceof Integer) {
+      json.writeNumber((Integer) value);
+    } else if (value instanceof Long) {
+      json.writeNumber((Long) value);
+    } else if (value instanceof BigInteger) {
+      json.writeNumber((BigInteger) value);
+    } else if (value instanceof Double) {
+      json.writeNumber((Double) value);
+    } else if (value instanceof Boolean) {
+      json.writeBoolean((Boolean) value);
+    } else {
+      json.writeNull();
+    }
   }
 
   /**
