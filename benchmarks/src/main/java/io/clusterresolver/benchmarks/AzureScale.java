@@ -50,11 +50,8 @@ public final class AzureScale {
     BenchOptions.Sweep sweep = options.sweep("10,700,5000", 10, 5);
     int warmups = options.integer("warmups", 2);
     BenchOptions.quietLogs();
-    System.out.printf(Locale.ROOT, "%s; latency %d ms per ARM call%n",
-        BenchOptions.machine(), sweep.latencyMs());
-    System.out.println("| N VMs | ours: ARM calls / resolve | ours: warm median ms | fluent N+1: ARM calls | fluent N+1: ms |"
-        + " same members |");
-    System.out.println("| --- | --- | --- | --- | --- | --- |");
+    sweep.printHeading("ARM call", "| N VMs | ours: ARM calls / resolve | ours: warm median ms | fluent N+1: ARM calls"
+        + " | fluent N+1: ms | same members |", "| --- | --- | --- | --- | --- | --- |");
     for (int n : sweep.sizes()) {
       try (SimulatedAzure azure = SimulatedAzure.start()) {
         azure.trustStoreProperties().forEach(System::setProperty);

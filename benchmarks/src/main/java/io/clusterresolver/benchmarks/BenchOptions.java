@@ -50,7 +50,15 @@ final class BenchOptions {
   }
 
   /** The sweep every scale benchmark runs: cluster {@code --sizes}, {@code --latency-ms} per API call, {@code --reps} per size. */
-  record Sweep(int[] sizes, int latencyMs, int reps) {}
+  record Sweep(int[] sizes, int latencyMs, int reps) {
+
+    /** Prints the machine and the latency per {@code call}, then the table's header and separator rows. */
+    void printHeading(String call, String header, String separator) {
+      System.out.printf(Locale.ROOT, "%s; latency %d ms per %s%n", machine(), latencyMs, call);
+      System.out.println(header);
+      System.out.println(separator);
+    }
+  }
 
   /** The sweep, each setting defaulting to the given one. */
   Sweep sweep(String sizes, int latencyMs, int reps) {

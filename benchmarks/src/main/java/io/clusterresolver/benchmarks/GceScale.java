@@ -48,11 +48,8 @@ public final class GceScale {
     int n1MaxCalls = options.integer("n1-reps-max-calls", 600);
     BenchOptions.quietLogs();
 
-    System.out.printf(Locale.ROOT, "%s; latency %d ms per API call%n",
-        BenchOptions.machine(), sweep.latencyMs());
-    System.out.println("| N | client | calls / resolve | listInstances | instances.list | instances.get |"
-        + " aggregatedList | wall median ms (min) | runs |");
-    System.out.println("| ---: | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |");
+    sweep.printHeading("API call", "| N | client | calls / resolve | listInstances | instances.list | instances.get |"
+        + " aggregatedList | wall median ms (min) | runs |", "| ---: | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |");
     for (int n : sweep.sizes()) {
       try (SimulatedGce gce = SimulatedGce.start("bench-project")) {
         List<String> members = new ArrayList<>();

@@ -30,6 +30,7 @@ public abstract class CloudResolverProvider implements ClusterResolverProvider {
   public static final int CLOUD_PRIORITY = 50;
 
   private final String name;
+  private final int priority;
   private final List<ConfigProperty<?>> properties;
 
   /**
@@ -40,7 +41,20 @@ public abstract class CloudResolverProvider implements ClusterResolverProvider {
    * @param properties every property it reads, in the order its README lists them
    */
   protected CloudResolverProvider(String name, List<ConfigProperty<?>> properties) {
+    this(name, CLOUD_PRIORITY, properties);
+  }
+
+  /**
+   * A provider that ranks apart from the plain clouds (one that runs on top of a cloud, like a
+   * Kubernetes cluster or a TPU VM, ranks above it); otherwise as {@link #CloudResolverProvider(String, List)}.
+   *
+   * @param name the provider's name: its keys are {@code clusterresolver.<name>.*}
+   * @param priority what {@link #priority()} returns
+   * @param properties every property it reads, in the order its README lists them
+   */
+  protected CloudResolverProvider(String name, int priority, List<ConfigProperty<?>> properties) {
     this.name = Objects.requireNonNull(name, "name");
+    this.priority = priority;
     this.properties = List.copyOf(properties);
   }
 
@@ -49,10 +63,13 @@ public abstract class CloudResolverProvider implements ClusterResolverProvider {
     return name;
   }
 
-  /** {@value #CLOUD_PRIORITY}, like every cloud: below scheduler and configuration providers, above {@code local}. */
+  /**
+   * The priority given to the constructor: {@value #CLOUD_PRIORITY} for a plain cloud, below
+   * scheduler and configuration providers, above {@code local}.
+   */
   @Override
   public int priority() {
-    return CLOUD_PRIORITY;
+    return priority;
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.clusterresolver.gce;
 
 import io.clusterresolver.cloud.CloudProperties;
+import io.clusterresolver.google.GoogleProperties;
 import io.clusterresolver.spi.ConfigProperty;
 import io.clusterresolver.spi.TaskProperties;
 import java.util.List;
@@ -47,10 +48,7 @@ final class GceProperties {
       + " emulator, a simulation); default https://compute.googleapis.com");
   static final ConfigProperty<String> METADATA_ENDPOINT = CloudProperties.endpoint("metadata-endpoint",
       "Metadata server; default: GCE_METADATA_HOST, then http://metadata.google.internal");
-  static final ConfigProperty<String> CREDENTIALS = ConfigProperty.string("credentials")
-      .description("none (send no token: emulators, proxies) or the path of a service-account JSON key file;"
-          + " default: Application Default Credentials")
-      .build();
+  static final ConfigProperty<String> CREDENTIALS = GoogleProperties.CREDENTIALS;
 
   static final List<ConfigProperty<?>> ALL = Stream.concat(Stream.of(PROJECT, ZONES, LABELS, INSTANCE_GROUP,
       STATES, ADDRESS, JOB_LABEL, CloudProperties.JOBS, CloudProperties.ORDER, TASKS_PER_INSTANCE, CloudProperties.PORT,

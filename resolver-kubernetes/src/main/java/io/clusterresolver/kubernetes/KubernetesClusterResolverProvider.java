@@ -17,15 +17,12 @@ public final class KubernetesClusterResolverProvider extends CloudResolverProvid
   /** The provider's name. */
   public static final String NAME = "kubernetes";
 
+  /** Above the clouds a pod runs on (a pod on EC2 is in a Kubernetes cluster first), below TF_CONFIG and Slurm. */
+  private static final int PRIORITY = 100;
+
   /** A public zero-argument constructor that does no work, for {@link java.util.ServiceLoader}. */
   public KubernetesClusterResolverProvider() {
-    super(NAME, KubernetesProperties.ALL);
-  }
-
-  /** Above the clouds a pod runs on (a pod on EC2 is in a Kubernetes cluster first), below TF_CONFIG and Slurm. */
-  @Override
-  public int priority() {
-    return 100;
+    super(NAME, PRIORITY, KubernetesProperties.ALL);
   }
 
   /** Whether {@code KUBERNETES_SERVICE_HOST} is set, as it is in every pod; touches no file or network. */

@@ -25,17 +25,14 @@ public final class TpuClusterResolverProvider extends CloudResolverProvider {
   /** What {@link ClusterResolver#environment()} returns, as TensorFlow's TPU resolver does at Google. */
   public static final String ENVIRONMENT = "google";
 
+  /** Above the plain cloud providers (a TPU VM is also a Compute Engine VM), below scheduler and configuration ones. */
+  private static final int PRIORITY = 60;
+
   private static final Path DMI_PRODUCT_NAME = Path.of("/sys/class/dmi/id/product_name");
 
   /** A public zero-argument constructor that does no work, for {@link java.util.ServiceLoader}. */
   public TpuClusterResolverProvider() {
-    super(NAME, TpuProperties.ALL);
-  }
-
-  /** Above the plain cloud providers (a TPU VM is also a Compute Engine VM), below scheduler and configuration ones. */
-  @Override
-  public int priority() {
-    return 60;
+    super(NAME, PRIORITY, TpuProperties.ALL);
   }
 
   /**

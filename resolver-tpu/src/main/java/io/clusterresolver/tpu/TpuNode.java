@@ -5,6 +5,7 @@ import io.clusterresolver.google.GoogleJson;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.ToIntFunction;
 
 /**
  * The fields of a Cloud TPU API v2 {@code Node} that a resolve reads, by their REST names; the rest of the
@@ -37,12 +38,7 @@ record TpuNode(String name, State state, Health health, String healthDescription
     }
 
     static State of(int number) {
-      for (State s : values()) {
-        if (s.number == number) {
-          return s;
-        }
-      }
-      return UNRECOGNIZED;
+      return byNumber(values(), s -> s.number, number, UNRECOGNIZED);
     }
   }
 
@@ -57,12 +53,7 @@ record TpuNode(String name, State state, Health health, String healthDescription
     }
 
     static Health of(int number) {
-      for (Health h : values()) {
-        if (h.number == number) {
-          return h;
-        }
-      }
-      return UNRECOGNIZED;
+      return byNumber(values(), h -> h.number, number, UNRECOGNIZED);
     }
   }
 
@@ -83,10 +74,10 @@ record TpuNode(String name, State state, Health health, String healthDescription
           text[2] = GoogleJson.string(r);
           return true;
         case "state":
-          enums[0] = GoogleJson.enumNumber(r, name -> number(State.values(), name));
+          enums[0] = GoogleJson.enumNumber(r, name -> number(State.values(), s -> s.number, name));
           return true;
         case "health":
-          enums[1] = GoogleJson.enumNumber(r, name -> number(Health.values(), name));
+          enums[1] = GoogleJson.enumNumber(r, name -> number(Health.values(), h -> h.number, name));
           return true;
         case "networkEndpoints":
           endpoints.addAll(GoogleJson.list(r, TpuNode::endpoint));
@@ -116,11 +107,21 @@ record TpuNode(String name, State state, Health health, String healthDescription
     return new Endpoint(ip[0], port[0]);
   }
 
-  /** The number of the value named {@code name}, -1 when there is none. */
-  private static int number(Enum<?>[] values, String name) {
-    for (Enum<?> value : values) {
+  /** The value whose API number is {@code number}, else {@code unrecognized}. */
+  private static <E extends Enum<E>> E byNumber(E[] values, ToIntFunction<E> numberOf, int number, E unrecognized) {
+    for (E value : values) {
+      if (numberOf.applyAsInt(value) == number) {
+        return value;
+      }
+    }
+    return unrecognized;
+  }
+
+  /** The API number of the value named {@code name}, -1 when there is none. */
+  private static <E extends Enum<E>> int number(E[] values, ToIntFunction<E> numberOf, String name) {
+    for (E value : values) {
       if (value.name().equals(name) && !"UNRECOGNIZED".equals(name)) {
-        return value instanceof State s ? s.number : ((Health) value).number;
+        return numberOf.applyAsInt(value);
       }
     }
     return -1;

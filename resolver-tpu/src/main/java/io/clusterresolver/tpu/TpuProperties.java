@@ -1,6 +1,7 @@
 package io.clusterresolver.tpu;
 
 import io.clusterresolver.cloud.CloudProperties;
+import io.clusterresolver.google.GoogleProperties;
 import io.clusterresolver.spi.ConfigProperty;
 import io.clusterresolver.spi.TaskProperties;
 import java.util.List;
@@ -30,10 +31,7 @@ final class TpuProperties {
       "Cloud TPU API endpoint override (a proxy, an emulator, a simulation); default https://tpu.googleapis.com");
   static final ConfigProperty<String> METADATA_ENDPOINT = CloudProperties.endpoint("metadata-endpoint",
       "Metadata server; default http:// + GCE_METADATA_HOST, else http://metadata.google.internal");
-  static final ConfigProperty<String> CREDENTIALS = ConfigProperty.string("credentials")
-      .description("'none' (send no token: emulators, proxies) or the path of a service-account JSON key file;"
-          + " default: Application Default Credentials")
-      .build();
+  static final ConfigProperty<String> CREDENTIALS = GoogleProperties.CREDENTIALS;
   static final ConfigProperty<Boolean> API = ConfigProperty.bool("api")
       .defaultValue("true")
       .description("Ask the Cloud TPU API (nodes.get); false: on a TPU VM, read the workers from the metadata server")
