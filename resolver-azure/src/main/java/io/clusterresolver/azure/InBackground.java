@@ -16,9 +16,11 @@ import java.util.concurrent.FutureTask;
 final class InBackground<T> {
 
   private final FutureTask<T> task;
+  private final Thread thread;
 
-  private InBackground(FutureTask<T> task) {
+  private InBackground(FutureTask<T> task, Thread thread) {
     this.task = task;
+    this.thread = thread;
   }
 
   /** Starts {@code work} on a daemon thread named {@code name} (it never keeps the JVM alive). */
@@ -27,7 +29,7 @@ final class InBackground<T> {
     Thread thread = new Thread(task, name);
     thread.setDaemon(true);
     thread.start();
-    return new InBackground<>(task);
+    return new InBackground<>(task, thread);
   }
 
   /**
@@ -57,8 +59,17 @@ final class InBackground<T> {
     }
   }
 
-  /** Stops the work if it is still running (its thread is interrupted); no effect once it has ended. */
+  /**
+   * Stops the work if it is still running and waits for its thread to end, so that no request of a
+   * resolve is still being sent once the resolve has returned (the work is bounded by the resolve's
+   * deadline, and a request in flight leaves at the interrupt). No effect once the work has ended.
+   */
   void cancel() {
     task.cancel(true);
+    try {
+      thread.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // the caller's own interrupt: stop waiting, keep its flag
+    }
   }
 }

@@ -292,6 +292,22 @@ class AzureProviderTest {
   }
 
   @Test
+  void aFailedResolveLeavesNoListingRunningBehindIt() throws InterruptedException {
+    azure.addTypical(0, 250, b -> b);
+    azure.inject(Fault.slow(Duration.ofSeconds(2)).onOperation("ListNetworkInterfaces").always());
+    azure.inject(Fault.malformedBody().onOperation("ListVirtualMachines").onPage(2).always());
+
+    Throwable thrown = catchThrowable(() -> AzureTestSupport.resolver(azure).clusterSpec());
+
+    assertThat(thrown).isInstanceOf(ClusterResolverException.class).hasMessageContaining("VirtualMachines.List");
+    assertThat(Thread.getAllStackTraces().keySet()).as("threads alive once the resolve has returned")
+        .noneMatch(t -> t.getName().startsWith("cluster-resolver-azure-"));
+    Map<String, Integer> counts = Map.copyOf(azure.callCounts());
+    Thread.sleep(500);
+    assertThat(azure.callCounts()).as("requests after the resolve returned").isEqualTo(counts);
+  }
+
+  @Test
   void mistakesAreConfigurationErrorsNamingTheKey() {
     assertThat(catchThrowable(() -> AzureTestSupport.resolver(azure, "resource-group", null, "scale-set", "x")))
         .isInstanceOf(ConfigurationException.class).hasMessageContaining("clusterresolver.azure.scale-set")
