@@ -6,13 +6,12 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.ClusterResolvers;
+import io.clusterresolver.testkit.Loopback;
 import io.clusterresolver.testkit.SimulatedAzure;
 import io.clusterresolver.testkit.SimulatedEc2;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetAddress;
-import java.net.Socket;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.util.Map;
@@ -58,40 +57,8 @@ class AwsTlsTest {
     context.init(keys.getKeyManagers(), null, null);
     SSLServerSocket server = (SSLServerSocket) context.getServerSocketFactory()
         .createServerSocket(0, 50, InetAddress.getLoopbackAddress());
-    Thread accept = new Thread(() -> {
-      while (!server.isClosed()) {
-        try {
-          Socket client = server.accept();
-          Socket plain = new Socket(InetAddress.getLoopbackAddress(), port);
-          pump(client, plain);
-          pump(plain, client);
-        } catch (IOException e) {
-          // closed, or a handshake the client refused: the next one is accepted
-        }
-      }
-    }, "tls-front");
-    accept.setDaemon(true);
-    accept.start();
+    Loopback.forward(server, port);
     return server;
-  }
-
-  private static void pump(Socket from, Socket to) {
-    Thread pump = new Thread(() -> {
-      try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-        in.transferTo(out);
-      } catch (IOException e) {
-        // either side closed
-      } finally {
-        try {
-          from.close();
-          to.close();
-        } catch (IOException e) {
-          // closing
-        }
-      }
-    }, "tls-front-pump");
-    pump.setDaemon(true);
-    pump.start();
   }
 
   private static ClusterResolver resolver(SimulatedEc2 ec2, int tlsPort) {

@@ -1,14 +1,11 @@
 package io.clusterresolver.cli;
 
+import io.clusterresolver.testkit.Loopback;
 import io.clusterresolver.testkit.SimulatedEc2;
 import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -33,9 +30,7 @@ public final class NetnsCloud {
       ec2.addTypical(0, Integer.parseInt(args[2]), b -> b.instanceType("m5.large"));
       front.bind(new InetSocketAddress(address, port), 512);
       int backPort = ec2.endpoint().getPort();
-      Thread accept = new Thread(() -> forward(front, backPort), "forward");
-      accept.setDaemon(true);
-      accept.start();
+      Loopback.forward(front, backPort);
       String loopback = "127.0.0.1:" + backPort;
       for (Map.Entry<String, String> e : ec2.providerProperties().entrySet()) {
         System.out.println("property " + e.getKey() + "=" + e.getValue().replace(loopback, address + ":" + port));
@@ -52,37 +47,5 @@ public final class NetnsCloud {
         }
       }
     }
-  }
-
-  private static void forward(ServerSocket front, int backPort) {
-    while (!front.isClosed()) {
-      try {
-        Socket client = front.accept();
-        Socket back = new Socket("127.0.0.1", backPort);
-        pipe(client, back);
-        pipe(back, client);
-      } catch (IOException e) {
-        // closed, or one connection failed: the client sees a reset
-      }
-    }
-  }
-
-  private static void pipe(Socket from, Socket to) {
-    Thread t = new Thread(() -> {
-      try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-        in.transferTo(out);
-      } catch (IOException e) {
-        // the other side closed
-      } finally {
-        try {
-          from.close();
-          to.close();
-        } catch (IOException ignored) {
-          // already closed
-        }
-      }
-    }, "pipe");
-    t.setDaemon(true);
-    t.start();
   }
 }
