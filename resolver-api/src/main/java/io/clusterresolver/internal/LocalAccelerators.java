@@ -22,8 +22,6 @@ import java.util.concurrent.TimeUnit;
  */
 public final class LocalAccelerators {
 
-  private static final System.Logger LOG = System.getLogger(LocalAccelerators.class.getName());
-
   /** The device type name resolvers report GPUs under, as TensorFlow does. */
   public static final String GPU = "GPU";
 
@@ -42,10 +40,14 @@ public final class LocalAccelerators {
       int count = visibleDeviceIds(visible).size();
       return count == 0 ? Map.of() : Map.of(GPU, count);
     }
-    return findOnPath("nvidia-smi", environment.get("PATH"))
-        .flatMap(nvidiaSmi -> listGpus(nvidiaSmi, timeout))
-        .map(gpus -> gpus.isEmpty() ? Map.<String, Integer>of() : Map.of(GPU, gpus.size()))
-        .orElse(Map.of());
+    // Plain branches, no lambdas: this runs on every off-cloud resolve, where each lambda shape is a class
+    // spun at start (issue 23).
+    Optional<Path> nvidiaSmi = findOnPath("nvidia-smi", environment.get("PATH"));
+    if (nvidiaSmi.isEmpty()) {
+      return Map.of();
+    }
+    List<String> gpus = listGpus(nvidiaSmi.get(), timeout).orElse(List.of());
+    return gpus.isEmpty() ? Map.of() : Map.of(GPU, gpus.size());
   }
 
   /**
@@ -96,7 +98,7 @@ public final class LocalAccelerators {
           .redirectErrorStream(true)
           .start();
     } catch (IOException e) {
-      LOG.log(System.Logger.Level.DEBUG, "Could not run " + nvidiaSmi + ": " + e);
+      log(System.Logger.Level.DEBUG, "Could not run " + nvidiaSmi + ": " + e);
       return Optional.empty();
     }
     try {
@@ -104,13 +106,13 @@ public final class LocalAccelerators {
       // Reads in this thread: nvidia-smi prints a few lines, well below any pipe buffer.
       if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         process.destroyForcibly();
-        LOG.log(System.Logger.Level.WARNING,
+        log(System.Logger.Level.WARNING,
             nvidiaSmi + " did not answer within " + timeout.toMillis() + " ms: reporting no GPUs");
         return Optional.empty();
       }
       String output = read(process.getInputStream());
       if (process.exitValue() != 0) {
-        LOG.log(System.Logger.Level.DEBUG, nvidiaSmi + " exited with " + process.exitValue() + ": reporting no GPUs");
+        log(System.Logger.Level.DEBUG, nvidiaSmi + " exited with " + process.exitValue() + ": reporting no GPUs");
         return Optional.empty();
       }
       List<String> gpus = new ArrayList<>();
@@ -127,6 +129,15 @@ public final class LocalAccelerators {
     } catch (IOException e) {
       return Optional.empty();
     }
+  }
+
+  /**
+   * Logs through a logger looked up only now: looking one up at class initialization sets up
+   * java.util.logging (about a hundred classes) on every resolve, which has nothing to log when no
+   * {@code nvidia-smi} is on the {@code PATH} (issue 23).
+   */
+  private static void log(System.Logger.Level level, String message) {
+    System.getLogger(LocalAccelerators.class.getName()).log(level, message);
   }
 
   private static String read(InputStream in) throws IOException {
