@@ -62,6 +62,38 @@ class DistributionIT {
     assertThat(built.resolve("sim")).isDirectoryContaining(p -> p.getFileName().toString().startsWith("wiremock"));
   }
 
+  /**
+   * The distribution's picocli holds the classes of picocli's own jar (the one the tests run on), each compiled for
+   * Java 17 or newer: Java 17 verifies a Java 5 class file with the old verifier at every start (issue 23).
+   */
+  @Test
+  void picocliIsTheSameClassesCompiledForJava17() throws Exception {
+    Path maven = Path.of(picocli.CommandLine.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    Path shipped = built.resolve("lib").resolve(maven.getFileName());
+    Map<String, Integer> original = classVersions(maven);
+    Map<String, Integer> distributed = classVersions(shipped);
+    assertThat(distributed.keySet()).isEqualTo(original.keySet());
+    assertThat(original.values()).as("picocli's own jar").contains(49);
+    assertThat(distributed.values()).as("%s", shipped).allMatch(major -> major >= 61);
+  }
+
+  /** Class entry (outside META-INF) to the major version of its class file. */
+  private static Map<String, Integer> classVersions(Path jar) throws IOException {
+    Map<String, Integer> versions = new java.util.TreeMap<>();
+    try (JarFile file = new JarFile(jar.toFile())) {
+      for (Enumeration<JarEntry> e = file.entries(); e.hasMoreElements(); ) {
+        JarEntry entry = e.nextElement();
+        if (entry.getName().endsWith(".class") && !entry.getName().startsWith("META-INF/")) {
+          try (var in = file.getInputStream(entry)) {
+            byte[] header = in.readNBytes(8);
+            versions.put(entry.getName(), ((header[6] & 0xff) << 8) | (header[7] & 0xff));
+          }
+        }
+      }
+    }
+    return versions;
+  }
+
   @Test
   void aProviderJarDroppedIntoPluginsIsFoundWithNoOtherStep(@TempDir Path tmp) throws Exception {
     Path home = tmp.resolve("cluster-resolver");
