@@ -21,7 +21,6 @@ import com.azure.json.JsonProviders;
 import com.azure.json.JsonReader;
 import com.azure.json.JsonToken;
 import com.azure.json.ReadValueCallback;
-import com.azure.resourcemanager.compute.fluent.models.ResourceSkuInner;
 import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetInner;
 import io.clusterresolver.cloud.AnswerLimit;
 import java.io.IOException;
@@ -41,7 +40,7 @@ import javax.net.ssl.SSLContext;
  * bounded answers ({@link BoundedHttpClient}), the {@link DeadlinePolicy} and the bearer token, and no
  * retry policy (the kit's {@code CloudApi} retries each call, so nothing retries twice). The listings'
  * items are streamed with azure-json's reader into {@link ArmResources}' records of the fields a resolve
- * uses; the scale set and the Resource SKUs into the SDK's own models with their generated {@code fromJson}.
+ * uses (Resource SKUs too); the scale set into the SDK's own model with its generated {@code fromJson}.
  *
  * <p>Why not the SDK's generated {@code ComputeManagementClient} and {@code NetworkManagementClient}:
  * building one builds a {@code RestProxy} (a dynamic proxy and the reflective parse of every method's
@@ -115,9 +114,9 @@ final class ArmClients {
   }
 
   /** ResourceSkus.List with a {@code $filter}. */
-  PagedIterable<ResourceSkuInner> resourceSkus(String filter, Context context) {
+  PagedIterable<ArmResources.Sku> resourceSkus(String filter, Context context) {
     return list(subscription + "/providers/Microsoft.Compute/skus?api-version=" + SKUS + query("$filter", filter),
-        ResourceSkuInner::fromJson, context);
+        ArmResources.Sku::read, context);
   }
 
   /** NetworkInterfaces.ListByResourceGroup, or NetworkInterfaces.ListAll when {@code resourceGroup} is null. */

@@ -212,6 +212,58 @@ final class ArmResources {
     }
   }
 
+  /**
+   * A Resource SKU ({@code ResourceSkuInner}): its resource type, name and capabilities in order (a
+   * location's listing holds thousands of SKUs of every resource type, each with its locations, zones,
+   * restrictions and costs, none of which a resolve reads).
+   */
+  record Sku(String resourceType, String name, List<Capability> capabilities) {
+
+    /** One named capability, like {@code GPUs} = {@code 8}. */
+    record Capability(String name, String value) {}
+
+    static Sku read(JsonReader json) throws IOException {
+      if (!object(json)) {
+        return null;
+      }
+      String resourceType = null;
+      String name = null;
+      List<Capability> capabilities = null;
+      for (String field = field(json); field != null; field = field(json)) {
+        switch (field) {
+          case "resourceType" -> resourceType = json.getString();
+          case "name" -> name = json.getString();
+          case "capabilities" -> capabilities = capabilities(json);
+          default -> json.skipChildren();
+        }
+      }
+      return new Sku(resourceType, name, capabilities);
+    }
+
+    private static List<Capability> capabilities(JsonReader json) throws IOException {
+      if (!array(json)) {
+        return null;
+      }
+      List<Capability> capabilities = new ArrayList<>();
+      while (json.nextToken() != JsonToken.END_ARRAY) {
+        if (!object(json)) {
+          continue;
+        }
+        String name = null;
+        String value = null;
+        for (String field = field(json); field != null; field = field(json)) {
+          switch (field) {
+            case "name" -> name = json.getString();
+            case "value" -> value = json.getString();
+            default -> json.skipChildren();
+          }
+        }
+        capabilities.add(new Capability(name, value));
+      }
+      return capabilities;
+    }
+  }
+
   /** {@code networkProfile.networkInterfaces}: each reference's id and {@code properties.primary}. */
   private static List<NicReference> nicReferences(JsonReader json) throws IOException {
     List<NicReference> refs = new ArrayList<>(1);

@@ -6,6 +6,7 @@ import com.azure.json.JsonProviders;
 import com.azure.json.JsonReader;
 import com.azure.json.JsonToken;
 import com.azure.json.ReadValueCallback;
+import com.azure.resourcemanager.compute.fluent.models.ResourceSkuInner;
 import com.azure.resourcemanager.compute.fluent.models.VirtualMachineInner;
 import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetVMInner;
 import com.azure.resourcemanager.compute.models.InstanceViewStatus;
@@ -32,7 +33,7 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link ArmResources}' streamed records against an independent reading of the same bytes: the
  * SDK's own generated {@code fromJson} models, field by field for every field a resolve uses, on
- * every page of the simulation's listings (and on hand-written answers with the shapes the simulation
+ * every page of the simulation's listings, Resource SKUs too (and on hand-written answers with the shapes the simulation
  * does not send: nulls, absent objects, look-alike fields nested elsewhere, offsets missing).
  */
 class ArmResourcesTest {
@@ -118,6 +119,36 @@ class ArmResourcesTest {
       assertThat(items).isPositive();
       assertThat(addresses).hasSize(items);
     }
+  }
+
+  @Test
+  void resourceSkusOfALocation() throws Exception {
+    azure.defineSku("Standard_NC4as_T4_v3", 1).defineSku("Standard_ND96asr_v4", 8).defineSku("Standard_D4s_v3", 0);
+    List<String> gpus = new ArrayList<>();
+    int items = compare(path("/providers/Microsoft.Compute/skus?api-version=2021-07-01&$filter=location%20eq%20%27eastus%27"),
+        ResourceSkuInner::fromJson, ArmResources.Sku::read, (sdk, ours) -> compareSku(sdk, ours, gpus));
+    assertThat(items).isGreaterThanOrEqualTo(3);
+    assertThat(gpus).contains("1", "8");
+
+    String hand = "{\"value\":[{\"capabilities\":null,\"name\":\"a\"},{\"resourceType\":\"virtualMachines\","
+        + "\"locationInfo\":[{\"location\":\"eastus\",\"zones\":[\"1\"],\"zoneDetails\":[{\"capabilities\":"
+        + "[{\"name\":\"GPUs\",\"value\":\"99\"}]}]}],\"capabilities\":[{\"value\":\"4\",\"name\":\"GPUs\"},"
+        + "{\"name\":\"vCPUs\"}],\"restrictions\":[{\"type\":\"Zone\",\"values\":[\"eastus\"]}]}]}";
+    assertThat(comparePage(hand.getBytes(StandardCharsets.UTF_8), ResourceSkuInner::fromJson, ArmResources.Sku::read,
+        (sdk, ours) -> compareSku(sdk, ours, new ArrayList<>()))).isEqualTo(2);
+  }
+
+  private static void compareSku(ResourceSkuInner sdk, ArmResources.Sku ours, List<String> gpus) {
+    assertThat(ours.resourceType()).isEqualTo(sdk.resourceType());
+    assertThat(ours.name()).isEqualTo(sdk.name());
+    if (sdk.capabilities() == null) {
+      assertThat(ours.capabilities()).isNull();
+      return;
+    }
+    List<ArmResources.Sku.Capability> capabilities = new ArrayList<>();
+    sdk.capabilities().forEach(c -> capabilities.add(new ArmResources.Sku.Capability(c.name(), c.value())));
+    assertThat(ours.capabilities()).isEqualTo(capabilities);
+    capabilities.stream().filter(c -> "GPUs".equals(c.name())).forEach(c -> gpus.add(c.value()));
   }
 
   @Test
