@@ -3,6 +3,7 @@ package io.clusterresolver.azure;
 import com.azure.core.util.CoreUtils;
 import com.azure.json.JsonReader;
 import com.azure.json.JsonToken;
+import com.azure.json.ReadValueCallback;
 import java.io.IOException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -62,9 +63,9 @@ final class ArmResources {
             for (String p = field(json); p != null; p = field(json)) {
               switch (p) {
                 case "hardwareProfile" -> size = stringField(json, "vmSize");
-                case "networkProfile" -> nics = nicReferences(json);
+                case "networkProfile" -> nics = listField(json, "networkInterfaces", ArmResources::nicReference);
                 case "timeCreated" -> created = instant(json);
-                case "instanceView" -> statuses = statusCodes(json);
+                case "instanceView" -> statuses = listField(json, "statuses", ArmResources::statusCode);
                 case "virtualMachineScaleSet" -> scaleSetId = stringField(json, "id");
                 default -> json.skipChildren();
               }
@@ -108,7 +109,7 @@ final class ArmResources {
             for (String p = field(json); p != null; p = field(json)) {
               switch (p) {
                 case "timeCreated" -> created = instant(json);
-                case "instanceView" -> statuses = statusCodes(json);
+                case "instanceView" -> statuses = listField(json, "statuses", ArmResources::statusCode);
                 default -> json.skipChildren();
               }
             }
@@ -145,7 +146,7 @@ final class ArmResources {
               switch (p) {
                 case "primary" -> primary = json.getNullable(JsonReader::getBoolean);
                 case "virtualMachine" -> vmId = stringField(json, "id");
-                case "ipConfigurations" -> configs = ipConfigurations(json);
+                case "ipConfigurations" -> configs = list(json, NetworkInterface::ipConfiguration);
                 default -> json.skipChildren();
               }
             }
@@ -156,37 +157,30 @@ final class ArmResources {
       return new NetworkInterface(id, primary, vmId, configs);
     }
 
-    private static List<IpConfiguration> ipConfigurations(JsonReader json) throws IOException {
-      if (!array(json)) {
+    private static IpConfiguration ipConfiguration(JsonReader json) throws IOException {
+      if (!object(json)) {
         return null;
       }
-      List<IpConfiguration> configs = new ArrayList<>(1);
-      while (json.nextToken() != JsonToken.END_ARRAY) {
-        if (!object(json)) {
-          continue;
-        }
-        Boolean primary = null;
-        String privateIp = null;
-        String version = null;
-        String publicIpId = null;
-        for (String field = field(json); field != null; field = field(json)) {
-          if (!"properties".equals(field)) {
-            json.skipChildren();
-          } else if (object(json)) {
-            for (String p = field(json); p != null; p = field(json)) {
-              switch (p) {
-                case "primary" -> primary = json.getNullable(JsonReader::getBoolean);
-                case "privateIPAddress" -> privateIp = json.getString();
-                case "privateIPAddressVersion" -> version = json.getString();
-                case "publicIPAddress" -> publicIpId = stringField(json, "id");
-                default -> json.skipChildren();
-              }
+      Boolean primary = null;
+      String privateIp = null;
+      String version = null;
+      String publicIpId = null;
+      for (String field = field(json); field != null; field = field(json)) {
+        if (!"properties".equals(field)) {
+          json.skipChildren();
+        } else if (object(json)) {
+          for (String p = field(json); p != null; p = field(json)) {
+            switch (p) {
+              case "primary" -> primary = json.getNullable(JsonReader::getBoolean);
+              case "privateIPAddress" -> privateIp = json.getString();
+              case "privateIPAddressVersion" -> version = json.getString();
+              case "publicIPAddress" -> publicIpId = stringField(json, "id");
+              default -> json.skipChildren();
             }
           }
         }
-        configs.add(new IpConfiguration(primary, privateIp, version, publicIpId));
       }
-      return configs;
+      return new IpConfiguration(primary, privateIp, version, publicIpId);
     }
   }
 
@@ -233,94 +227,92 @@ final class ArmResources {
         switch (field) {
           case "resourceType" -> resourceType = json.getString();
           case "name" -> name = json.getString();
-          case "capabilities" -> capabilities = capabilities(json);
+          case "capabilities" -> capabilities = list(json, Sku::capability);
           default -> json.skipChildren();
         }
       }
       return new Sku(resourceType, name, capabilities);
     }
 
-    private static List<Capability> capabilities(JsonReader json) throws IOException {
-      if (!array(json)) {
+    private static Capability capability(JsonReader json) throws IOException {
+      if (!object(json)) {
         return null;
       }
-      List<Capability> capabilities = new ArrayList<>();
-      while (json.nextToken() != JsonToken.END_ARRAY) {
-        if (!object(json)) {
-          continue;
+      String name = null;
+      String value = null;
+      for (String field = field(json); field != null; field = field(json)) {
+        switch (field) {
+          case "name" -> name = json.getString();
+          case "value" -> value = json.getString();
+          default -> json.skipChildren();
         }
-        String name = null;
-        String value = null;
-        for (String field = field(json); field != null; field = field(json)) {
-          switch (field) {
-            case "name" -> name = json.getString();
-            case "value" -> value = json.getString();
-            default -> json.skipChildren();
-          }
-        }
-        capabilities.add(new Capability(name, value));
       }
-      return capabilities;
+      return new Capability(name, value);
     }
   }
 
-  /** {@code networkProfile.networkInterfaces}: each reference's id and {@code properties.primary}. */
-  private static List<NicReference> nicReferences(JsonReader json) throws IOException {
-    List<NicReference> refs = new ArrayList<>(1);
+  /** A VM's reference to a NIC: its id and {@code properties.primary}. */
+  private static NicReference nicReference(JsonReader json) throws IOException {
     if (!object(json)) {
-      return refs;
+      return null;
     }
+    String id = null;
+    Boolean primary = null;
     for (String field = field(json); field != null; field = field(json)) {
-      if (!"networkInterfaces".equals(field) || !array(json)) {
-        json.skipChildren();
-        continue;
-      }
-      while (json.nextToken() != JsonToken.END_ARRAY) {
-        if (!object(json)) {
-          continue;
-        }
-        String id = null;
-        Boolean primary = null;
-        for (String f = field(json); f != null; f = field(json)) {
-          if ("id".equals(f)) {
-            id = json.getString();
-          } else if ("properties".equals(f) && object(json)) {
-            for (String p = field(json); p != null; p = field(json)) {
-              if ("primary".equals(p)) {
-                primary = json.getNullable(JsonReader::getBoolean);
-              } else {
-                json.skipChildren();
-              }
-            }
-          } else if (!"properties".equals(f)) {
+      if ("id".equals(field)) {
+        id = json.getString();
+      } else if ("properties".equals(field) && object(json)) {
+        for (String p = field(json); p != null; p = field(json)) {
+          if ("primary".equals(p)) {
+            primary = json.getNullable(JsonReader::getBoolean);
+          } else {
             json.skipChildren();
           }
         }
-        refs.add(new NicReference(id, primary));
+      } else if (!"properties".equals(field)) {
+        json.skipChildren();
       }
     }
-    return refs;
+    return new NicReference(id, primary);
   }
 
-  /** An instance view's {@code statuses[].code}. */
-  private static List<String> statusCodes(JsonReader json) throws IOException {
-    List<String> codes = new ArrayList<>(2);
-    if (!object(json)) {
-      return codes;
-    }
-    for (String field = field(json); field != null; field = field(json)) {
-      if (!"statuses".equals(field) || !array(json)) {
-        json.skipChildren();
-        continue;
-      }
-      while (json.nextToken() != JsonToken.END_ARRAY) {
-        String code = object(json) ? stringField(json, "code") : null;
-        if (code != null) {
-          codes.add(code);
+  /** The status's {@code code}. */
+  private static String statusCode(JsonReader json) throws IOException {
+    return stringField(json, "code");
+  }
+
+  /**
+   * The list field {@code name} of the object the reader is at (read to its end), each item read by
+   * {@code item}; empty when the object, the field or its value is absent or {@code null}.
+   */
+  private static <T> List<T> listField(JsonReader json, String name, ReadValueCallback<JsonReader, T> item)
+      throws IOException {
+    List<T> items = null;
+    if (object(json)) {
+      for (String field = field(json); field != null; field = field(json)) {
+        if (name.equals(field)) {
+          items = list(json, item);
+        } else {
+          json.skipChildren();
         }
       }
     }
-    return codes;
+    return items == null ? new ArrayList<>(0) : items;
+  }
+
+  /** The array the reader is at, each item read by {@code item}, {@code null} items left out; {@code null} for a JSON null. */
+  private static <T> List<T> list(JsonReader json, ReadValueCallback<JsonReader, T> item) throws IOException {
+    if (!array(json)) {
+      return null;
+    }
+    List<T> items = new ArrayList<>(2);
+    while (json.nextToken() != JsonToken.END_ARRAY) {
+      T read = item.read(json);
+      if (read != null) {
+        items.add(read);
+      }
+    }
+    return items;
   }
 
   /** The string field {@code name} of the object the reader is at (read to its end), or {@code null}. */
