@@ -184,14 +184,10 @@ class ArmResourcesTest {
   }
 
   private int compareVms(String url) throws Exception {
-    int items = 0;
-    for (byte[] page : pages(url)) {
-      items += compareVmPage(page);
-    }
-    return items;
+    return everyPage(url, ArmResourcesTest::compareVmPage);
   }
 
-  private int compareVmPage(byte[] page) throws IOException {
+  private static int compareVmPage(byte[] page) throws IOException {
     return comparePage(page, VirtualMachineInner::fromJson, ArmResources.Vm::read, (sdk, ours) -> {
       assertThat(ours.id()).isEqualTo(sdk.id());
       assertThat(ours.name()).isEqualTo(sdk.name());
@@ -213,14 +209,10 @@ class ArmResourcesTest {
   }
 
   private int compareNics(String url) throws Exception {
-    int items = 0;
-    for (byte[] page : pages(url)) {
-      items += compareNicPage(page);
-    }
-    return items;
+    return everyPage(url, ArmResourcesTest::compareNicPage);
   }
 
-  private int compareNicPage(byte[] page) throws IOException {
+  private static int compareNicPage(byte[] page) throws IOException {
     return comparePage(page, NetworkInterfaceInner::fromJson, ArmResources.NetworkInterface::read, (sdk, ours) -> {
       assertThat(ours.id()).isEqualTo(sdk.id());
       assertThat(ours.primary()).isEqualTo(sdk.primary());
@@ -252,9 +244,18 @@ class ArmResourcesTest {
   /** Compares every item of every page of the listing at {@code url}; the number of items. */
   private <S, O> int compare(String url, ReadValueCallback<JsonReader, S> sdk, ReadValueCallback<JsonReader, O> ours,
       BiConsumer<S, O> same) throws Exception {
+    return everyPage(url, page -> comparePage(page, sdk, ours, same));
+  }
+
+  /** A comparison of one page; the number of items. */
+  private interface PageCheck {
+    int items(byte[] page) throws IOException;
+  }
+
+  private static int everyPage(String url, PageCheck check) throws Exception {
     int items = 0;
     for (byte[] page : pages(url)) {
-      items += comparePage(page, sdk, ours, same);
+      items += check.items(page);
     }
     return items;
   }
