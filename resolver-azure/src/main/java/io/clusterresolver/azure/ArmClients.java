@@ -21,27 +21,26 @@ import com.azure.json.JsonProviders;
 import com.azure.json.JsonReader;
 import com.azure.json.JsonToken;
 import com.azure.json.ReadValueCallback;
-import com.azure.resourcemanager.compute.fluent.models.ResourceSkuInner;
-import com.azure.resourcemanager.compute.fluent.models.VirtualMachineInner;
 import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetInner;
-import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetVMInner;
-import com.azure.resourcemanager.network.fluent.models.NetworkInterfaceInner;
-import com.azure.resourcemanager.network.fluent.models.PublicIpAddressInner;
 import io.clusterresolver.cloud.AnswerLimit;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import javax.net.ssl.SSLContext;
 
 /**
  * The Resource Manager reads a resolve makes, as GETs on one HTTP pipeline: the JDK HTTP client with
  * bounded answers ({@link BoundedHttpClient}), the {@link DeadlinePolicy} and the bearer token, and no
- * retry policy (the kit's {@code CloudApi} retries each call, so nothing retries twice). Each answer is
- * read into the SDK's own models with their generated {@code fromJson} (azure-json's streaming reader).
+ * retry policy (the kit's {@code CloudApi} retries each call, so nothing retries twice). The listings'
+ * items are streamed with azure-json's reader into {@link ArmResources}' records of the fields a resolve
+ * uses (Resource SKUs too); the scale set into the SDK's own model with its generated {@code fromJson}.
  *
  * <p>Why not the SDK's generated {@code ComputeManagementClient} and {@code NetworkManagementClient}:
  * building one builds a {@code RestProxy} (a dynamic proxy and the reflective parse of every method's
@@ -89,23 +88,23 @@ final class ArmClients {
   }
 
   /** VirtualMachines.ListByResourceGroup, {@code $expand=instanceView} when asked. */
-  PagedIterable<VirtualMachineInner> virtualMachines(String resourceGroup, String filter, boolean instanceView,
+  PagedIterable<ArmResources.Vm> virtualMachines(String resourceGroup, String filter, boolean instanceView,
       Context context) {
     return list(group(resourceGroup) + "/providers/Microsoft.Compute/virtualMachines?api-version=" + COMPUTE
-        + query("$filter", filter) + (instanceView ? "&$expand=instanceView" : ""), VirtualMachineInner::fromJson,
+        + query("$filter", filter) + (instanceView ? "&$expand=instanceView" : ""), ArmResources.Vm::read,
         context);
   }
 
   /** VirtualMachines.ListAll with {@code statusOnly=true}: the subscription's VMs with their power state. */
-  PagedIterable<VirtualMachineInner> virtualMachinesWithStatus(String filter, Context context) {
+  PagedIterable<ArmResources.Vm> virtualMachinesWithStatus(String filter, Context context) {
     return list(subscription + "/providers/Microsoft.Compute/virtualMachines?api-version=" + COMPUTE
-        + "&statusOnly=true" + query("$filter", filter), VirtualMachineInner::fromJson, context);
+        + "&statusOnly=true" + query("$filter", filter), ArmResources.Vm::read, context);
   }
 
   /** VirtualMachineScaleSetVMs.List with {@code $expand=instanceView}. */
-  PagedIterable<VirtualMachineScaleSetVMInner> scaleSetVms(String resourceGroup, String scaleSet, Context context) {
+  PagedIterable<ArmResources.ScaleSetVm> scaleSetVms(String resourceGroup, String scaleSet, Context context) {
     return list(scaleSetPath(resourceGroup, scaleSet) + "/virtualMachines?api-version=" + COMPUTE
-        + "&$expand=instanceView", VirtualMachineScaleSetVMInner::fromJson, context);
+        + "&$expand=instanceView", ArmResources.ScaleSetVm::read, context);
   }
 
   /** VirtualMachineScaleSets.Get. */
@@ -115,36 +114,36 @@ final class ArmClients {
   }
 
   /** ResourceSkus.List with a {@code $filter}. */
-  PagedIterable<ResourceSkuInner> resourceSkus(String filter, Context context) {
+  PagedIterable<ArmResources.Sku> resourceSkus(String filter, Context context) {
     return list(subscription + "/providers/Microsoft.Compute/skus?api-version=" + SKUS + query("$filter", filter),
-        ResourceSkuInner::fromJson, context);
+        ArmResources.Sku::read, context);
   }
 
   /** NetworkInterfaces.ListByResourceGroup, or NetworkInterfaces.ListAll when {@code resourceGroup} is null. */
-  PagedIterable<NetworkInterfaceInner> networkInterfaces(String resourceGroup, Context context) {
+  PagedIterable<ArmResources.NetworkInterface> networkInterfaces(String resourceGroup, Context context) {
     return list(group(resourceGroup) + "/providers/Microsoft.Network/networkInterfaces?api-version=" + NETWORK,
-        NetworkInterfaceInner::fromJson, context);
+        ArmResources.NetworkInterface::read, context);
   }
 
   /** NetworkInterfaces.ListVirtualMachineScaleSetNetworkInterfaces. */
-  PagedIterable<NetworkInterfaceInner> scaleSetNetworkInterfaces(String resourceGroup, String scaleSet,
+  PagedIterable<ArmResources.NetworkInterface> scaleSetNetworkInterfaces(String resourceGroup, String scaleSet,
       Context context) {
     // The generated client's path has this lower-case "microsoft.Compute" (ARM matches it case-insensitively).
     return list(group(resourceGroup) + "/providers/microsoft.Compute/virtualMachineScaleSets/" + segment(scaleSet)
-        + "/networkInterfaces?api-version=" + SCALE_SET_NETWORK, NetworkInterfaceInner::fromJson, context);
+        + "/networkInterfaces?api-version=" + SCALE_SET_NETWORK, ArmResources.NetworkInterface::read, context);
   }
 
   /** PublicIPAddresses.ListByResourceGroup, or PublicIPAddresses.ListAll when {@code resourceGroup} is null. */
-  PagedIterable<PublicIpAddressInner> publicIpAddresses(String resourceGroup, Context context) {
+  PagedIterable<ArmResources.PublicIp> publicIpAddresses(String resourceGroup, Context context) {
     return list(group(resourceGroup) + "/providers/Microsoft.Network/publicIPAddresses?api-version=" + NETWORK,
-        PublicIpAddressInner::fromJson, context);
+        ArmResources.PublicIp::read, context);
   }
 
   /** PublicIPAddresses.ListVirtualMachineScaleSetPublicIPAddresses. */
-  PagedIterable<PublicIpAddressInner> scaleSetPublicIpAddresses(String resourceGroup, String scaleSet,
+  PagedIterable<ArmResources.PublicIp> scaleSetPublicIpAddresses(String resourceGroup, String scaleSet,
       Context context) {
     return list(scaleSetPath(resourceGroup, scaleSet) + "/publicipaddresses?api-version=" + SCALE_SET_NETWORK,
-        PublicIpAddressInner::fromJson, context);
+        ArmResources.PublicIp::read, context);
   }
 
   private String group(String resourceGroup) {
@@ -168,7 +167,9 @@ final class ArmClients {
     HttpRequest request = new HttpRequest(HttpMethod.GET, url).setHeader(HttpHeaderName.ACCEPT, "application/json")
         .setHeader(HttpHeaderName.ACCEPT_ENCODING, "gzip");
     try (HttpResponse response = pipeline.sendSync(request, context)) {
-      byte[] body = response.getBodyAsBinaryData().toBytes();
+      // Not getBodyAsBinaryData(): BinaryData's class initialiser builds azure-core's Jackson serializer
+      // (an ObjectMapper with its modules: about 500 classes) that nothing here uses.
+      byte[] body = body(response);
       if (response.getStatusCode() != 200) {
         throw failure(response, body);
       }
@@ -177,6 +178,14 @@ final class ArmClients {
       } catch (IOException | RuntimeException e) {
         throw new HttpResponseException("HTTP response has a malformed body: " + e.getMessage(), response, e);
       }
+    }
+  }
+
+  private static byte[] body(HttpResponse response) {
+    try (InputStream in = response.getBodyAsInputStreamSync()) {
+      return in.readAllBytes();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
@@ -208,6 +217,7 @@ final class ArmClients {
       if ("value".equals(field)) {
         List<T> read = json.readArray(item);
         if (read != null) {
+          read.removeIf(Objects::isNull); // a null in the list (which ARM does not send) is no resource
           items = read;
         }
       } else if ("nextLink".equals(field)) {

@@ -3,13 +3,8 @@ package io.clusterresolver.azure;
 import com.azure.core.http.rest.PagedIterable;
 import com.azure.core.management.exception.ManagementException;
 import com.azure.core.util.Context;
-import com.azure.resourcemanager.compute.fluent.models.VirtualMachineInner;
 import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetInner;
-import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetVMInner;
-import com.azure.resourcemanager.compute.models.InstanceViewStatus;
 import com.azure.resourcemanager.compute.models.OrchestrationMode;
-import com.azure.resourcemanager.network.fluent.models.NetworkInterfaceInner;
-import com.azure.resourcemanager.network.fluent.models.PublicIpAddressInner;
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.CloudApi;
@@ -20,7 +15,6 @@ import io.clusterresolver.cloud.MemberSource;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -153,14 +147,14 @@ final class AzureMemberSource implements MemberSource {
   private final class Listings {
     private final CloudApi.Session session;
     private final String nicOperation;
-    private final Function<Context, PagedIterable<NetworkInterfaceInner>> nicListing;
-    private final Function<Context, PagedIterable<PublicIpAddressInner>> publicIpListing;
+    private final Function<Context, PagedIterable<ArmResources.NetworkInterface>> nicListing;
+    private final Function<Context, PagedIterable<ArmResources.PublicIp>> publicIpListing;
     private InBackground<NicIndex> nics;
     private InBackground<Map<String, String>> publicIps;
 
     Listings(CloudApi.Session session, String nicOperation,
-        Function<Context, PagedIterable<NetworkInterfaceInner>> nicListing,
-        Function<Context, PagedIterable<PublicIpAddressInner>> publicIpListing) {
+        Function<Context, PagedIterable<ArmResources.NetworkInterface>> nicListing,
+        Function<Context, PagedIterable<ArmResources.PublicIp>> publicIpListing) {
       this.session = session;
       this.nicOperation = nicOperation;
       this.nicListing = nicListing;
@@ -211,7 +205,7 @@ final class AzureMemberSource implements MemberSource {
       Listings other) {
     String rg = scope.resourceGroup();
     String filter = scaleSetId == null ? null : "'virtualMachineScaleSet/id' eq '" + scaleSetId + "'";
-    Paging.<VirtualMachineInner>forEach(session, "VirtualMachines.List",
+    Paging.<ArmResources.Vm>forEach(session, "VirtualMachines.List",
         ctx -> rg != null && !wholeSubscription
             ? arm.virtualMachines(rg, filter, true, ctx)
             : arm.virtualMachinesWithStatus(filter, ctx),
@@ -220,24 +214,20 @@ final class AzureMemberSource implements MemberSource {
           if (rg != null && wholeSubscription && !rg.equalsIgnoreCase(resourceGroupOf(vm.id()))) {
             return;
           }
-          if (scaleSetId != null && (vm.virtualMachineScaleSet() == null
-              || !scaleSetId.equalsIgnoreCase(vm.virtualMachineScaleSet().id()))) {
+          if (scaleSetId != null && !scaleSetId.equalsIgnoreCase(vm.scaleSetId())) {
             return;
           }
-          if (!tags.matches(vm.tags()) || !running(vm.instanceView() == null ? null : vm.instanceView().statuses())) {
+          if (!tags.matches(vm.tags()) || !running(vm.statuses())) {
             return;
           }
           String primaryNic = null;
-          if (vm.networkProfile() != null && vm.networkProfile().networkInterfaces() != null) {
-            for (var ref : vm.networkProfile().networkInterfaces()) {
-              if (ref.id() != null && (primaryNic == null || Boolean.TRUE.equals(ref.primary()))) {
-                primaryNic = lower(ref.id());
-              }
+          for (ArmResources.NicReference ref : vm.nics()) {
+            if (ref.id() != null && (primaryNic == null || Boolean.TRUE.equals(ref.primary()))) {
+              primaryNic = lower(ref.id());
             }
           }
-          listed.add(new Listed(lower(vm.id()), vm.name(), instant(vm.timeCreated()), tags.labels(vm.tags()),
-              vm.location(), vm.hardwareProfile() == null || vm.hardwareProfile().vmSize() == null ? null
-                  : vm.hardwareProfile().vmSize().toString(), primaryNic, null));
+          listed.add(new Listed(lower(vm.id()), vm.name(), vm.created(), tags.labels(vm.tags()), vm.location(),
+              vm.size(), primaryNic, null));
         });
   }
 
@@ -279,15 +269,15 @@ final class AzureMemberSource implements MemberSource {
         ctx -> arm.scaleSetNetworkInterfaces(rg, set, ctx), ctx -> arm.scaleSetPublicIpAddresses(rg, set, ctx));
     try {
       List<Listed> listed = new ArrayList<>();
-      Paging.<VirtualMachineScaleSetVMInner>forEach(session, "VirtualMachineScaleSetVMs.List",
+      Paging.<ArmResources.ScaleSetVm>forEach(session, "VirtualMachineScaleSetVMs.List",
           ctx -> arm.scaleSetVms(rg, set, ctx),
           vm -> {
             other.start();
-            if (!tags.matches(vm.tags()) || !running(vm.instanceView() == null ? null : vm.instanceView().statuses())) {
+            if (!tags.matches(vm.tags()) || !running(vm.statuses())) {
               return;
             }
-            listed.add(new Listed(lower(vm.id()), vm.name(), instant(vm.timeCreated()), tags.labels(vm.tags()),
-                vm.location(), vm.sku() == null ? null : vm.sku().name(), null, vm.instanceId()));
+            listed.add(new Listed(lower(vm.id()), vm.name(), vm.created(), tags.labels(vm.tags()), vm.location(),
+                vm.sku(), null, vm.instanceId()));
           });
       return listed.isEmpty() ? List.of() : join(session, listed, other.nics(), other.publicIpAddresses());
     } finally {
@@ -296,7 +286,7 @@ final class AzureMemberSource implements MemberSource {
   }
 
   private Map<String, String> publicIps(CloudApi.Session session,
-      Function<Context, PagedIterable<PublicIpAddressInner>> listing) {
+      Function<Context, PagedIterable<ArmResources.PublicIp>> listing) {
     Map<String, String> ips = new HashMap<>();
     Paging.forEach(session, "PublicIPAddresses.List", listing, ip -> {
       if (ip.id() != null && ip.ipAddress() != null && !ip.ipAddress().isEmpty()) {
@@ -371,20 +361,9 @@ final class AzureMemberSource implements MemberSource {
     return found;
   }
 
-  static boolean running(List<InstanceViewStatus> statuses) {
-    if (statuses == null) {
-      return false;
-    }
-    for (InstanceViewStatus s : statuses) {
-      if (RUNNING.equals(s.code())) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static Instant instant(OffsetDateTime t) {
-    return t == null ? null : t.toInstant();
+  /** Whether an instance view's status codes say the VM is running. */
+  static boolean running(List<String> statuses) {
+    return statuses.contains(RUNNING);
   }
 
   private static String lower(String id) {

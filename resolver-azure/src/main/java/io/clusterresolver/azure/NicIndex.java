@@ -1,7 +1,5 @@
 package io.clusterresolver.azure;
 
-import com.azure.resourcemanager.network.fluent.models.NetworkInterfaceInner;
-import com.azure.resourcemanager.network.fluent.models.NetworkInterfaceIpConfigurationInner;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -20,12 +18,12 @@ final class NicIndex {
   private final Map<String, Nic> byVmId = new HashMap<>();
 
   /** Adds a listed NIC (one attached to no VM, or without IP configurations, is ignored). */
-  void add(NetworkInterfaceInner nic) {
-    if (nic.virtualMachine() == null || nic.virtualMachine().id() == null || nic.ipConfigurations() == null) {
+  void add(ArmResources.NetworkInterface nic) {
+    if (nic.vmId() == null || nic.ipConfigurations() == null) {
       return;
     }
-    NetworkInterfaceIpConfigurationInner config = null;
-    for (NetworkInterfaceIpConfigurationInner c : nic.ipConfigurations()) {
+    ArmResources.IpConfiguration config = null;
+    for (ArmResources.IpConfiguration c : nic.ipConfigurations()) {
       if (config == null || Boolean.TRUE.equals(c.primary())) {
         config = c;
       }
@@ -33,12 +31,11 @@ final class NicIndex {
     if (config == null) {
       return;
     }
-    boolean ipv4 = config.privateIpAddressVersion() == null
-        || "IPv4".equalsIgnoreCase(config.privateIpAddressVersion().toString());
-    Nic found = new Nic(lower(nic.id()), Boolean.TRUE.equals(nic.primary()), ipv4 ? config.privateIpAddress() : null,
-        config.publicIpAddress() == null ? null : lower(config.publicIpAddress().id()));
+    boolean ipv4 = config.privateIpVersion() == null || "IPv4".equalsIgnoreCase(config.privateIpVersion());
+    Nic found = new Nic(lower(nic.id()), Boolean.TRUE.equals(nic.primary()), ipv4 ? config.privateIp() : null,
+        lower(config.publicIpId()));
     byNicId.put(found.id(), found);
-    String vm = lower(nic.virtualMachine().id());
+    String vm = lower(nic.vmId());
     Nic previous = byVmId.get(vm);
     if (previous == null || (found.primary() && !previous.primary())) {
       byVmId.put(vm, found);

@@ -1,7 +1,5 @@
 package io.clusterresolver.azure;
 
-import com.azure.resourcemanager.compute.fluent.models.ResourceSkuInner;
-import com.azure.resourcemanager.compute.models.ResourceSkuCapabilities;
 import io.clusterresolver.cloud.CloudApi;
 import java.util.HashMap;
 import java.util.Locale;
@@ -62,11 +60,11 @@ final class SkuAccelerators {
     return scope + "|" + location.toLowerCase(Locale.ROOT).replace(" ", "");
   }
 
-  private static int gpus(ResourceSkuInner sku) {
+  private static int gpus(ArmResources.Sku sku) {
     if (sku.capabilities() == null) {
       return 0;
     }
-    for (ResourceSkuCapabilities c : sku.capabilities()) {
+    for (ArmResources.Sku.Capability c : sku.capabilities()) {
       if ("GPUs".equals(c.name()) && c.value() != null) {
         try {
           return Integer.parseInt(c.value().trim());

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.json.JsonProviders;
 import com.azure.json.JsonReader;
-import com.azure.resourcemanager.network.fluent.models.NetworkInterfaceInner;
 import org.junit.jupiter.api.Test;
 
 /** The NIC join on ARM's own JSON: primary NIC, primary IP configuration, ids in any case. */
@@ -12,12 +11,12 @@ class NicIndexTest {
 
   private static final String VM = "/subscriptions/s/resourceGroups/RG/providers/Microsoft.Compute/virtualMachines/vm1";
 
-  private static NetworkInterfaceInner nic(String name, boolean primary, String configs) throws Exception {
+  private static ArmResources.NetworkInterface nic(String name, boolean primary, String configs) throws Exception {
     String json = "{\"id\":\"/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/networkInterfaces/" + name
         + "\",\"name\":\"" + name + "\",\"properties\":{\"primary\":" + primary + ",\"virtualMachine\":{\"id\":\"" + VM
         + "\"},\"ipConfigurations\":[" + configs + "]}}";
     try (JsonReader reader = JsonProviders.createReader(json)) {
-      return NetworkInterfaceInner.fromJson(reader);
+      return ArmResources.NetworkInterface.read(reader);
     }
   }
 
