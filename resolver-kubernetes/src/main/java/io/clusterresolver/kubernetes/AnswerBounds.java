@@ -5,8 +5,6 @@ import io.clusterresolver.cloud.BoundedAnswers;
 import io.fabric8.kubernetes.client.http.AsyncBody;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
-import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
-import java.net.http.HttpClient;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
@@ -42,16 +40,5 @@ final class AnswerBounds implements Interceptor {
         return consumer.unwrap(target);
       }
     };
-  }
-
-  /**
-   * The JDK client, never following a redirect: the JDK client would send the bearer token to
-   * whichever host a redirect names. The API server never redirects a list; a 3xx is reported.
-   */
-  static final class NoRedirects extends JdkHttpClientFactory {
-    @Override
-    protected void additionalConfig(HttpClient.Builder builder) {
-      builder.followRedirects(HttpClient.Redirect.NEVER);
-    }
   }
 }

@@ -24,7 +24,8 @@ final class ApiConnection {
   /**
    * How the kit's {@code CloudApi} retries a list call (429, 5xx, no response): 4 attempts, backoff from
    * 100 ms doubling, what the fabric8 client did before. The client itself makes one attempt, so nothing
-   * retries twice. (The API server's {@code Retry-After} is not read.)
+   * retries twice. A {@code Retry-After} the API server sends (API Priority and Fairness does with a 429) is
+   * waited for instead of the backoff.
    */
   static final RetryPolicy RETRY = RetryPolicy.builder().maxAttempts(4).baseBackoff(Duration.ofMillis(100))
       .maxBackoff(Duration.ofSeconds(2)).build();

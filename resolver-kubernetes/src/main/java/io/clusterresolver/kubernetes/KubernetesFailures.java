@@ -2,6 +2,7 @@ package io.clusterresolver.kubernetes;
 
 import io.clusterresolver.cloud.ApiFailure;
 import java.net.http.HttpTimeoutException;
+import java.time.Duration;
 import java.util.concurrent.TimeoutException;
 
 /** Reads the facts of a failed API call for {@link io.clusterresolver.cloud.CloudApi}. */
@@ -11,20 +12,23 @@ final class KubernetesFailures {
 
   /**
    * The API server's answer to a call that failed: its HTTP status, the {@code Status} it sent and
-   * the {@code Audit-Id} (the id its audit log and support know the request by).
+   * the {@code Audit-Id} (the id its audit log and support know the request by), and how long it asked to wait
+   * ({@code Retry-After}, as API Priority and Fairness sends with a 429).
    */
   static final class ApiError extends RuntimeException {
     private static final long serialVersionUID = 1L;
     private final int code;
     private final transient PodListJson.Status status;
     private final String auditId;
+    private final Duration retryAfter;
 
-    ApiError(String operation, int code, PodListJson.Status status, String auditId) {
+    ApiError(String operation, int code, PodListJson.Status status, String auditId, Duration retryAfter) {
       super(operation + ": HTTP " + code + (status.message() == null ? "" : ": " + status.message()), null, false,
           false);
       this.code = code;
       this.status = status;
       this.auditId = auditId;
+      this.retryAfter = retryAfter;
     }
 
     /** The HTTP status. */
@@ -41,12 +45,18 @@ final class KubernetesFailures {
     String auditId() {
       return auditId;
     }
+
+    /** The wait the {@code Retry-After} header asked for, or {@code null}. */
+    Duration retryAfter() {
+      return retryAfter;
+    }
   }
 
   /** The failure of one attempt (the client makes one: {@link ApiConnection#RETRY}). */
   static ApiFailure read(RuntimeException failure) {
     if (failure instanceof ApiError e) {
-      return ApiFailure.http(e.code(), e.status().reason(), e.status().message(), e.auditId(), 1);
+      return ApiFailure.http(e.code(), e.status().reason(), e.status().message(), e.auditId(), 1)
+          .withRetryAfter(e.retryAfter());
     }
     for (Throwable t = failure; t != null; t = t.getCause()) {
       if (t instanceof HttpTimeoutException || t instanceof TimeoutException) {

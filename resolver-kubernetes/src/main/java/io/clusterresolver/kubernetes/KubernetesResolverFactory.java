@@ -47,7 +47,7 @@ final class KubernetesResolverFactory {
 
     // fabric8's HTTP client as its Config makes it (TLS, the token, proxies), without the KubernetesClient around
     // it: a resolve makes one kind of request, and the DSL's model and serialization cost most of a cold start.
-    HttpClient http = new AnswerBounds.NoRedirects().newBuilder(connection.clientConfig())
+    HttpClient http = new ApiClientFactory().newBuilder(connection.clientConfig())
         .addOrReplaceInterceptor("cluster-resolver-answer-bounds", new AnswerBounds(AnswerLimit.of(config), timeout))
         .build();
     CloudApi api = CloudApi.builder(NAME, KubernetesFailures::read).retryPolicy(ApiConnection.RETRY)

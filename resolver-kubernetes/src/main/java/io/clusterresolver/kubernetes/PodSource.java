@@ -5,6 +5,7 @@ import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.CloudApi;
 import io.clusterresolver.cloud.Member;
 import io.clusterresolver.cloud.MemberSource;
+import io.clusterresolver.cloud.RetryAfter;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.HttpResponse;
@@ -16,6 +17,7 @@ import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -173,7 +175,7 @@ final class PodSource implements MemberSource {
       if (response.isSuccessful()) {
         return PodListJson.page(body);
       }
-      throw failure(response.code(), PodListJson.status(body), response.header("Audit-Id"), token);
+      throw failure(response, PodListJson.status(body), token);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -191,7 +193,9 @@ final class PodSource implements MemberSource {
   }
 
   /** The error for a page the API server refused, with what to change where we know it. */
-  private RuntimeException failure(int code, PodListJson.Status status, String auditId, String token) {
+  private RuntimeException failure(HttpResponse<?> response, PodListJson.Status status, String token) {
+    int code = response.code();
+    String auditId = response.header("Audit-Id");
     if (code == 401 || code == 403) {
       return new ClusterResolverException(RbacAdvice.explain(code, connection.namespace(), status.message(),
           connection.credentialsDescription(), auditId));
@@ -206,6 +210,7 @@ final class PodSource implements MemberSource {
       return new ContinueExpired("kubernetes: the continue token expired (410 Gone)"
           + (status.message() == null ? "" : ": " + status.message()), null);
     }
-    return new KubernetesFailures.ApiError("list pods in namespace " + connection.namespace(), code, status, auditId);
+    return new KubernetesFailures.ApiError("list pods in namespace " + connection.namespace(), code, status, auditId,
+        RetryAfter.parse(response.header("Retry-After"), Instant.now()));
   }
 }

@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.ClusterResolvers;
+import io.clusterresolver.testkit.Fault;
 import io.clusterresolver.testkit.SimulatedKubernetes;
 import io.clusterresolver.testkit.SimulatedPod;
 import io.clusterresolver.testkit.TokenBucket;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,11 +23,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The provider under a rate-limited API server ({@link SimulatedKubernetes#rateLimit}: 429 {@code TooManyRequests}
- * with {@code Retry-After: 1}, as API Priority and Fairness rejects), through the real fabric8 client, which retries
- * a 429 after its own backoff (100 ms, doubling; measured: 3 retries take about 0.8 s, so it does not wait the
- * second the header asks for): the listing of three pages completes within the deadline, or, when the limit does
- * not lift, fails naming the 429 and the page's operation, never with a partial cluster. The bucket
- * runs on a test clock, so what it serves does not depend on the machine's speed.
+ * with {@code Retry-After: 1}, as API Priority and Fairness rejects), through the real fabric8 client: a 429 is
+ * retried after the second the header asks for (not the kit's 100 ms backoff), the listing of three pages completes
+ * within the deadline, or, when the limit does not lift, fails naming the 429 and the page's operation, never with
+ * a partial cluster; a wait that would end after the deadline is not waited for. The bucket runs on a test clock,
+ * so what it serves does not depend on the machine's speed.
  */
 class KubernetesRateLimitTest {
 
@@ -55,7 +57,7 @@ class KubernetesRateLimitTest {
 
   @BeforeEach
   void reset() {
-    k8s.rateLimit(null).resetCounts();
+    k8s.rateLimit(null).clearFaults().resetCounts();
   }
 
   /** The cluster from the pods' own fields: their IPs in creation order, at the documented default port 8888. */
@@ -107,5 +109,33 @@ class KubernetesRateLimitTest {
 
     k8s.rateLimit(null);
     assertThat(resolver().clusterSpec().jobTasks("worker")).isEqualTo(expectedWorkers());
+  }
+
+  @Test
+  void aThrottledPageIsRetriedAfterTheRetryAfterTheApiServerSent() {
+    k8s.inject(Fault.throttled().onPage(2).times(2)); // each answered 429 with Retry-After: 1
+
+    long start = System.nanoTime();
+    List<String> workers = resolver().clusterSpec().jobTasks("worker");
+    Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+    assertThat(workers).isEqualTo(expectedWorkers());
+    assertThat(k8s.listCalls()).isEqualTo(3 + 2);
+    // Two waits of the header's 1 s; the kit's own backoff for two retries is at most 100 + 200 ms.
+    assertThat(took).isGreaterThanOrEqualTo(Duration.ofSeconds(2)).isLessThan(Duration.ofSeconds(20));
+  }
+
+  @Test
+  void aRetryAfterPastTheDeadlineIsNotWaitedForAndTheErrorSaysSo() {
+    k8s.inject(Fault.throttled().always());
+
+    Throwable t = catchThrowable(() -> ClusterResolvers.create("kubernetes",
+        support.properties(k8s, Map.of("clusterresolver.kubernetes.timeout", "2s")), Map.of()).clusterSpec());
+
+    // 1 s waits while one still fits the 2 s deadline, then the API server's answer with the reason it gave up.
+    assertThat(t).isExactlyInstanceOf(ClusterResolverException.class).hasMessageContaining("list pods in namespace ml")
+        .hasMessageContaining("asked to wait 1000 ms (Retry-After)").hasMessageContaining("HTTP 429")
+        .hasMessageContaining("TooManyRequests").hasMessageNotContaining(support.token);
+    assertThat(k8s.listCalls()).isBetween(1, 2);
   }
 }
