@@ -110,13 +110,10 @@ public final class AwsScale {
     if (cliJar != null) {
       List<Double> times = new ArrayList<>();
       for (int i = 0; i < 5; i++) {
-        long start = System.nanoTime();
-        Process p = new ProcessBuilder(javaBin(), "-jar", cliJar, "resolve", "--provider", "aws", "--simulate")
-            .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
-          throw new IllegalStateException("cluster-resolver resolve --simulate failed");
-        }
-        times.add((System.nanoTime() - start) / 1e6);
+        times.add(ChildProcess.wallMillis(
+            new ProcessBuilder(javaBin(), "-jar", cliJar, "resolve", "--provider", "aws", "--simulate")
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD),
+            "cluster-resolver resolve --provider aws --simulate", Duration.ofSeconds(120)));
       }
       Collections.sort(times);
       System.out.printf(Locale.ROOT, "cold CLI `resolve --provider aws --simulate` (java -jar, default JVM options):"

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -206,17 +207,7 @@ public final class CloudColdStart {
         .redirectOutput(out.toFile())
         .redirectError(ProcessBuilder.Redirect.INHERIT);
     builder.environment().putAll(env);
-    long start = System.nanoTime();
-    Process process = builder.start();
-    process.getOutputStream().close();
-    if (!process.waitFor(120, TimeUnit.SECONDS)) {
-      process.destroyForcibly();
-      throw new IllegalStateException("'" + String.join(" ", command) + "' did not finish within 120 s");
-    }
-    double wall = (System.nanoTime() - start) / 1e6;
-    if (process.exitValue() != 0) {
-      throw new IllegalStateException("'" + String.join(" ", command) + "' exited with " + process.exitValue());
-    }
+    double wall = ChildProcess.wallMillis(builder, String.join(" ", command), Duration.ofSeconds(120));
     String[] time = Files.readString(timeFile, StandardCharsets.UTF_8).trim().split("\\s+");
     double cpu = (Double.parseDouble(time[time.length - 3]) + Double.parseDouble(time[time.length - 2])) * 1000;
     long rss = Long.parseLong(time[time.length - 1]);

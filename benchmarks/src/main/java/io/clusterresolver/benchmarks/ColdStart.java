@@ -1,11 +1,11 @@
 package io.clusterresolver.benchmarks;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Wall time of a command started cold, as a user or a launcher script starts it: a new process per
@@ -100,18 +100,7 @@ public final class ColdStart {
     ProcessBuilder builder = new ProcessBuilder(command)
         .redirectOutput(ProcessBuilder.Redirect.DISCARD)
         .redirectError(ProcessBuilder.Redirect.INHERIT);
-    long start = System.nanoTime();
-    Process process = builder.start();
-    process.getOutputStream().close();
-    if (!process.waitFor(60, TimeUnit.SECONDS)) {
-      process.destroyForcibly();
-      throw new IllegalStateException("'" + String.join(" ", command) + "' did not finish within 60 s");
-    }
-    double millis = (System.nanoTime() - start) / 1e6;
-    if (process.exitValue() != 0) {
-      throw new IllegalStateException("'" + String.join(" ", command) + "' exited with " + process.exitValue());
-    }
-    return millis;
+    return ChildProcess.wallMillis(builder, String.join(" ", command), Duration.ofSeconds(60));
   }
 
   /** Nearest-rank percentile of sorted values. */

@@ -7,7 +7,6 @@ import io.grpc.ManagedChannel;
 import java.net.InetAddress;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -94,24 +93,9 @@ final class ChannelPool {
     }
   }
 
-  /** Address and security: a channel is shared only between connections with the same TlsConfig. */
-  private static final class Key {
-    final String address;
-    final TlsConfig tls;
-
-    Key(String address, TlsConfig tls) {
-      this.address = address;
-      this.tls = tls;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Key && ((Key) o).address.equals(address) && ((Key) o).tls == tls;
-    }
-
-    @Override
-    public int hashCode() {
-      return Objects.hash(address, System.identityHashCode(tls));
-    }
-  }
+  /**
+   * Address and security: a channel is shared only between connections with the same TlsConfig
+   * (the same instance: TlsConfig keeps identity equality).
+   */
+  private record Key(String address, TlsConfig tls) {}
 }

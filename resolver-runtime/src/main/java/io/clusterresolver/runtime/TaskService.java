@@ -168,7 +168,7 @@ final class TaskService extends TaskServiceGrpc.TaskServiceImplBase {
               .withDescription("unknown value " + request.getValueId() + " on " + taskName)
               .asRuntimeException();
         }
-        input = value.data.toByteArray();
+        input = value.data().toByteArray();
       } else {
         input = request.getData().toByteArray();
       }
@@ -209,10 +209,10 @@ final class TaskService extends TaskServiceGrpc.TaskServiceImplBase {
             .withDescription("unknown value " + handle.getId() + " on " + taskName)
             .asRuntimeException();
       }
-      if (!visibility.visibleTo(context.caller, context.filters, value.device)) {
-        throw DeviceVisibility.unknownDevice(value.device);
+      if (!visibility.visibleTo(context.caller, context.filters, value.device())) {
+        throw DeviceVisibility.unknownDevice(value.device());
       }
-      return FetchResponse.newBuilder().setData(value.data).build();
+      return FetchResponse.newBuilder().setData(value.data()).build();
     });
   }
 

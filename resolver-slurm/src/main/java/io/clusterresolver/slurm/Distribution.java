@@ -9,19 +9,11 @@ import java.util.Locale;
  * block (consecutive ranks fill a node), cyclic (round-robin over the nodes that still have tasks
  * left), or plane (blocks of {@code SLURM_DIST_PLANESIZE} ranks, round-robin).
  */
-final class Distribution {
+record Distribution(Kind kind, int planeSize) {
 
   enum Kind { BLOCK, CYCLIC, PLANE }
 
   static final Distribution BLOCK = new Distribution(Kind.BLOCK, 0);
-
-  final Kind kind;
-  final int planeSize;
-
-  private Distribution(Kind kind, int planeSize) {
-    this.kind = kind;
-    this.planeSize = planeSize;
-  }
 
   /**
    * Reads the node-level distribution from the values of {@code SLURM_DISTRIBUTION} and

@@ -3,21 +3,7 @@ package io.clusterresolver.slurm;
 import java.util.List;
 
 /** A prefix and a numeric range of host names ({@code node[01-04]}): the unit Slurm parses, expands and compresses. */
-final class HostRange {
-
-  final String prefix;
-  final long lo;
-  final long hi;
-  final int width;
-  final boolean single;
-
-  HostRange(String prefix, long lo, long hi, int width, boolean single) {
-    this.prefix = prefix;
-    this.lo = lo;
-    this.hi = hi;
-    this.width = width;
-    this.single = single;
-  }
+record HostRange(String prefix, long lo, long hi, int width, boolean single) {
 
   /** A host name split into prefix and trailing digits, as Slurm does. */
   static HostRange ofHostname(String host) {
@@ -30,7 +16,7 @@ final class HostRange {
     }
     String suffix = host.substring(idx + 1);
     ParsedNumber number = ParsedNumber.strtoul(suffix);
-    return new HostRange(host.substring(0, idx + 1), number.value, number.value, suffix.length(), false);
+    return new HostRange(host.substring(0, idx + 1), number.value(), number.value(), suffix.length(), false);
   }
 
   long count() {

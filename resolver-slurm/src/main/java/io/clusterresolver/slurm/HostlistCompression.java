@@ -40,11 +40,11 @@ final class HostlistCompression {
   static void push(List<HostRange> ranges, HostRange range) {
     if (!ranges.isEmpty()) {
       HostRange tail = ranges.get(ranges.size() - 1);
-      if (!tail.single && !range.single && tail.hi == range.lo - 1 && range.lo != 0
-          && tail.prefix.equals(range.prefix)) {
-        int[] widths = {tail.width, range.width};
-        if (widthsEquivalent(tail.lo, range.lo, widths)) {
-          ranges.set(ranges.size() - 1, new HostRange(tail.prefix, tail.lo, range.hi, widths[0], false));
+      if (!tail.single() && !range.single() && tail.hi() == range.lo() - 1 && range.lo() != 0
+          && tail.prefix().equals(range.prefix())) {
+        int[] widths = {tail.width(), range.width()};
+        if (widthsEquivalent(tail.lo(), range.lo(), widths)) {
+          ranges.set(ranges.size() - 1, new HostRange(tail.prefix(), tail.lo(), range.hi(), widths[0], false));
           return;
         }
       }
@@ -91,8 +91,8 @@ final class HostlistCompression {
     List<String> prefixes = new ArrayList<>();
     Map<String, Integer> rank = new HashMap<>();
     for (HostRange range : ranges) {
-      if (rank.putIfAbsent(range.prefix, 0) == null) {
-        prefixes.add(range.prefix);
+      if (rank.putIfAbsent(range.prefix(), 0) == null) {
+        prefixes.add(range.prefix());
       }
     }
     prefixes.sort(NaturalOrder::compare);
@@ -103,41 +103,33 @@ final class HostlistCompression {
     }
     List<Ranked> ranked = new ArrayList<>(ranges.size());
     for (HostRange range : ranges) {
-      ranked.add(new Ranked(rank.get(range.prefix), range));
+      ranked.add(new Ranked(rank.get(range.prefix()), range));
     }
     ranked.sort((x, y) -> {
-      int byPrefix = Integer.compare(x.prefixRank, y.prefixRank);
+      int byPrefix = Integer.compare(x.prefixRank(), y.prefixRank());
       if (byPrefix != 0) {
         return byPrefix;
       }
-      HostRange a = x.range;
-      HostRange b = y.range;
-      if (a.single != b.single) {
-        return a.single ? -1 : 1; // Slurm puts a host without number before numbered ones
+      HostRange a = x.range();
+      HostRange b = y.range();
+      if (a.single() != b.single()) {
+        return a.single() ? -1 : 1; // Slurm puts a host without number before numbered ones
       }
-      if (a.single) {
+      if (a.single()) {
         return 0;
       }
-      if (widthsCompatible(a.lo, a.width, b.lo, b.width)) {
-        return Long.compareUnsigned(a.lo, b.lo);
+      if (widthsCompatible(a.lo(), a.width(), b.lo(), b.width())) {
+        return Long.compareUnsigned(a.lo(), b.lo());
       }
-      return Integer.compare(a.width, b.width);
+      return Integer.compare(a.width(), b.width());
     });
     for (int i = 0; i < ranked.size(); i++) {
-      ranges.set(i, ranked.get(i).range);
+      ranges.set(i, ranked.get(i).range());
     }
   }
 
   /** A range with the rank of its prefix, so that sorting compares integers. */
-  private static final class Ranked {
-    final int prefixRank;
-    final HostRange range;
-
-    Ranked(int prefixRank, HostRange range) {
-      this.prefixRank = prefixRank;
-      this.range = range;
-    }
-  }
+  private record Ranked(int prefixRank, HostRange range) {}
 
   private static boolean widthsCompatible(long n, int wn, long m, int wm) {
     return wn == wm || zeroPadding(n, wn) == zeroPadding(n, wm) || zeroPadding(m, wm) == zeroPadding(m, wn);
@@ -151,29 +143,29 @@ final class HostlistCompression {
     for (int i = ranges.size() - 1; i > 0; i--) {
       HostRange prev = ranges.get(i - 1);
       HostRange next = ranges.get(i);
-      if (prev.single || next.single || Long.compareUnsigned(prev.hi, next.lo) <= 0
-          || !prev.prefix.equals(next.prefix)) {
+      if (prev.single() || next.single() || Long.compareUnsigned(prev.hi(), next.lo()) <= 0
+          || !prev.prefix().equals(next.prefix())) {
         continue;
       }
-      int[] widths = {prev.width, next.width};
-      if (!widthsEquivalent(prev.lo, next.lo, widths)) {
+      int[] widths = {prev.width(), next.width()};
+      if (!widthsEquivalent(prev.lo(), next.lo(), widths)) {
         continue;
       }
-      long overlapLo = next.lo;
-      long overlapHi = Long.compareUnsigned(next.hi, prev.hi) < 0 ? next.hi : prev.hi;
+      long overlapLo = next.lo();
+      long overlapHi = Long.compareUnsigned(next.hi(), prev.hi()) < 0 ? next.hi() : prev.hi();
       int width = widths[0];
-      long nextHi = Long.compareUnsigned(overlapHi, prev.hi) < 0 ? prev.hi : next.hi;
-      HostRange newPrev = new HostRange(prev.prefix, prev.lo, overlapLo, widths[0], false);
-      HostRange newNext = new HostRange(next.prefix, overlapHi, nextHi, widths[1], false);
+      long nextHi = Long.compareUnsigned(overlapHi, prev.hi()) < 0 ? prev.hi() : next.hi();
+      HostRange newPrev = new HostRange(prev.prefix(), prev.lo(), overlapLo, widths[0], false);
+      HostRange newNext = new HostRange(next.prefix(), overlapHi, nextHi, widths[1], false);
       ranges.set(i - 1, newPrev);
       ranges.set(i, newNext);
       int j = i;
       for (long n = overlapLo; Long.compareUnsigned(n, overlapHi) <= 0; n++) {
-        HostRange one = new HostRange(prev.prefix, n, n, width, false);
-        if (Long.compareUnsigned(n, newPrev.hi) > 0) {
+        HostRange one = new HostRange(prev.prefix(), n, n, width, false);
+        if (Long.compareUnsigned(n, newPrev.hi()) > 0) {
           ranges.add(j++, one);
         }
-        if (Long.compareUnsigned(n, newNext.lo) < 0) {
+        if (Long.compareUnsigned(n, newNext.lo()) < 0) {
           ranges.add(j++, one);
         }
         if (n == -1L) {
@@ -196,10 +188,10 @@ final class HostlistCompression {
     HostRange current = ranges.get(ranges.size() - 1);
     for (int i = ranges.size() - 2; i >= 0; i--) {
       HostRange prev = ranges.get(i);
-      int[] widths = {prev.width, current.width};
-      if (!prev.single && !current.single && prev.hi == current.lo - 1 && current.lo != 0
-          && prev.prefix.equals(current.prefix) && widthsEquivalent(prev.lo, current.lo, widths)) {
-        current = new HostRange(prev.prefix, prev.lo, current.hi, widths[0], false);
+      int[] widths = {prev.width(), current.width()};
+      if (!prev.single() && !current.single() && prev.hi() == current.lo() - 1 && current.lo() != 0
+          && prev.prefix().equals(current.prefix()) && widthsEquivalent(prev.lo(), current.lo(), widths)) {
+        current = new HostRange(prev.prefix(), prev.lo(), current.hi(), widths[0], false);
       } else {
         reversed.add(current);
         current = prev;
@@ -223,7 +215,7 @@ final class HostlistCompression {
       HostRange first = ranges.get(i);
       boolean bracket = first.count() > 1
           || (i + 1 < ranges.size() && sameBracket(first, ranges.get(i + 1)));
-      out.append(first.prefix);
+      out.append(first.prefix());
       if (bracket) {
         out.append('[');
       }
@@ -244,7 +236,7 @@ final class HostlistCompression {
   }
 
   private static boolean sameBracket(HostRange a, HostRange b) {
-    return !a.single && !b.single && a.prefix.equals(b.prefix);
+    return !a.single() && !b.single() && a.prefix().equals(b.prefix());
   }
 
   /** Appends {@code number} (unsigned) with at least {@code width} digits, without garbage. */
@@ -274,6 +266,4 @@ final class HostlistCompression {
     }
     return padded.append(digits).toString();
   }
-
-  /** A numeric range {@code lo..hi} (unsigned) of one bracket item and its zero-padding width. */
 }

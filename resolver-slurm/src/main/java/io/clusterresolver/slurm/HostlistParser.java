@@ -175,25 +175,25 @@ final class HostlistParser {
     ParsedNumber lo = ParsedNumber.strtoul(loText);
     // Slurm checks only the last number read for trailing text: before a dash and an upper bound,
     // anything after the lower bound's digits is ignored ("1 - 2" and "1a-2" are 01..02).
-    if (lo == null || (hiText.isEmpty() && lo.end != loText.length())) {
+    if (lo == null || (hiText.isEmpty() && lo.end() != loText.length())) {
       throw invalidRange(hostlist, item);
     }
-    long hi = lo.value;
+    long hi = lo.value();
     if (!hiText.isEmpty()) {
       ParsedNumber parsedHi = ParsedNumber.strtoul(hiText);
-      if (parsedHi == null || parsedHi.end != hiText.length()) {
+      if (parsedHi == null || parsedHi.end() != hiText.length()) {
         throw invalidRange(hostlist, item);
       }
-      hi = parsedHi.value;
+      hi = parsedHi.value();
     }
-    if (Long.compareUnsigned(lo.value, hi) > 0) {
+    if (Long.compareUnsigned(lo.value(), hi) > 0) {
       throw invalidRange(hostlist, item);
     }
-    if (Long.compareUnsigned(hi - lo.value, Hostlist.MAX_RANGE - 1) > 0) {
+    if (Long.compareUnsigned(hi - lo.value(), Hostlist.MAX_RANGE - 1) > 0) {
       throw new IllegalArgumentException("Invalid host list '" + abbreviate(hostlist)
           + "': too many hosts in range '" + item + "' (at most " + Hostlist.MAX_RANGE + ")");
     }
-    return new NumberRange(lo.value, hi, loText.length());
+    return new NumberRange(lo.value(), hi, loText.length());
   }
 
   private static IllegalArgumentException invalidRange(String hostlist, String item) {

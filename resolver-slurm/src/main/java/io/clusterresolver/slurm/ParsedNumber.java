@@ -1,14 +1,7 @@
 package io.clusterresolver.slurm;
 
 /** A decimal number read from a host-list bound, with its written width (for zero padding). */
-final class ParsedNumber {
-  final long value;
-  final int end;
-
-  private ParsedNumber(long value, int end) {
-    this.value = value;
-    this.end = end;
-  }
+record ParsedNumber(long value, int end) {
 
   /** Returns {@code null} when there are no digits (strtoul's "no conversion"). */
   static ParsedNumber strtoul(String s) {

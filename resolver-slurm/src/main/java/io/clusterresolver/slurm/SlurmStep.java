@@ -61,17 +61,13 @@ final class SlurmStep {
     return max;
   }
 
-  /** How the resolver's properties override the environment's layout. */
-  static final class Overrides {
-    /** Tasks on every node, or -1. */
-    final int tasksPerNodeEverywhere;
-    /** Explicit hosts with their tasks, in the given order; empty when not given. */
-    final Map<String, Integer> tasksPerHost;
-
-    Overrides(int tasksPerNodeEverywhere, Map<String, Integer> tasksPerHost) {
-      this.tasksPerNodeEverywhere = tasksPerNodeEverywhere;
-      this.tasksPerHost = tasksPerHost;
-    }
+  /**
+   * How the resolver's properties override the environment's layout.
+   *
+   * @param tasksPerNodeEverywhere tasks on every node, or -1
+   * @param tasksPerHost explicit hosts with their tasks, in the given order; empty when not given
+   */
+  record Overrides(int tasksPerNodeEverywhere, Map<String, Integer> tasksPerHost) {
 
     boolean any() {
       return tasksPerNodeEverywhere >= 0 || !tasksPerHost.isEmpty();
@@ -94,9 +90,9 @@ final class SlurmStep {
     String source;
     String numTasksVariable;
     Integer numTasks;
-    if (!overrides.tasksPerHost.isEmpty()) {
-      hosts = new ArrayList<>(overrides.tasksPerHost.keySet());
-      counts = new ArrayList<>(overrides.tasksPerHost.values());
+    if (!overrides.tasksPerHost().isEmpty()) {
+      hosts = new ArrayList<>(overrides.tasksPerHost().keySet());
+      counts = new ArrayList<>(overrides.tasksPerHost().values());
       source = "clusterresolver.slurm.tasks-per-node";
       numTasksVariable = inStep || env.get("SLURM_JOB_NODELIST") == null ? "SLURM_STEP_NUM_TASKS" : "SLURM_NTASKS";
       numTasks = optionalInteger(env, numTasksVariable);
@@ -110,13 +106,13 @@ final class SlurmStep {
         String tasksVar = "SLURM_TASKS_PER_NODE_HET_GROUP_" + group;
         String ntasksVar = "SLURM_NTASKS_HET_GROUP_" + group;
         List<String> groupHosts = expandHosts(nodeVar, require(env, nodeVar, "heterogeneous job component " + group));
-        List<Integer> groupCounts = overrides.tasksPerNodeEverywhere >= 0
-            ? repeat(overrides.tasksPerNodeEverywhere, groupHosts.size())
+        List<Integer> groupCounts = overrides.tasksPerNodeEverywhere() >= 0
+            ? repeat(overrides.tasksPerNodeEverywhere(), groupHosts.size())
             : expandTasks(tasksVar, require(env, tasksVar, "heterogeneous job component " + group));
         checkSameLength(nodeVar, groupHosts, tasksVar, groupCounts);
         Integer groupTasks = optionalInteger(env, ntasksVar);
         int groupSum = sum(groupCounts);
-        if (groupTasks != null && groupTasks != groupSum && overrides.tasksPerNodeEverywhere < 0) {
+        if (groupTasks != null && groupTasks != groupSum && overrides.tasksPerNodeEverywhere() < 0) {
           throw new ClusterResolverException(ntasksVar + "=" + groupTasks + " but " + tasksVar + "="
               + env.get(tasksVar) + " assigns " + groupSum + " tasks");
         }
@@ -137,8 +133,8 @@ final class SlurmStep {
             + " not running inside a Slurm job (start the program with srun or sbatch)");
       }
       hosts = expandHosts(nodeVar, nodelist);
-      if (overrides.tasksPerNodeEverywhere >= 0) {
-        counts = repeat(overrides.tasksPerNodeEverywhere, hosts.size());
+      if (overrides.tasksPerNodeEverywhere() >= 0) {
+        counts = repeat(overrides.tasksPerNodeEverywhere(), hosts.size());
         source = nodeVar + " and clusterresolver.slurm.tasks-per-node";
       } else {
         String tasks = env.get(tasksVar);

@@ -42,23 +42,12 @@ final class Ec2QueryWire {
     StringBuilder out = new StringBuilder(s.length());
     for (char c : s.toCharArray()) {
       switch (c) {
-        case '<':
-          out.append("&lt;");
-          break;
-        case '>':
-          out.append("&gt;");
-          break;
-        case '&':
-          out.append("&amp;");
-          break;
-        case '"':
-          out.append("&quot;");
-          break;
-        case '\'':
-          out.append("&apos;");
-          break;
-        default:
-          out.append(c);
+        case '<' -> out.append("&lt;");
+        case '>' -> out.append("&gt;");
+        case '&' -> out.append("&amp;");
+        case '"' -> out.append("&quot;");
+        case '\'' -> out.append("&apos;");
+        default -> out.append(c);
       }
     }
     return out.toString();

@@ -85,7 +85,8 @@ public final class SimulatedAzure extends SimulatedApi<SimulatedAzure, Simulated
   private final String subscription;
   private final Path keyStore;
   private final Path trustStore;
-  private final Map<String, SimulatedVm> vms = new LinkedHashMap<>();
+  private final Fleet<SimulatedVm> fleet = Fleet.inOrderAdded("VM");
+  /** Guarded by {@code fleet}'s lock. */
   private final Map<String, ScaleSet> scaleSets = new LinkedHashMap<>();
   private final Map<String, Integer> skuGpus = new ConcurrentHashMap<>();
   private final AtomicInteger remainingReads = new AtomicInteger(11999);
@@ -212,72 +213,53 @@ public final class SimulatedAzure extends SimulatedApi<SimulatedAzure, Simulated
 
   /** Adds VMs (replacing any with the same resource group and name, or scale set and instance id). */
   public SimulatedAzure add(SimulatedVm... add) {
-    synchronized (vms) {
-      for (SimulatedVm vm : add) {
-        vms.put(key(vm), vm);
-      }
-    }
+    fleet.putAll(List.of(add), SimulatedAzure::key);
     return this;
   }
 
   /** Adds {@code n} {@linkplain SimulatedVm#typical(int) typical} VMs numbered from {@code from}, changed by {@code customize}. */
   public SimulatedAzure addTypical(int from, int n, UnaryOperator<SimulatedVm.Builder> customize) {
-    synchronized (vms) {
-      for (int i = from; i < from + n; i++) {
-        SimulatedVm vm = customize.apply(SimulatedVm.typical(i)).build();
-        vms.put(key(vm), vm);
-      }
-    }
+    fleet.putAll(Fleet.numbered(from, n, i -> customize.apply(SimulatedVm.typical(i)).build()), SimulatedAzure::key);
     return this;
   }
 
   /** Defines a scale set (its Uniform instances or Flexible members are added as VMs with {@code scaleSet(name)}). */
   public SimulatedAzure scaleSet(ScaleSet set) {
-    synchronized (vms) {
+    return fleet.locked(() -> {
       scaleSets.put(key(set.resourceGroup(), set.name()), set);
-    }
-    return this;
+      return this;
+    });
   }
 
   /** Removes the VMs a predicate selects; how many were removed. */
   public int remove(Predicate<SimulatedVm> which) {
-    synchronized (vms) {
-      int before = vms.size();
-      vms.values().removeIf(which);
-      return before - vms.size();
-    }
+    return fleet.removeIf(which);
   }
 
   /** Changes the VMs a predicate selects, in place. */
   public SimulatedAzure update(Predicate<SimulatedVm> which, UnaryOperator<SimulatedVm.Builder> change) {
-    synchronized (vms) {
-      for (Map.Entry<String, SimulatedVm> e : vms.entrySet()) {
-        if (which.test(e.getValue())) {
-          SimulatedVm changed = change.apply(e.getValue().toBuilder()).build();
-          if (!key(changed).equals(e.getKey())) {
-            throw new IllegalArgumentException("An update cannot rename " + e.getValue());
-          }
-          e.setValue(changed);
-        }
+    fleet.updateIf(which, vm -> {
+      SimulatedVm changed = change.apply(vm.toBuilder()).build();
+      if (!key(changed).equals(key(vm))) {
+        throw new IllegalArgumentException("An update cannot rename " + vm);
       }
-    }
+      return changed;
+    });
     return this;
   }
 
   /** Removes every VM and scale set. */
   public SimulatedAzure clear() {
-    synchronized (vms) {
-      vms.clear();
+    return fleet.locked(() -> {
+      fleet.clear();
       scaleSets.clear();
-    }
-    return this;
+      return this;
+    });
   }
 
   /** A snapshot of the VMs (standalone, Flexible members and Uniform instances) in insertion order. */
   public List<SimulatedVm> vms() {
-    synchronized (vms) {
-      return List.copyOf(vms.values());
-    }
+    return fleet.list();
   }
 
   /** Defines (or redefines) a VM size's GPUs in the Resource SKU catalog. */
@@ -437,25 +419,12 @@ public final class SimulatedAzure extends SimulatedApi<SimulatedAzure, Simulated
   }
 
   private boolean resourceGroupExists(String rg) {
-    synchronized (vms) {
-      for (SimulatedVm vm : vms.values()) {
-        if (vm.resourceGroup().equalsIgnoreCase(rg)) {
-          return true;
-        }
-      }
-      for (ScaleSet set : scaleSets.values()) {
-        if (set.resourceGroup().equalsIgnoreCase(rg)) {
-          return true;
-        }
-      }
-    }
-    return false;
+    return fleet.locked(() -> fleet.list().stream().anyMatch(vm -> vm.resourceGroup().equalsIgnoreCase(rg))
+        || scaleSets.values().stream().anyMatch(set -> set.resourceGroup().equalsIgnoreCase(rg)));
   }
 
   private ScaleSet findScaleSet(String rg, String name) {
-    synchronized (vms) {
-      return scaleSets.get(key(rg, name));
-    }
+    return fleet.locked(() -> scaleSets.get(key(rg, name)));
   }
 
   private boolean inScope(SimulatedVm vm, String rg) {

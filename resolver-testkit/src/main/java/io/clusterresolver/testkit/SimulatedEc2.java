@@ -63,11 +63,9 @@ public final class SimulatedEc2 extends SimulatedApi<SimulatedEc2, SimulatedEc2.
   private static final Pattern SIGV4 = Pattern.compile("AWS4-HMAC-SHA256 Credential=[^/\\s]+/\\d{8}/[^/]+/ec2/aws4_request.*");
 
   private final String region;
-  private final Map<String, SimulatedInstance> fleet = new LinkedHashMap<>();
   /** Each instance's DescribeInstances XML, built once: an instance never changes (by identity: guarded by {@code fleet}). */
   private final Map<SimulatedInstance, String> xmlOf = new IdentityHashMap<>();
-  /** Changes with every change of the fleet (guarded by {@code fleet}). */
-  private long fleetVersion;
+  private final Fleet<SimulatedInstance> fleet = Fleet.inOrderAdded("instance", xmlOf::remove);
   /** Rendered pages of the current fleet version, so a stampede of the same request costs little CPU. */
   private final Map<String, byte[]> pages = new ConcurrentHashMap<>();
   private final Map<String, SimulatedInstanceType> types = new ConcurrentHashMap<>();
@@ -120,51 +118,25 @@ public final class SimulatedEc2 extends SimulatedApi<SimulatedEc2, SimulatedEc2.
 
   /** Adds instances (replacing any with the same id). */
   public SimulatedEc2 add(SimulatedInstance... instances) {
-    synchronized (fleet) {
-      for (SimulatedInstance i : instances) {
-        xmlOf.remove(fleet.put(i.instanceId(), i));
-      }
-      fleetVersion++;
-    }
+    fleet.putAll(List.of(instances), SimulatedInstance::instanceId);
     return this;
   }
 
   /** Adds {@code n} {@linkplain SimulatedInstance#typical(int) typical} running instances numbered from {@code from}, changed by {@code customize}. */
   public SimulatedEc2 addTypical(int from, int n, UnaryOperator<SimulatedInstance.Builder> customize) {
-    synchronized (fleet) {
-      for (int i = from; i < from + n; i++) {
-        SimulatedInstance instance = customize.apply(SimulatedInstance.typical(i)).build();
-        xmlOf.remove(fleet.put(instance.instanceId(), instance));
-      }
-      fleetVersion++;
-    }
+    fleet.putAll(Fleet.numbered(from, n, i -> customize.apply(SimulatedInstance.typical(i)).build()),
+        SimulatedInstance::instanceId);
     return this;
   }
 
   /** Removes an instance; true when it was there. */
   public boolean remove(String instanceId) {
-    synchronized (fleet) {
-      fleetVersion++;
-      SimulatedInstance removed = fleet.remove(instanceId);
-      xmlOf.remove(removed);
-      return removed != null;
-    }
+    return fleet.remove(instanceId);
   }
 
-  /** Changes an instance in place. */
+  /** Changes an instance in place (a builder keeps the instance id). */
   public SimulatedEc2 update(String instanceId, UnaryOperator<SimulatedInstance.Builder> change) {
-    synchronized (fleet) {
-      SimulatedInstance current = fleet.get(instanceId);
-      if (current == null) {
-        throw new IllegalArgumentException("No instance " + instanceId + " in the simulated fleet");
-      }
-      SimulatedInstance changed = change.apply(current.toBuilder()).build();
-      if (!changed.instanceId().equals(instanceId)) {
-        throw new IllegalArgumentException("An update cannot change the instance id " + instanceId);
-      }
-      xmlOf.remove(fleet.put(instanceId, changed));
-      fleetVersion++;
-    }
+    fleet.update(instanceId, i -> change.apply(i.toBuilder()).build());
     return this;
   }
 
@@ -175,11 +147,7 @@ public final class SimulatedEc2 extends SimulatedApi<SimulatedEc2, SimulatedEc2.
 
   /** Removes every instance. */
   public SimulatedEc2 clear() {
-    synchronized (fleet) {
-      fleet.clear();
-      xmlOf.clear();
-      fleetVersion++;
-    }
+    fleet.clear();
     return this;
   }
 
@@ -197,9 +165,7 @@ public final class SimulatedEc2 extends SimulatedApi<SimulatedEc2, SimulatedEc2.
 
   /** A snapshot of the fleet in insertion order. */
   public List<SimulatedInstance> instances() {
-    synchronized (fleet) {
-      return List.copyOf(fleet.values());
-    }
+    return fleet.list();
   }
 
   /** Adds or replaces an instance type in the catalog {@code DescribeInstanceTypes} answers from. */
@@ -258,13 +224,7 @@ public final class SimulatedEc2 extends SimulatedApi<SimulatedEc2, SimulatedEc2.
 
   /** The instance the metadata service describes, or {@code null}. */
   private SimulatedInstance selfInstance() {
-    String id = self;
-    if (id == null) {
-      return null;
-    }
-    synchronized (fleet) {
-      return fleet.get(id);
-    }
+    return fleet.get(self);
   }
 
   private void defineDefaultTypes() {
@@ -370,22 +330,14 @@ public final class SimulatedEc2 extends SimulatedApi<SimulatedEc2, SimulatedEc2.
         ids.add(v);
       }
     });
-    long version;
-    synchronized (fleet) {
-      version = fleetVersion;
-    }
     String query = "|" + page + "|" + offset + "|" + pageSize + "|" + filters + "|" + ids;
-    byte[] rest = pages.get(version + query);
+    byte[] rest = pages.get(fleet.version() + query);
     if (rest == null) {
       // Rendered once per fleet version: a warm listing costs the simulation a lookup, not a copy of the fleet.
-      List<SimulatedInstance> all;
-      synchronized (fleet) {
-        all = List.copyOf(fleet.values());
-        version = fleetVersion;
-      }
-      String key = version + query;
+      Fleet.Snapshot<SimulatedInstance> all = fleet.snapshot();
+      String key = all.version() + query;
       List<SimulatedInstance> matching = new ArrayList<>();
-      for (SimulatedInstance i : all) {
+      for (SimulatedInstance i : all.machines()) {
         if ((ids.isEmpty() || ids.contains(i.instanceId())) && Ec2Filters.matches(i, filters)) {
           matching.add(i);
         }
@@ -393,11 +345,11 @@ public final class SimulatedEc2 extends SimulatedApi<SimulatedEc2, SimulatedEc2.
       int end = Math.min(matching.size(), offset + pageSize);
       StringBuilder xml = new StringBuilder(256 + Math.max(0, end - offset) * 1400);
       xml.append("  <reservationSet>\n");
-      synchronized (fleet) {
-        for (int n = offset; n < end; n++) {
-          xml.append(xml(matching.get(n)));
-        }
-      }
+      List<SimulatedInstance> onPage = matching.subList(Math.min(offset, end), end);
+      fleet.locked(() -> {
+        onPage.forEach(i -> xml.append(xml(i)));
+        return xml;
+      });
       xml.append("  </reservationSet>\n");
       if (end < matching.size()) {
         xml.append("  <nextToken>").append(Ec2QueryWire.encodeToken(page + 1, end)).append("</nextToken>\n");

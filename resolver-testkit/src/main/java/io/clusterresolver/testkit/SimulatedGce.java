@@ -55,7 +55,7 @@ public final class SimulatedGce extends SimulatedGoogleApi<SimulatedGce, Simulat
       "zones/([^/]+)/(instances|instances/([^/]+)|instanceGroups/([^/]+)/listInstances|machineTypes/([^/]+))");
 
   private final String project;
-  private final Map<String, SimulatedGceInstance> fleet = new LinkedHashMap<>();
+  private final Fleet<SimulatedGceInstance> fleet = Fleet.inOrderAdded("instance");
   private final Map<String, List<String>> groups = new ConcurrentHashMap<>();
   private final Map<String, int[]> machineTypes = new ConcurrentHashMap<>();
   private final Map<String, String> machineTypeGpuNames = new ConcurrentHashMap<>();
@@ -105,57 +105,43 @@ public final class SimulatedGce extends SimulatedGoogleApi<SimulatedGce, Simulat
 
   /** Adds instances (replacing any with the same name). */
   public SimulatedGce add(SimulatedGceInstance... instances) {
-    synchronized (fleet) {
-      for (SimulatedGceInstance i : instances) {
-        fleet.put(i.name(), i);
-        zones.add(i.zone());
-      }
+    for (SimulatedGceInstance i : instances) {
+      zones.add(i.zone());
     }
+    fleet.putAll(List.of(instances), SimulatedGceInstance::name);
     return this;
   }
 
   /** Adds {@code n} {@linkplain SimulatedGceInstance#typical(int) typical} instances numbered from {@code from}. */
   public SimulatedGce addTypical(int from, int n, UnaryOperator<SimulatedGceInstance.Builder> customize) {
-    for (int i = from; i < from + n; i++) {
-      add(customize.apply(SimulatedGceInstance.typical(i)).build());
-    }
-    return this;
+    return add(Fleet.numbered(from, n, i -> customize.apply(SimulatedGceInstance.typical(i)).build())
+        .toArray(SimulatedGceInstance[]::new));
   }
 
   /** Changes an instance in place. */
   public SimulatedGce update(String name, UnaryOperator<SimulatedGceInstance.Builder> change) {
-    synchronized (fleet) {
-      SimulatedGceInstance current = fleet.get(name);
-      if (current == null) {
-        throw new IllegalArgumentException("No instance " + name + " in the simulated project");
-      }
-      SimulatedGceInstance changed = change.apply(current.toBuilder()).build();
-      fleet.put(name, changed);
+    fleet.update(name, i -> {
+      SimulatedGceInstance changed = change.apply(i.toBuilder()).build();
       zones.add(changed.zone());
-    }
+      return changed;
+    });
     return this;
   }
 
   /** Removes an instance; true when it was there. */
   public boolean remove(String name) {
-    synchronized (fleet) {
-      return fleet.remove(name) != null;
-    }
+    return fleet.remove(name);
   }
 
   /** Removes every instance (not the zones, groups or machine types). */
   public SimulatedGce clear() {
-    synchronized (fleet) {
-      fleet.clear();
-    }
+    fleet.clear();
     return this;
   }
 
   /** A snapshot of the instances in insertion order. */
   public List<SimulatedGceInstance> instances() {
-    synchronized (fleet) {
-      return List.copyOf(fleet.values());
-    }
+    return fleet.list();
   }
 
   /** Declares a zone that exists even without instances. */
@@ -266,13 +252,7 @@ public final class SimulatedGce extends SimulatedGoogleApi<SimulatedGce, Simulat
   // ---- internals ----
 
   private SimulatedGceInstance selfInstance() {
-    String name = self;
-    if (name == null) {
-      return null;
-    }
-    synchronized (fleet) {
-      return fleet.get(name);
-    }
+    return fleet.get(self);
   }
 
   private void defineDefaultMachineTypes() {
@@ -390,9 +370,7 @@ public final class SimulatedGce extends SimulatedGoogleApi<SimulatedGce, Simulat
   }
 
   SimulatedGceInstance instance(String name) {
-    synchronized (fleet) {
-      return fleet.get(name);
-    }
+    return fleet.get(name);
   }
 
   Set<String> zones() {

@@ -3,6 +3,7 @@ package io.clusterresolver.testkit;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -41,26 +42,19 @@ public record SimulatedInstance(
     String subnetId,
     Instant launchTime) {
 
-  /** EC2 instance states with their numeric codes. */
+  /** EC2 instance states with their numeric codes; EC2's names are the constants' in lower case, with dashes. */
   public enum State {
-    PENDING("pending", 0),
-    RUNNING("running", 16),
-    SHUTTING_DOWN("shutting-down", 32),
-    TERMINATED("terminated", 48),
-    STOPPING("stopping", 64),
-    STOPPED("stopped", 80);
+    PENDING(0), RUNNING(16), SHUTTING_DOWN(32), TERMINATED(48), STOPPING(64), STOPPED(80);
 
-    private final String apiName;
     private final int code;
 
-    State(String apiName, int code) {
-      this.apiName = apiName;
+    State(int code) {
       this.code = code;
     }
 
-    /** The name EC2 uses, such as {@code running}. */
+    /** The name EC2 uses, such as {@code running} or {@code shutting-down}. */
     public String apiName() {
-      return apiName;
+      return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     public int code() {

@@ -9,7 +9,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
@@ -55,11 +54,11 @@ public final class SimulatedKubernetes extends SimulatedApi<SimulatedKubernetes,
       + " inconsistent list - objects that were created, modified, or deleted between the time the first chunk"
       + " was returned and now may show up in the list.";
 
-  private final Map<String, SimulatedPod> pods = new TreeMap<>();
+  /** By {@code namespace/name}; the list's {@code resourceVersion} is 1000 plus the fleet's version. */
+  private final Fleet<SimulatedPod> pods = Fleet.inKeyOrder("pod");
   private final Map<String, String> tokens = new ConcurrentHashMap<>();
   private final Set<String> forbidden = ConcurrentHashMap.newKeySet();
   private final Map<String, Integer> tokenPages = new ConcurrentHashMap<>();
-  private long resourceVersion = 1000;
   private volatile long oldestValidVersion;
   private final AtomicInteger expireIssued = new AtomicInteger();
 
@@ -86,51 +85,30 @@ public final class SimulatedKubernetes extends SimulatedApi<SimulatedKubernetes,
 
   /** Adds pods (replacing any with the same namespace and name). */
   public SimulatedKubernetes addAll(Collection<SimulatedPod> added) {
-    synchronized (pods) {
-      for (SimulatedPod p : added) {
-        pods.put(p.key(), p);
-      }
-      resourceVersion++;
-    }
+    pods.putAll(added, SimulatedPod::key);
     return this;
   }
 
   /** Removes a pod; true when it was there. */
   public boolean remove(String namespace, String name) {
-    synchronized (pods) {
-      resourceVersion++;
-      return pods.remove(namespace + "/" + name) != null;
-    }
+    return pods.remove(namespace + "/" + name);
   }
 
   /** Changes a pod in place (its namespace and name stay). */
   public SimulatedKubernetes update(String namespace, String name, UnaryOperator<SimulatedPod.Builder> change) {
-    synchronized (pods) {
-      SimulatedPod current = pods.get(namespace + "/" + name);
-      if (current == null) {
-        throw new IllegalArgumentException("No pod " + namespace + "/" + name + " in the simulation");
-      }
-      SimulatedPod changed = change.apply(current.toBuilder()).build();
-      pods.put(changed.key(), changed);
-      resourceVersion++;
-    }
+    pods.update(namespace + "/" + name, p -> change.apply(p.toBuilder()).build());
     return this;
   }
 
   /** Removes every pod. */
   public SimulatedKubernetes clear() {
-    synchronized (pods) {
-      pods.clear();
-      resourceVersion++;
-    }
+    pods.clear();
     return this;
   }
 
   /** Every pod, in key order ({@code namespace/name}). */
   public List<SimulatedPod> pods() {
-    synchronized (pods) {
-      return List.copyOf(pods.values());
-    }
+    return pods.list();
   }
 
   // ---- authentication and authorization ----
@@ -164,11 +142,11 @@ public final class SimulatedKubernetes extends SimulatedApi<SimulatedKubernetes,
 
   /** Every continue token issued so far is answered with 410 Gone (the API server compacted past it). */
   public SimulatedKubernetes expireContinueTokens() {
-    synchronized (pods) {
-      resourceVersion++;
-      oldestValidVersion = resourceVersion;
-    }
-    return this;
+    return pods.locked(() -> {
+      pods.touch();
+      oldestValidVersion = resourceVersion(pods.version());
+      return this;
+    });
   }
 
   /**
@@ -208,6 +186,11 @@ public final class SimulatedKubernetes extends SimulatedApi<SimulatedKubernetes,
   }
 
   // ---- internals ----
+
+  /** The {@code resourceVersion} of a fleet version. */
+  private static long resourceVersion(long fleetVersion) {
+    return 1000 + fleetVersion;
+  }
 
   @Override
   String operation(Call call) {
@@ -294,14 +277,12 @@ public final class SimulatedKubernetes extends SimulatedApi<SimulatedKubernetes,
       return faulted(fault, call);
     }
     List<SimulatedPod> matching = new ArrayList<>();
-    long rv;
-    synchronized (pods) {
-      rv = resourceVersion;
-      for (SimulatedPod p : pods.values()) {
-        if ((namespace == null || p.namespace().equals(namespace)) && (start == null || p.key().compareTo(start) > 0)
-            && selector.test(p.labels())) {
-          matching.add(p);
-        }
+    Fleet.Snapshot<SimulatedPod> all = pods.snapshot();
+    long rv = resourceVersion(all.version());
+    for (SimulatedPod p : all.machines()) {
+      if ((namespace == null || p.namespace().equals(namespace)) && (start == null || p.key().compareTo(start) > 0)
+          && selector.test(p.labels())) {
+        matching.add(p);
       }
     }
     int n = limit > 0 ? (int) Math.min(limit, matching.size()) : matching.size();

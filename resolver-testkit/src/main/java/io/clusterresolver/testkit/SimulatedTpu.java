@@ -53,7 +53,8 @@ public final class SimulatedTpu extends SimulatedGoogleApi<SimulatedTpu, Simulat
   private final String zone;
   private final long projectNumber = 123_456_789_012L;
   /** Nodes by full resource name, in insertion order. */
-  private final Map<String, SimulatedTpuNode> nodes = new LinkedHashMap<>();
+  /** By resource name. */
+  private final Fleet<SimulatedTpuNode> nodes = Fleet.inOrderAdded("node");
   private volatile Map<String, String> metadataValues = Map.of();
   private final AtomicInteger withToken = new AtomicInteger();
   private final AtomicInteger withoutToken = new AtomicInteger();
@@ -126,25 +127,13 @@ public final class SimulatedTpu extends SimulatedGoogleApi<SimulatedTpu, Simulat
 
   /** Adds (or replaces) a node in another project or zone. */
   public SimulatedTpu put(String project, String zone, SimulatedTpuNode node) {
-    synchronized (nodes) {
-      nodes.put(resourceName(project, zone, node.name()), node);
-    }
+    nodes.put(resourceName(project, zone, node.name()), node);
     return this;
   }
 
-  /** Changes a node of the default project and zone in place. */
+  /** Changes a node of the default project and zone in place (a builder keeps the name). */
   public SimulatedTpu update(String node, UnaryOperator<SimulatedTpuNode.Builder> change) {
-    synchronized (nodes) {
-      SimulatedTpuNode current = nodes.get(resourceName(node));
-      if (current == null) {
-        throw new IllegalArgumentException("No node " + node + " in the simulation");
-      }
-      SimulatedTpuNode changed = change.apply(current.toBuilder()).build();
-      if (!changed.name().equals(node)) {
-        throw new IllegalArgumentException("An update cannot rename node " + node);
-      }
-      nodes.put(resourceName(node), changed);
-    }
+    nodes.update(resourceName(node), n -> change.apply(n.toBuilder()).build());
     return this;
   }
 
@@ -155,24 +144,18 @@ public final class SimulatedTpu extends SimulatedGoogleApi<SimulatedTpu, Simulat
 
   /** Removes a node of the default project and zone; true when it was there. */
   public boolean remove(String node) {
-    synchronized (nodes) {
-      return nodes.remove(resourceName(node)) != null;
-    }
+    return nodes.remove(resourceName(node));
   }
 
   /** Removes every node. */
   public SimulatedTpu clear() {
-    synchronized (nodes) {
-      nodes.clear();
-    }
+    nodes.clear();
     return this;
   }
 
   /** A node of the default project and zone, or {@code null}. */
   public SimulatedTpuNode node(String node) {
-    synchronized (nodes) {
-      return nodes.get(resourceName(node));
-    }
+    return nodes.get(resourceName(node));
   }
 
   // ---- the metadata server ----
@@ -267,9 +250,7 @@ public final class SimulatedTpu extends SimulatedGoogleApi<SimulatedTpu, Simulat
 
   @Override
   public String toString() {
-    synchronized (nodes) {
-      return "SimulatedTpu{" + endpoint() + ", " + nodes.size() + " nodes}";
-    }
+    return "SimulatedTpu{" + endpoint() + ", " + nodes.list().size() + " nodes}";
   }
 
   // ---- internals ----
@@ -340,10 +321,7 @@ public final class SimulatedTpu extends SimulatedGoogleApi<SimulatedTpu, Simulat
       return faulted(fault, call);
     }
     String full = resourceName(project, zone, name);
-    SimulatedTpuNode node;
-    synchronized (nodes) {
-      node = nodes.get(full);
-    }
+    SimulatedTpuNode node = nodes.get(full);
     long delay = delay(fault);
     if (node == null) {
       return TpuJson.error(404, "NOT_FOUND", "Resource " + full + " was not found", requestId(call), delay);
@@ -382,13 +360,11 @@ public final class SimulatedTpu extends SimulatedGoogleApi<SimulatedTpu, Simulat
     }
     String prefix = "projects/" + project + "/locations/" + zone + "/nodes/";
     List<SimulatedTpuNode> inZone = new ArrayList<>();
-    synchronized (nodes) {
-      nodes.forEach((full, node) -> {
-        if (full.startsWith(prefix) || ("-".equals(zone) && full.startsWith("projects/" + project + "/"))) {
-          inZone.add(node);
-        }
-      });
-    }
+    nodes.forEach((full, node) -> {
+      if (full.startsWith(prefix) || ("-".equals(zone) && full.startsWith("projects/" + project + "/"))) {
+        inZone.add(node);
+      }
+    });
     int end = Math.min(inZone.size(), offset + pageSize);
     StringBuilder j = new StringBuilder("{\n  \"nodes\": [");
     for (int i = offset; i < end; i++) {
