@@ -9,9 +9,13 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributeView;
+import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
@@ -39,7 +43,7 @@ import java.util.function.LongSupplier;
  * readable by this user only without following links, and are sealed ({@link ListingFile}); other
  * trouble with them (a read-only directory, a damaged file) falls back to listing the cloud. The
  * wait for another process's listing is bounded by {@code timeout}. Files of queries nobody asked
- * for in a day are removed (at most once an hour per JVM).
+ * for in a day are removed (at most once an hour per directory).
  */
 public final class SharedListing implements MemberSource {
 
@@ -131,22 +135,36 @@ public final class SharedListing implements MemberSource {
     }
   }
 
-  /** When this JVM last removed files of queries nobody asked for in a day (nanoTime). */
-  private static final java.util.concurrent.atomic.AtomicLong LAST_SWEEP = new java.util.concurrent.atomic.AtomicLong();
+  private static final long HOUR_MS = TimeUnit.HOURS.toMillis(1);
   private static final long DAY_MS = TimeUnit.DAYS.toMillis(1);
 
-  /** Removes this provider's files untouched for a day (at most once an hour per JVM; best effort). */
+  /**
+   * Removes this provider's files untouched for a day, at most once an hour per directory: the time of a marker
+   * file says when the last sweep began, because every resolve of the command line is a JVM of its own (a guard
+   * kept in memory would let each of them read the whole directory). Best effort.
+   */
   private static void sweep(Path directory, String provider) {
-    long now = System.nanoTime();
-    long last = LAST_SWEEP.get();
-    if (last != 0 && now - last < TimeUnit.HOURS.toNanos(1) || !LAST_SWEEP.compareAndSet(last, now)) {
-      return;
-    }
-    long cutoff = System.currentTimeMillis() - DAY_MS;
-    try (java.nio.file.DirectoryStream<Path> files = java.nio.file.Files.newDirectoryStream(directory, provider + "-*")) {
-      for (Path f : files) {
-        if (java.nio.file.Files.getLastModifiedTime(f).toMillis() < cutoff) {
-          java.nio.file.Files.deleteIfExists(f);
+    Path marker = directory.resolve(provider + ".swept"); // not matched by the files' "provider-" prefix
+    long now = System.currentTimeMillis();
+    try {
+      BasicFileAttributeView times = Files.getFileAttributeView(marker, BasicFileAttributeView.class,
+          LinkOption.NOFOLLOW_LINKS);
+      if (Files.exists(marker, LinkOption.NOFOLLOW_LINKS)) {
+        long age = now - times.readAttributes().lastModifiedTime().toMillis();
+        if (age >= 0 && age < HOUR_MS) {
+          return;
+        }
+      } else {
+        FileChannel.open(marker, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+            LinkOption.NOFOLLOW_LINKS), ListingFile.ownerOnly(directory)).close();
+      }
+      times.setTimes(FileTime.fromMillis(now), null, null);
+      long cutoff = now - DAY_MS;
+      try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, provider + "-*")) {
+        for (Path f : files) {
+          if (Files.getLastModifiedTime(f, LinkOption.NOFOLLOW_LINKS).toMillis() < cutoff) {
+            Files.deleteIfExists(f);
+          }
         }
       }
     } catch (IOException | RuntimeException e) {
