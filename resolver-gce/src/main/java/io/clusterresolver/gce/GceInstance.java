@@ -36,76 +36,77 @@ record GceInstance(long id, String name, String status, String creationTimestamp
     }
 
     static Nic read(JsonReader in) throws IOException {
-      String[] text = {"", "", ""};
-      List<String> nat = new ArrayList<>();
-      List<String> ipv6 = new ArrayList<>();
-      GoogleJson.object(in, (field, r) -> {
+      NicFields nic = new NicFields();
+      for (String field = GoogleJson.firstField(in); field != null; field = GoogleJson.nextField(in)) {
         switch (field) {
-          case "name":
-            text[0] = GoogleJson.string(r);
-            return true;
-          case "networkIP":
-            text[1] = GoogleJson.string(r);
-            return true;
-          case "ipv6Address":
-            text[2] = GoogleJson.string(r);
-            return true;
-          case "accessConfigs":
-            nat.addAll(GoogleJson.list(r, c -> GoogleJson.member(c, "natIP", GoogleJson::string, "")));
-            return true;
-          case "ipv6AccessConfigs":
-            ipv6.addAll(GoogleJson.list(r, c -> GoogleJson.member(c, "externalIpv6", GoogleJson::string, "")));
-            return true;
-          default:
-            return false;
+          case "name" -> nic.name = GoogleJson.string(in);
+          case "networkIP" -> nic.networkIP = GoogleJson.string(in);
+          case "ipv6Address" -> nic.ipv6Address = GoogleJson.string(in);
+          case "accessConfigs" -> nic.natIPs.addAll(GoogleJson.list(in, Nic::natIP));
+          case "ipv6AccessConfigs" -> nic.externalIpv6s.addAll(GoogleJson.list(in, Nic::externalIpv6));
+          default -> in.skipValue();
         }
-      });
-      return new Nic(text[0], text[1], text[2], nat, ipv6);
+      }
+      return new Nic(nic.name, nic.networkIP, nic.ipv6Address, nic.natIPs, nic.externalIpv6s);
     }
+
+    private static String natIP(JsonReader accessConfig) throws IOException {
+      return GoogleJson.member(accessConfig, "natIP", GoogleJson::string, "");
+    }
+
+    private static String externalIpv6(JsonReader ipv6AccessConfig) throws IOException {
+      return GoogleJson.member(ipv6AccessConfig, "externalIpv6", GoogleJson::string, "");
+    }
+  }
+
+  /** A {@link Nic}'s fields as they are read. */
+  private static final class NicFields {
+    String name = "";
+    String networkIP = "";
+    String ipv6Address = "";
+    final List<String> natIPs = new ArrayList<>();
+    final List<String> externalIpv6s = new ArrayList<>();
+  }
+
+  /** An instance's fields as they are read. */
+  private static final class Fields {
+    long id;
+    String name = "";
+    String status = "";
+    String creationTimestamp = "";
+    String zone = "";
+    String machineType = "";
+    final Map<String, String> labels = new LinkedHashMap<>();
+    final List<Nic> nics = new ArrayList<>();
+    int guestGpus;
   }
 
   /** Reads one instance resource. */
   static GceInstance read(JsonReader in) throws IOException {
-    long[] id = {0};
-    int[] gpus = {0};
-    String[] text = {"", "", "", "", ""};
-    Map<String, String> labels = new LinkedHashMap<>();
-    List<Nic> nics = new ArrayList<>();
-    GoogleJson.object(in, (field, r) -> {
+    Fields instance = new Fields();
+    for (String field = GoogleJson.firstField(in); field != null; field = GoogleJson.nextField(in)) {
       switch (field) {
-        case "id":
-          id[0] = GoogleJson.uint64(r);
-          return true;
-        case "name":
-          text[0] = GoogleJson.string(r);
-          return true;
-        case "status":
-          text[1] = GoogleJson.string(r);
-          return true;
-        case "creationTimestamp":
-          text[2] = GoogleJson.string(r);
-          return true;
-        case "zone":
-          text[3] = GoogleJson.string(r);
-          return true;
-        case "machineType":
-          text[4] = GoogleJson.string(r);
-          return true;
-        case "labels":
-          labels.putAll(GoogleJson.map(r, GoogleJson::string));
-          return true;
-        case "networkInterfaces":
-          nics.addAll(GoogleJson.list(r, Nic::read));
-          return true;
-        case "guestAccelerators":
-          for (int count : GoogleJson.list(r, a -> GoogleJson.member(a, "acceleratorCount", GoogleJson::int32, 0))) {
-            gpus[0] += count;
+        case "id" -> instance.id = GoogleJson.uint64(in);
+        case "name" -> instance.name = GoogleJson.string(in);
+        case "status" -> instance.status = GoogleJson.string(in);
+        case "creationTimestamp" -> instance.creationTimestamp = GoogleJson.string(in);
+        case "zone" -> instance.zone = GoogleJson.string(in);
+        case "machineType" -> instance.machineType = GoogleJson.string(in);
+        case "labels" -> instance.labels.putAll(GoogleJson.map(in, GoogleJson::string));
+        case "networkInterfaces" -> instance.nics.addAll(GoogleJson.list(in, Nic::read));
+        case "guestAccelerators" -> {
+          for (int count : GoogleJson.list(in, GceInstance::acceleratorCount)) {
+            instance.guestGpus += count;
           }
-          return true;
-        default:
-          return false;
+        }
+        default -> in.skipValue();
       }
-    });
-    return new GceInstance(id[0], text[0], text[1], text[2], text[3], text[4], labels, nics, gpus[0]);
+    }
+    return new GceInstance(instance.id, instance.name, instance.status, instance.creationTimestamp, instance.zone,
+        instance.machineType, instance.labels, instance.nics, instance.guestGpus);
+  }
+
+  private static int acceleratorCount(JsonReader guestAccelerator) throws IOException {
+    return GoogleJson.member(guestAccelerator, "acceleratorCount", GoogleJson::int32, 0);
   }
 }

@@ -97,7 +97,12 @@ final class GceMemberSource implements MemberSource {
   }
 
   private boolean hasLabels(GceInstance i) {
-    return query.labels().entrySet().stream().allMatch(e -> e.getValue().equals(i.labels().get(e.getKey())));
+    for (Map.Entry<String, String> label : query.labels().entrySet()) {
+      if (!label.getValue().equals(i.labels().get(label.getKey()))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private int gpus(GceInstance i, CloudApi.Session session) {

@@ -3,7 +3,6 @@ package io.clusterresolver.gce;
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.cloud.AddressType;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Optional;
@@ -30,11 +29,28 @@ final class InstanceFacts {
   /** The member id of a decimal instance id (as the metadata server writes it). */
   static String memberId(String decimalId) {
     String digits = decimalId.trim();
-    return digits.matches("\\d{1,20}") ? "0".repeat(20 - digits.length()) + digits : digits;
+    return isDigits(digits) && digits.length() <= 20 ? "0".repeat(20 - digits.length()) + digits : digits;
+  }
+
+  private static boolean isDigits(String text) {
+    if (text.isEmpty()) {
+      return false;
+    }
+    for (int i = 0; i < text.length(); i++) {
+      if (text.charAt(i) < '0' || text.charAt(i) > '9') {
+        return false;
+      }
+    }
+    return true;
   }
 
   static boolean isTpuVmHost(GceInstance i) {
-    return TPU_LABELS.stream().anyMatch(i.labels()::containsKey);
+    for (String label : TPU_LABELS) {
+      if (i.labels().containsKey(label)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -43,7 +59,7 @@ final class InstanceFacts {
    */
   static Instant creationTime(GceInstance i) {
     try {
-      return OffsetDateTime.parse(i.creationTimestamp()).toInstant();
+      return CreationTimestamp.parse(i.creationTimestamp());
     } catch (DateTimeParseException e) {
       throw new ClusterResolverException("gce: instance " + i.name() + " has a creationTimestamp that is not RFC 3339: '"
           + i.creationTimestamp() + "'", e);
@@ -75,7 +91,12 @@ final class InstanceFacts {
   }
 
   private static Optional<String> firstNonEmpty(List<String> addresses) {
-    return addresses.stream().filter(ip -> !ip.isEmpty()).findFirst();
+    for (String ip : addresses) {
+      if (!ip.isEmpty()) {
+        return Optional.of(ip);
+      }
+    }
+    return Optional.empty();
   }
 
   /** The last segment of a resource URL ({@code .../zones/us-east1-b/machineTypes/a2-highgpu-1g}). */
@@ -85,6 +106,11 @@ final class InstanceFacts {
 
   /** Whether the machine type's GPUs are part of the type (a2, a3, g2, …). */
   static boolean hasBundledGpus(String machineType) {
-    return BUNDLED_GPU_FAMILIES.stream().anyMatch(machineType::startsWith);
+    for (String family : BUNDLED_GPU_FAMILIES) {
+      if (machineType.startsWith(family)) {
+        return true;
+      }
+    }
+    return false;
   }
 }

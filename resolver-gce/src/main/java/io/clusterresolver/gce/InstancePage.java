@@ -36,54 +36,47 @@ record InstancePage(String kind, String nextPageToken, List<GceInstance> instanc
   }
 
   private static InstancePage read(JsonReader in, boolean aggregated) throws IOException {
-    String[] text = {"", ""};
-    List<GceInstance> instances = new ArrayList<>();
-    Set<String> unreachable = new TreeSet<>();
-    GoogleJson.object(in, (field, r) -> {
+    Fields page = new Fields();
+    for (String field = GoogleJson.firstField(in); field != null; field = GoogleJson.nextField(in)) {
       switch (field) {
-        case "kind":
-          text[0] = GoogleJson.string(r);
-          return true;
-        case "nextPageToken":
-          text[1] = GoogleJson.string(r);
-          return true;
-        case "unreachables":
-          unreachable.addAll(GoogleJson.list(r, GoogleJson::string));
-          return true;
-        case "items":
+        case "kind" -> page.kind = GoogleJson.string(in);
+        case "nextPageToken" -> page.nextPageToken = GoogleJson.string(in);
+        case "unreachables" -> page.unreachable.addAll(GoogleJson.list(in, GoogleJson::string));
+        case "items" -> {
           if (aggregated) {
-            GoogleJson.object(r, (scope, s) -> {
-              if (scoped(s, instances)) {
-                unreachable.add(scope);
-              }
-              return true;
-            });
+            for (String scope = GoogleJson.firstField(in); scope != null; scope = GoogleJson.nextField(in)) {
+              scoped(in, scope, page);
+            }
           } else {
-            instances.addAll(GoogleJson.list(r, GceInstance::read));
+            page.instances.addAll(GoogleJson.list(in, GceInstance::read));
           }
-          return true;
-        default:
-          return false;
+        }
+        default -> in.skipValue();
       }
-    });
-    return new InstancePage(text[0], text[1], instances, unreachable);
+    }
+    return new InstancePage(page.kind, page.nextPageToken, page.instances, page.unreachable);
   }
 
-  /** Reads one scope's {@code InstancesScopedList} into {@code instances}: whether its warning is UNREACHABLE. */
-  private static boolean scoped(JsonReader in, List<GceInstance> instances) throws IOException {
-    boolean[] unreachable = {false};
-    GoogleJson.object(in, (field, r) -> {
+  /** Reads one scope's {@code InstancesScopedList} into the page: its instances, and the scope if UNREACHABLE. */
+  private static void scoped(JsonReader in, String scope, Fields page) throws IOException {
+    for (String field = GoogleJson.firstField(in); field != null; field = GoogleJson.nextField(in)) {
       switch (field) {
-        case "instances":
-          instances.addAll(GoogleJson.list(r, GceInstance::read));
-          return true;
-        case "warning":
-          unreachable[0] = "UNREACHABLE".equals(GoogleJson.member(r, "code", GoogleJson::string, ""));
-          return true;
-        default:
-          return false;
+        case "instances" -> page.instances.addAll(GoogleJson.list(in, GceInstance::read));
+        case "warning" -> {
+          if ("UNREACHABLE".equals(GoogleJson.member(in, "code", GoogleJson::string, ""))) {
+            page.unreachable.add(scope);
+          }
+        }
+        default -> in.skipValue();
       }
-    });
-    return unreachable[0];
+    }
+  }
+
+  /** A page's fields as they are read. */
+  private static final class Fields {
+    String kind = "";
+    String nextPageToken = "";
+    final List<GceInstance> instances = new ArrayList<>();
+    final Set<String> unreachable = new TreeSet<>();
   }
 }

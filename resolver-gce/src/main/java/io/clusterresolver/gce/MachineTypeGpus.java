@@ -42,22 +42,24 @@ final class MachineTypeGpus {
    */
   record Answer(String kind, int gpus) {
     static Answer read(JsonReader in) throws IOException {
-      String[] kind = {""};
-      int[] gpus = {0};
-      GoogleJson.object(in, (field, r) -> {
+      String kind = "";
+      int gpus = 0;
+      for (String field = GoogleJson.firstField(in); field != null; field = GoogleJson.nextField(in)) {
         switch (field) {
-          case "kind":
-            kind[0] = GoogleJson.string(r);
-            return true;
-          case "accelerators":
-            gpus[0] += GoogleJson.list(r, a -> GoogleJson.member(a, "guestAcceleratorCount", GoogleJson::int32, 0))
-                .stream().mapToInt(Integer::intValue).sum();
-            return true;
-          default:
-            return false;
+          case "kind" -> kind = GoogleJson.string(in);
+          case "accelerators" -> {
+            for (int count : GoogleJson.list(in, Answer::guestAcceleratorCount)) {
+              gpus += count;
+            }
+          }
+          default -> in.skipValue();
         }
-      });
-      return new Answer(kind[0], gpus[0]);
+      }
+      return new Answer(kind, gpus);
+    }
+
+    private static int guestAcceleratorCount(JsonReader accelerator) throws IOException {
+      return GoogleJson.member(accelerator, "guestAcceleratorCount", GoogleJson::int32, 0);
     }
   }
 

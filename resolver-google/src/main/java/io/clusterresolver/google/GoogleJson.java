@@ -19,17 +19,6 @@ public final class GoogleJson {
 
   private GoogleJson() {}
 
-  /** Reads one member of an object. */
-  @FunctionalInterface
-  public interface Member {
-    /**
-     * Reads the value of member {@code name} when it is one this reader wants.
-     *
-     * @return whether the value was read (otherwise it is skipped)
-     */
-    boolean read(String name, JsonReader in) throws IOException;
-  }
-
   /** Reads one value. */
   @FunctionalInterface
   public interface Value<T> {
@@ -37,22 +26,46 @@ public final class GoogleJson {
     T read(JsonReader in) throws IOException;
   }
 
-  /** Reads an object member by member ({@code null} reads as an empty object). */
-  public static void object(JsonReader in, Member member) throws IOException {
+  /**
+   * Begins an object and names its first member, so that a reader walks it with arrow {@code switch}es into a
+   * small holder of its fields:
+   *
+   * <pre>{@code
+   * for (String field = GoogleJson.firstField(in); field != null; field = GoogleJson.nextField(in)) {
+   *   switch (field) {
+   *     case "name" -> fields.name = GoogleJson.string(in);
+   *     default -> in.skipValue();
+   *   }
+   * }
+   * }</pre>
+   *
+   * @return the first member's name, or {@code null} when the object has none or is {@code null} (its end read)
+   */
+  public static String firstField(JsonReader in) throws IOException {
     if (in.peek() == JsonToken.NULL) {
       in.nextNull();
-      return;
+      return null;
     }
     in.beginObject();
+    return nextField(in);
+  }
+
+  /**
+   * The next member's name, its value next in {@code in} (each value must be read or skipped); members whose
+   * value is {@code null} (the field's default) are passed over.
+   *
+   * @return the name, or {@code null} at the object's end (which it reads)
+   */
+  public static String nextField(JsonReader in) throws IOException {
     while (in.hasNext()) {
       String name = in.nextName();
-      if (in.peek() == JsonToken.NULL) {
-        in.nextNull();
-      } else if (!member.read(name, in)) {
-        in.skipValue();
+      if (in.peek() != JsonToken.NULL) {
+        return name;
       }
+      in.nextNull();
     }
     in.endObject();
+    return null;
   }
 
   /**
@@ -61,9 +74,15 @@ public final class GoogleJson {
    * @return the member's value, or {@code otherwise} when the object does not have it (or it is {@code null})
    */
   public static <T> T member(JsonReader in, String name, Value<T> value, T otherwise) throws IOException {
-    List<T> read = new ArrayList<>(1);
-    object(in, (field, r) -> field.equals(name) && read.add(value.read(r)));
-    return read.isEmpty() ? otherwise : read.get(read.size() - 1);
+    T read = otherwise;
+    for (String field = firstField(in); field != null; field = nextField(in)) {
+      if (field.equals(name)) {
+        read = value.read(in);
+      } else {
+        in.skipValue();
+      }
+    }
+    return read;
   }
 
   /** A string field ({@code ""} when {@code null}; a number is read as its text, as protobuf does). */
@@ -118,10 +137,9 @@ public final class GoogleJson {
   /** A {@code map<string, V>} field, in the answer's order ({@code null} reads as an empty map). */
   public static <V> Map<String, V> map(JsonReader in, Value<V> value) throws IOException {
     Map<String, V> map = new LinkedHashMap<>();
-    object(in, (name, reader) -> {
-      map.put(name, value.read(reader));
-      return true;
-    });
+    for (String name = firstField(in); name != null; name = nextField(in)) {
+      map.put(name, value.read(in));
+    }
     return map;
   }
 

@@ -59,52 +59,51 @@ record TpuNode(String name, State state, Health health, String healthDescription
 
   /** Reads a node. */
   static TpuNode read(JsonReader in) throws IOException {
-    String[] text = {"", "", ""};
-    int[] enums = {0, 0};
-    List<Endpoint> endpoints = new ArrayList<>();
-    GoogleJson.object(in, (field, r) -> {
+    Fields node = new Fields();
+    for (String field = GoogleJson.firstField(in); field != null; field = GoogleJson.nextField(in)) {
       switch (field) {
-        case "name":
-          text[0] = GoogleJson.string(r);
-          return true;
-        case "healthDescription":
-          text[1] = GoogleJson.string(r);
-          return true;
-        case "acceleratorType":
-          text[2] = GoogleJson.string(r);
-          return true;
-        case "state":
-          enums[0] = GoogleJson.enumNumber(r, name -> number(State.values(), s -> s.number, name));
-          return true;
-        case "health":
-          enums[1] = GoogleJson.enumNumber(r, name -> number(Health.values(), h -> h.number, name));
-          return true;
-        case "networkEndpoints":
-          endpoints.addAll(GoogleJson.list(r, TpuNode::endpoint));
-          return true;
-        default:
-          return false;
+        case "name" -> node.name = GoogleJson.string(in);
+        case "healthDescription" -> node.healthDescription = GoogleJson.string(in);
+        case "acceleratorType" -> node.acceleratorType = GoogleJson.string(in);
+        case "state" -> node.state = GoogleJson.enumNumber(in, TpuNode::stateNumber);
+        case "health" -> node.health = GoogleJson.enumNumber(in, TpuNode::healthNumber);
+        case "networkEndpoints" -> node.endpoints.addAll(GoogleJson.list(in, TpuNode::endpoint));
+        default -> in.skipValue();
       }
-    });
-    return new TpuNode(text[0], State.of(enums[0]), Health.of(enums[1]), text[1], text[2], endpoints);
+    }
+    return new TpuNode(node.name, State.of(node.state), Health.of(node.health), node.healthDescription,
+        node.acceleratorType, node.endpoints);
+  }
+
+  /** A node's fields as they are read (enums as their API numbers). */
+  private static final class Fields {
+    String name = "";
+    String healthDescription = "";
+    String acceleratorType = "";
+    int state;
+    int health;
+    final List<Endpoint> endpoints = new ArrayList<>();
   }
 
   private static Endpoint endpoint(JsonReader in) throws IOException {
-    String[] ip = {""};
-    int[] port = {0};
-    GoogleJson.object(in, (field, r) -> {
+    String ip = "";
+    int port = 0;
+    for (String field = GoogleJson.firstField(in); field != null; field = GoogleJson.nextField(in)) {
       switch (field) {
-        case "ipAddress":
-          ip[0] = GoogleJson.string(r);
-          return true;
-        case "port":
-          port[0] = GoogleJson.int32(r);
-          return true;
-        default:
-          return false;
+        case "ipAddress" -> ip = GoogleJson.string(in);
+        case "port" -> port = GoogleJson.int32(in);
+        default -> in.skipValue();
       }
-    });
-    return new Endpoint(ip[0], port[0]);
+    }
+    return new Endpoint(ip, port);
+  }
+
+  private static int stateNumber(String name) {
+    return number(State.values(), s -> s.number, name);
+  }
+
+  private static int healthNumber(String name) {
+    return number(Health.values(), h -> h.number, name);
   }
 
   /** The value whose API number is {@code number}, else {@code unrecognized}. */
