@@ -41,7 +41,7 @@ import software.amazon.awssdk.services.ec2.model.Tag;
 class InstancePageDifferentialTest {
 
   /** An HTTP client that answers every request with the same canned body. */
-  private static final class Canned implements SdkHttpClient {
+  static final class Canned implements SdkHttpClient {
     volatile String body;
 
     @Override
@@ -66,7 +66,7 @@ class InstancePageDifferentialTest {
     public void close() {}
   }
 
-  private static Ec2Client client(Canned http, boolean streaming) {
+  static Ec2Client client(Canned http, boolean streaming) {
     return Ec2Client.builder()
         .endpointOverride(java.net.URI.create("http://127.0.0.1:1"))
         .region(Region.US_EAST_1)
