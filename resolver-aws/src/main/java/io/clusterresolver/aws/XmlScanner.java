@@ -1,7 +1,9 @@
 package io.clusterresolver.aws;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -27,6 +29,9 @@ import javax.xml.stream.XMLStreamException;
  * namespaces are not resolved (a name's local part is what is matched).
  */
 final class XmlScanner {
+
+  /** Deeper than any API answer nests (EC2's are about 12 deep): a bound on what a hostile answer makes us hold. */
+  static final int MAX_DEPTH = 256;
 
   private final byte[] doc;
   private final int end;
@@ -178,13 +183,27 @@ final class XmlScanner {
       }
     }
     if (!ascii) {
-      try {
-        String text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(doc)).toString();
-        if (text.indexOf('\uFFFE') >= 0 || text.indexOf('\uFFFF') >= 0) {
-          throw error("a character that is not allowed in XML (U+FFFE or U+FFFF)");
+      // Checked a piece at a time: a large answer is never held a second time as characters.
+      CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder(); // reports malformed input
+      ByteBuffer in = ByteBuffer.wrap(doc);
+      CharBuffer out = CharBuffer.allocate(8192);
+      while (true) {
+        CoderResult result = decoder.decode(in, out, true);
+        if (result.isError()) {
+          pos = in.position();
+          throw error("the answer is not UTF-8");
         }
-      } catch (CharacterCodingException e) {
-        throw error("the answer is not UTF-8 (" + e + ")");
+        out.flip();
+        while (out.hasRemaining()) {
+          char c = out.get();
+          if (c == '\uFFFE' || c == '\uFFFF') {
+            throw error("a character that is not allowed in XML (U+FFFE or U+FFFF)");
+          }
+        }
+        out.clear();
+        if (result.isUnderflow()) {
+          return;
+        }
       }
     }
   }
@@ -321,6 +340,9 @@ final class XmlScanner {
         throw error("no white space before an attribute of <" + name + ">");
       }
       attribute();
+    }
+    if (open.size() == MAX_DEPTH) {
+      throw error("elements nested deeper than " + MAX_DEPTH);
     }
     open.push(name);
     rootSeen = true;

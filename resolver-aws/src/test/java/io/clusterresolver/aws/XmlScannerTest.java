@@ -1,6 +1,7 @@
 package io.clusterresolver.aws;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
@@ -88,6 +89,31 @@ class XmlScannerTest {
     assertThat(scanner(skipped.getBytes(StandardCharsets.UTF_8), 1)).containsExactly("<html", "</html");
     String latin1 = "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><x>\u00e9</x>";
     assertThat(scanner(latin1.getBytes(StandardCharsets.ISO_8859_1), 0)).containsExactly("ERROR");
+  }
+
+  @Test
+  void nestingIsBounded() throws XMLStreamException {
+    int deep = XmlScanner.MAX_DEPTH;
+    assertThat(events("<a>".repeat(deep) + "</a>".repeat(deep))).isEqualTo(2 * deep);
+    String deeper = "<a>".repeat(deep + 1) + "</a>".repeat(deep + 1);
+    XMLStreamReader jdk = JDK.createXMLStreamReader(new ByteArrayInputStream(deeper.getBytes(StandardCharsets.UTF_8)));
+    int jdkEvents = 0;
+    while (jdk.hasNext()) {
+      int event = jdk.next();
+      jdkEvents += event == XMLStreamConstants.START_ELEMENT || event == XMLStreamConstants.END_ELEMENT ? 1 : 0;
+    }
+    assertThat(jdkEvents).as("XML itself sets no bound").isEqualTo(2 * (deep + 1));
+    assertThatThrownBy(() -> events(deeper)).isInstanceOf(XMLStreamException.class)
+        .hasMessageContaining("nested deeper than " + deep);
+  }
+
+  private static int events(String doc) throws XMLStreamException {
+    XmlScanner xml = XmlScanner.of(doc.getBytes(StandardCharsets.UTF_8));
+    int n = 0;
+    while (xml.next() != XMLStreamConstants.END_DOCUMENT) {
+      n++;
+    }
+    return n;
   }
 
   // ---- the two readings, as the same list of events ----
