@@ -31,7 +31,7 @@ import software.amazon.awssdk.services.ec2.model.Filter;
 
 /**
  * Lists EC2 instances as members: every page of {@code DescribeInstances} under one deadline, read
- * by the provider ({@link StreamingInstances}) keeping only what a member needs, and accelerators from
+ * with StAX ({@link StreamingInstances}) keeping only what a member needs, and accelerators from
  * {@code DescribeInstanceTypes} (read the same way), asked once per JVM and endpoint for the types not yet known (instance
  * types never change; membership is never cached), while later pages are in flight.
  */

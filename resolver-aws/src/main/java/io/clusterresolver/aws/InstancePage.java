@@ -1,7 +1,6 @@
 package io.clusterresolver.aws;
 
 import io.clusterresolver.cloud.AddressType;
-import java.io.IOException;
 import java.io.InputStream;
 import java.time.DateTimeException;
 import java.time.Instant;
@@ -21,9 +20,10 @@ import java.util.Map;
 import java.util.Optional;
 import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamException;
+import javax.xml.stream.XMLStreamReader;
 
 /**
- * One {@code DescribeInstances} page read with {@link XmlScanner}, keeping only what a member needs: the SDK's
+ * One {@code DescribeInstances} page read with StAX ({@link AnswerXml}), keeping only what a member needs: the SDK's
  * own unmarshalling builds a DOM and then a model of every field (about 70 µs per instance on the
  * resolving thread, most of a warm resolve at 10 000 instances); this reads the same XML once.
  * Field names and nesting are those of the EC2 API reference ({@code reservationSet/item/
@@ -54,122 +54,125 @@ record InstancePage(List<Instance> instances, String nextToken, boolean ec2Answe
    * Reads a page.
    *
    * @throws XMLStreamException when the body is not a complete, well-formed answer
-   * @throws IOException when the body cannot be read (an {@link io.clusterresolver.cloud.AnswerLimitException}
-   *     when it breaks the answer limit)
    */
-  static InstancePage read(InputStream body) throws XMLStreamException, IOException {
-    XmlScanner xml = XmlScanner.of(body.readAllBytes());
-    List<Instance> instances = new ArrayList<>();
-    // Tags, types and states repeat across a fleet: one copy of each text per page.
-    Map<String, String> texts = new HashMap<>();
-    Deque<String> path = new ArrayDeque<>();
-    String nextToken = null;
-    Builder current = null;
-    String tagKey = null;
-    String tagValue = null;
-    String ipv6 = null;
-    boolean ipv6Primary = false;
-    boolean ended = false;
-    String root = null;
-    for (int event = xml.next(); event != XMLStreamConstants.END_DOCUMENT; event = xml.next()) {
-      if (event == XMLStreamConstants.START_ELEMENT) {
-        String name = xml.localName();
-        path.push(name);
-        int depth = path.size();
-        if (depth == 1) {
-          root = name;
-        }
-        if (depth == 5 && name.equals("item") && parent(path, 0, "instancesSet")) {
-          current = new Builder();
-        } else if (current != null && depth == 6) {
-          String text;
-          switch (name) {
-            case "instanceId":
-              current.id = xml.elementText();
-              path.pop();
-              break;
-            case "instanceType":
-              current.type = once(texts, xml.elementText());
-              path.pop();
-              break;
-            case "launchTime":
-              text = xml.elementText();
-              path.pop();
-              current.launchTime = instant(text);
-              break;
-            case "privateIpAddress":
-              current.address(AddressType.PRIVATE_IPV4, xml.elementText());
-              path.pop();
-              break;
-            case "ipAddress":
-              current.address(AddressType.PUBLIC_IPV4, xml.elementText());
-              path.pop();
-              break;
-            case "privateDnsName":
-              current.address(AddressType.PRIVATE_DNS, xml.elementText());
-              path.pop();
-              break;
-            case "dnsName":
-              current.address(AddressType.PUBLIC_DNS, xml.elementText());
-              path.pop();
-              break;
-            case "ipv6Address":
-              current.topIpv6 = emptyToNull(xml.elementText());
-              path.pop();
-              break;
-            default:
-              break;
+  static InstancePage read(InputStream body) throws XMLStreamException {
+    XMLStreamReader xml = AnswerXml.open(body);
+    try {
+      List<Instance> instances = new ArrayList<>();
+      // Tags, types and states repeat across a fleet: one copy of each text per page.
+      Map<String, String> texts = new HashMap<>();
+      Deque<String> path = new ArrayDeque<>();
+      String nextToken = null;
+      Builder current = null;
+      String tagKey = null;
+      String tagValue = null;
+      String ipv6 = null;
+      boolean ipv6Primary = false;
+      boolean ended = false;
+      String root = null;
+      while (xml.hasNext()) {
+        int event = xml.next();
+        if (event == XMLStreamConstants.START_ELEMENT) {
+          String name = xml.getLocalName();
+          path.push(name);
+          int depth = path.size();
+          if (depth == 1) {
+            root = name;
           }
-        } else if (current != null && depth == 7 && name.equals("name") && parent(path, 0, "instanceState")) {
-          current.state = once(texts, xml.elementText());
-          path.pop();
-        } else if (current != null && depth == 8 && parent(path, 1, "tagSet")) {
-          if (name.equals("key")) {
-            tagKey = once(texts, xml.elementText());
+          if (depth == 5 && name.equals("item") && parent(path, 0, "instancesSet")) {
+            current = new Builder();
+          } else if (current != null && depth == 6) {
+            String text;
+            switch (name) {
+              case "instanceId":
+                current.id = xml.getElementText();
+                path.pop();
+                break;
+              case "instanceType":
+                current.type = once(texts, xml.getElementText());
+                path.pop();
+                break;
+              case "launchTime":
+                text = xml.getElementText();
+                path.pop();
+                current.launchTime = instant(text);
+                break;
+              case "privateIpAddress":
+                current.address(AddressType.PRIVATE_IPV4, xml.getElementText());
+                path.pop();
+                break;
+              case "ipAddress":
+                current.address(AddressType.PUBLIC_IPV4, xml.getElementText());
+                path.pop();
+                break;
+              case "privateDnsName":
+                current.address(AddressType.PRIVATE_DNS, xml.getElementText());
+                path.pop();
+                break;
+              case "dnsName":
+                current.address(AddressType.PUBLIC_DNS, xml.getElementText());
+                path.pop();
+                break;
+              case "ipv6Address":
+                current.topIpv6 = emptyToNull(xml.getElementText());
+                path.pop();
+                break;
+              default:
+                break;
+            }
+          } else if (current != null && depth == 7 && name.equals("name") && parent(path, 0, "instanceState")) {
+            current.state = once(texts, xml.getElementText());
             path.pop();
-          } else if (name.equals("value")) {
-            tagValue = once(texts, xml.elementText());
+          } else if (current != null && depth == 8 && parent(path, 1, "tagSet")) {
+            if (name.equals("key")) {
+              tagKey = once(texts, xml.getElementText());
+              path.pop();
+            } else if (name.equals("value")) {
+              tagValue = once(texts, xml.getElementText());
+              path.pop();
+            }
+          } else if (current != null && depth == 10 && parent(path, 1, "ipv6AddressesSet")
+              && parent(path, 3, "networkInterfaceSet")) {
+            if (name.equals("ipv6Address")) {
+              ipv6 = emptyToNull(xml.getElementText());
+              path.pop();
+            } else if (name.equals("isPrimaryIpv6")) {
+              ipv6Primary = "true".equalsIgnoreCase(xml.getElementText().trim());
+              path.pop();
+            }
+          } else if (depth == 2 && name.equals("nextToken")) {
+            nextToken = emptyToNull(xml.getElementText());
             path.pop();
           }
-        } else if (current != null && depth == 10 && parent(path, 1, "ipv6AddressesSet")
-            && parent(path, 3, "networkInterfaceSet")) {
-          if (name.equals("ipv6Address")) {
-            ipv6 = emptyToNull(xml.elementText());
-            path.pop();
-          } else if (name.equals("isPrimaryIpv6")) {
-            ipv6Primary = "true".equalsIgnoreCase(xml.elementText().trim());
-            path.pop();
+        } else if (event == XMLStreamConstants.END_ELEMENT) {
+          String name = path.pop();
+          int depth = path.size() + 1;
+          if (current != null && depth == 7 && name.equals("item") && "tagSet".equals(path.peek())) {
+            // A tag is kept once its item closes: key and value may come in either order.
+            if (tagKey != null) {
+              current.tags.put(tagKey, tagValue == null ? "" : tagValue);
+            }
+            tagKey = null;
+            tagValue = null;
+          } else if (current != null && depth == 9 && name.equals("item") && "ipv6AddressesSet".equals(path.peek())) {
+            current.eniIpv6(ipv6, ipv6Primary);
+            ipv6 = null;
+            ipv6Primary = false;
+          } else if (current != null && depth == 5 && name.equals("item") && "instancesSet".equals(path.peek())) {
+            instances.add(current.build());
+            current = null;
+          } else if (depth == 1) {
+            ended = true;
           }
-        } else if (depth == 2 && name.equals("nextToken")) {
-          nextToken = emptyToNull(xml.elementText());
-          path.pop();
-        }
-      } else if (event == XMLStreamConstants.END_ELEMENT) {
-        String name = path.pop();
-        int depth = path.size() + 1;
-        if (current != null && depth == 7 && name.equals("item") && "tagSet".equals(path.peek())) {
-          // A tag is kept once its item closes: key and value may come in either order.
-          if (tagKey != null) {
-            current.tags.put(tagKey, tagValue == null ? "" : tagValue);
-          }
-          tagKey = null;
-          tagValue = null;
-        } else if (current != null && depth == 9 && name.equals("item") && "ipv6AddressesSet".equals(path.peek())) {
-          current.eniIpv6(ipv6, ipv6Primary);
-          ipv6 = null;
-          ipv6Primary = false;
-        } else if (current != null && depth == 5 && name.equals("item") && "instancesSet".equals(path.peek())) {
-          instances.add(current.build());
-          current = null;
-        } else if (depth == 1) {
-          ended = true;
         }
       }
+      if (!ended) {
+        throw new XMLStreamException("the answer ended before its last element closed");
+      }
+      return new InstancePage(List.copyOf(instances), nextToken, ROOT.equals(root));
+    } finally {
+      xml.close();
     }
-    if (!ended) {
-      throw new XMLStreamException("the answer ended before its last element closed");
-    }
-    return new InstancePage(List.copyOf(instances), nextToken, ROOT.equals(root));
   }
 
   /** Whether the element {@code up} levels above the current one (0: its parent) is named {@code name}. */

@@ -65,7 +65,7 @@ final class StreamingInstances implements ExecutionInterceptor {
         types.set(InstanceTypeAccelerators.read(in));
       }
     } catch (XMLStreamException | IOException e) {
-      AnswerLimitException limit = AnswerLimitException.find(e); // the body is read whole before it is parsed
+      AnswerLimitException limit = broken(e);
       if (limit != null) {
         throw SdkClientException.create(limit.getMessage(), limit);
       }
@@ -73,5 +73,18 @@ final class StreamingInstances implements ExecutionInterceptor {
       throw SdkClientException.create("Unable to unmarshall response (" + e.getMessage() + ")", e);
     }
     return Optional.of(new ByteArrayInputStream(EMPTY_PAGE));
+  }
+
+  /**
+   * The limit the body broke, if that is why it could not be read: the JDK's StAX parser keeps the
+   * stream's exception as its "nested" one, not as the cause.
+   */
+  private static AnswerLimitException broken(Exception e) {
+    AnswerLimitException limit = AnswerLimitException.find(e);
+    if (limit == null && e instanceof XMLStreamException) {
+      Throwable nested = ((XMLStreamException) e).getNestedException();
+      limit = nested == null ? null : AnswerLimitException.find(nested);
+    }
+    return limit;
   }
 }
