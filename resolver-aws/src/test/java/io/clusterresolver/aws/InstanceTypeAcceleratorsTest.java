@@ -4,8 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.clusterresolver.cloud.AnswerLimit;
+import io.clusterresolver.cloud.AnswerLimitException;
 import io.clusterresolver.testkit.SimulatedEc2;
 import io.clusterresolver.testkit.SimulatedInstanceType;
+import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,9 +17,11 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
+import javax.xml.stream.XMLStreamException;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
@@ -30,7 +36,7 @@ import software.amazon.awssdk.services.ec2.model.NeuronDeviceInfo;
  * The accelerators read from {@code DescribeInstanceTypes} answers against the SDK's own model of the same bytes
  * (counted by the rules of the former model path): on random answers (lists of several devices, counts missing,
  * zero, negative or not numbers, other lists' {@code count}s, types without a name, repeated types) and on the simulation's
- * catalog.
+ * catalog; truncated, foreign and entity-bearing answers are refused, and an answer over the limit names the limit.
  */
 class InstanceTypeAcceleratorsTest {
 
@@ -113,6 +119,46 @@ class InstanceTypeAcceleratorsTest {
         assertThat(expected).containsEntry("p4d.24xlarge", Map.of("GPU", 8)).containsEntry("m5.large", Map.of());
         assertThat(sink.get().types()).isEqualTo(expected);
       }
+    }
+  }
+
+  @Test
+  void aTruncatedForeignOrEntityAnswerIsRefused() {
+    String head = "<?xml version=\"1.0\"?><DescribeInstanceTypesResponse><instanceTypeSet><item>";
+    String truncated = head + "<instanceType>p4d.24xlarge</instanceType>";
+    String foreign = "<html><body>proxy error</body></html>";
+    // An API answer has no DTD: an external entity is never resolved.
+    String entity = "<?xml version=\"1.0\"?><!DOCTYPE x [<!ENTITY e SYSTEM \"file:///etc/passwd\">]>"
+        + "<DescribeInstanceTypesResponse><instanceTypeSet><item><instanceType>&e;</instanceType></item>"
+        + "</instanceTypeSet></DescribeInstanceTypesResponse>";
+    for (String body : List.of(truncated, foreign, entity)) {
+      assertThatThrownBy(() -> InstanceTypeAccelerators.read(
+          new ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8))))
+          .as(body).isInstanceOf(XMLStreamException.class);
+    }
+  }
+
+  @Test
+  void anAnswerOverTheLimitNamesTheLimit() {
+    InstancePageDifferentialTest.Canned http = new InstancePageDifferentialTest.Canned();
+    StringBuilder big = new StringBuilder("<?xml version=\"1.0\"?><DescribeInstanceTypesResponse><instanceTypeSet>");
+    while (big.length() < 64 << 10) {
+      big.append("<item><instanceType>m5.large</instanceType></item>");
+    }
+    http.body = big.append("</instanceTypeSet></DescribeInstanceTypesResponse>").toString();
+    try (Ec2Client streaming = Ec2Client.builder()
+        .endpointOverride(URI.create("http://127.0.0.1:1"))
+        .region(Region.US_EAST_1)
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDTEST", "secret")))
+        .httpClient(http)
+        .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry())
+            .addExecutionInterceptor(new StreamingInstances(AnswerLimit.ofBytes(16 << 10), Duration.ofSeconds(30))))
+        .build()) {
+      // The JDK's parser keeps the stream's exception as its nested one: the limit is still what is reported.
+      assertThatThrownBy(() -> streaming.describeInstanceTypes(r -> r.instanceTypesWithStrings("m5.large")
+          .overrideConfiguration(c -> c.putExecutionAttribute(StreamingInstances.TYPES_SINK, new AtomicReference<>()))))
+          .isInstanceOf(SdkClientException.class)
+          .hasCauseInstanceOf(AnswerLimitException.class);
     }
   }
 
