@@ -13,7 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -27,18 +26,13 @@ import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
 import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.ec2.Ec2Client;
-import software.amazon.awssdk.services.ec2.model.DescribeInstanceTypesResponse;
 import software.amazon.awssdk.services.ec2.model.DescribeInstancesRequest;
 import software.amazon.awssdk.services.ec2.model.Filter;
-import software.amazon.awssdk.services.ec2.model.GpuDeviceInfo;
-import software.amazon.awssdk.services.ec2.model.InferenceDeviceInfo;
-import software.amazon.awssdk.services.ec2.model.InstanceTypeInfo;
-import software.amazon.awssdk.services.ec2.model.NeuronDeviceInfo;
 
 /**
  * Lists EC2 instances as members: every page of {@code DescribeInstances} under one deadline, read
  * with StAX ({@link StreamingInstances}) keeping only what a member needs, and accelerators from
- * {@code DescribeInstanceTypes}, asked once per JVM and endpoint for the types not yet known (instance
+ * {@code DescribeInstanceTypes} (read the same way), asked once per JVM and endpoint for the types not yet known (instance
  * types never change; membership is never cached), while later pages are in flight.
  */
 final class Ec2MemberSource implements MemberSource {
@@ -218,12 +212,13 @@ final class Ec2MemberSource implements MemberSource {
     private void ask(List<String> types) {
       for (int from = 0; from < types.size(); from += 100) {
         List<String> chunk = types.subList(from, Math.min(types.size(), from + 100));
-        DescribeInstanceTypesResponse response = session.call("DescribeInstanceTypes",
+        AtomicReference<InstanceTypeAccelerators> sink = new AtomicReference<>();
+        session.call("DescribeInstanceTypes",
             remaining -> ec2.describeInstanceTypes(r -> r.instanceTypesWithStrings(chunk)
-                .overrideConfiguration(c -> c.apiCallTimeout(remaining))));
-        for (InstanceTypeInfo info : response.instanceTypes()) {
-          TYPE_CACHE.put(cacheScope + "|" + info.instanceTypeAsString(), count(info));
-        }
+                .overrideConfiguration(c -> c.apiCallTimeout(remaining)
+                    .putExecutionAttribute(StreamingInstances.TYPES_SINK, sink))));
+        InstanceTypeAccelerators answer = Objects.requireNonNull(sink.get(), "the DescribeInstanceTypes answer was not read");
+        answer.types().forEach((type, devices) -> TYPE_CACHE.put(cacheScope + "|" + type, devices));
         for (String type : chunk) {
           TYPE_CACHE.putIfAbsent(cacheScope + "|" + type, Map.of()); // not reported: no accelerators
         }
@@ -239,33 +234,6 @@ final class Ec2MemberSource implements MemberSource {
             t.setDaemon(true);
             return t;
           });
-
-  /** GPUs, Neuron devices and (first-generation) inference accelerators of a type. */
-  static Map<String, Integer> count(InstanceTypeInfo info) {
-    Map<String, Integer> devices = new TreeMap<>();
-    if (info.gpuInfo() != null) {
-      int gpus = info.gpuInfo().gpus().stream().map(GpuDeviceInfo::count).filter(c -> c != null)
-          .mapToInt(Integer::intValue).sum();
-      if (gpus > 0) {
-        devices.put("GPU", gpus);
-      }
-    }
-    if (info.neuronInfo() != null) {
-      int neuron = info.neuronInfo().neuronDevices().stream().map(NeuronDeviceInfo::count).filter(c -> c != null)
-          .mapToInt(Integer::intValue).sum();
-      if (neuron > 0) {
-        devices.put("NEURON", neuron);
-      }
-    }
-    if (info.inferenceAcceleratorInfo() != null) {
-      int inference = info.inferenceAcceleratorInfo().accelerators().stream().map(InferenceDeviceInfo::count)
-          .filter(c -> c != null).mapToInt(Integer::intValue).sum();
-      if (inference > 0) {
-        devices.put("INFERENTIA", inference);
-      }
-    }
-    return Map.copyOf(devices);
-  }
 
   /** For tests: forget cached instance types. */
   static void clearTypeCache() {

@@ -18,13 +18,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import javax.xml.stream.XMLInputFactory;
 import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamReader;
 
 /**
- * One {@code DescribeInstances} page read with StAX, keeping only what a member needs: the SDK's
+ * One {@code DescribeInstances} page read with StAX ({@link AnswerXml}), keeping only what a member needs: the SDK's
  * own unmarshalling builds a DOM and then a model of every field (about 70 µs per instance on the
  * resolving thread, most of a warm resolve at 10 000 instances); this reads the same XML once.
  * Field names and nesting are those of the EC2 API reference ({@code reservationSet/item/
@@ -51,24 +50,13 @@ record InstancePage(List<Instance> instances, String nextToken, boolean ec2Answe
     }
   }
 
-  private static final XMLInputFactory FACTORY = factory();
-
-  private static XMLInputFactory factory() {
-    XMLInputFactory f = XMLInputFactory.newFactory();
-    // An API answer has no DTD: refuse entities and external resources outright.
-    f.setProperty(XMLInputFactory.SUPPORT_DTD, false);
-    f.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
-    f.setProperty(XMLInputFactory.IS_COALESCING, true);
-    return f;
-  }
-
   /**
    * Reads a page.
    *
    * @throws XMLStreamException when the body is not a complete, well-formed answer
    */
   static InstancePage read(InputStream body) throws XMLStreamException {
-    XMLStreamReader xml = FACTORY.createXMLStreamReader(body);
+    XMLStreamReader xml = AnswerXml.open(body);
     try {
       List<Instance> instances = new ArrayList<>();
       // Tags, types and states repeat across a fleet: one copy of each text per page.

@@ -17,11 +17,12 @@ import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 
 /**
- * Reads a successful {@code DescribeInstances} answer with {@link InstancePage} instead of the SDK's
- * unmarshaller, for requests that carry a {@link #SINK}: the SDK keeps doing what it does well —
+ * Reads a successful {@code DescribeInstances} answer with {@link InstancePage} (and a {@code DescribeInstanceTypes}
+ * one with {@link InstanceTypeAccelerators}) instead of the SDK's unmarshaller, for requests that carry a
+ * {@link #SINK} (a {@link #TYPES_SINK}): the SDK keeps doing what it does well —
  * credentials, SigV4 signing, endpoints, retries and throttling, HTTP, and error answers — and only
  * the body of a 200 is read here, once, keeping the fields a member needs. The SDK then unmarshals
- * an empty body in its place (an empty page, at no cost). Requests without a sink are read by the SDK.
+ * an empty body in its place (an empty answer, at no cost). Requests without a sink are read by the SDK.
  *
  * <p>Every body, of every request and status, is read under the kit's {@link BoundedAnswers}: at most
  * the limit, and all of it within the request's call timeout (the SDK's socket timeout bounds each read
@@ -33,7 +34,11 @@ final class StreamingInstances implements ExecutionInterceptor {
   static final ExecutionAttribute<AtomicReference<InstancePage>> SINK =
       new ExecutionAttribute<>("io.clusterresolver.aws.InstancePage");
 
-  /** An empty body: the SDK's unmarshaller then makes an empty page without starting an XML parser. */
+  /** Where the accelerators read from a {@code DescribeInstanceTypes} answer are put, one per request. */
+  static final ExecutionAttribute<AtomicReference<InstanceTypeAccelerators>> TYPES_SINK =
+      new ExecutionAttribute<>("io.clusterresolver.aws.InstanceTypeAccelerators");
+
+  /** An empty body: the SDK's unmarshaller then makes an empty answer without starting an XML parser. */
   private static final byte[] EMPTY_PAGE = new byte[0];
 
   private final BoundedAnswers bounds;
@@ -47,13 +52,18 @@ final class StreamingInstances implements ExecutionInterceptor {
   public Optional<InputStream> modifyHttpResponseContent(Context.ModifyHttpResponse context,
       ExecutionAttributes attributes) {
     AtomicReference<InstancePage> sink = attributes.getAttribute(SINK);
+    AtomicReference<InstanceTypeAccelerators> types = attributes.getAttribute(TYPES_SINK);
     Optional<InputStream> body = context.responseBody().map(b -> bounds.stream(b, context.httpRequest().getUri(),
         context.request().overrideConfiguration().flatMap(c -> c.apiCallTimeout()).orElse(bounds.timeout())));
-    if (sink == null || !context.httpResponse().isSuccessful() || body.isEmpty()) {
+    if ((sink == null && types == null) || !context.httpResponse().isSuccessful() || body.isEmpty()) {
       return body;
     }
     try (InputStream in = body.get()) {
-      sink.set(InstancePage.read(in));
+      if (sink != null) {
+        sink.set(InstancePage.read(in));
+      } else {
+        types.set(InstanceTypeAccelerators.read(in));
+      }
     } catch (XMLStreamException | IOException e) {
       AnswerLimitException limit = broken(e);
       if (limit != null) {

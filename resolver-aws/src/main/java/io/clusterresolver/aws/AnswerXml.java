@@ -1,0 +1,32 @@
+package io.clusterresolver.aws;
+
+import java.io.InputStream;
+import javax.xml.stream.XMLInputFactory;
+import javax.xml.stream.XMLStreamException;
+import javax.xml.stream.XMLStreamReader;
+
+/**
+ * The XML reader of the EC2 answers the provider reads itself ({@link InstancePage},
+ * {@link InstanceTypeAccelerators}): the JDK's StAX parser, made once and hardened, since an API answer has no
+ * DTD.
+ */
+final class AnswerXml {
+
+  private static final XMLInputFactory FACTORY = factory();
+
+  private AnswerXml() {}
+
+  private static XMLInputFactory factory() {
+    XMLInputFactory f = XMLInputFactory.newFactory();
+    // An API answer has no DTD: refuse entities and external resources outright.
+    f.setProperty(XMLInputFactory.SUPPORT_DTD, false);
+    f.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
+    f.setProperty(XMLInputFactory.IS_COALESCING, true);
+    return f;
+  }
+
+  /** A reader of {@code body}; the caller closes it (which leaves {@code body} open). */
+  static XMLStreamReader open(InputStream body) throws XMLStreamException {
+    return FACTORY.createXMLStreamReader(body);
+  }
+}
