@@ -174,9 +174,7 @@ class SharedListingTest {
     Path foreign = Files.writeString(dir.resolve("notes.txt"), "not ours");
     Files.setLastModifiedTime(old, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 25 * 3600_000L));
     Files.setLastModifiedTime(foreign, java.nio.file.attribute.FileTime.fromMillis(0));
-    java.lang.reflect.Field last = SharedListing.class.getDeclaredField("LAST_SWEEP");
-    last.setAccessible(true);
-    ((java.util.concurrent.atomic.AtomicLong) last.get(null)).set(0); // as in a fresh JVM
+    // A directory no sweep has run in (no aws.swept marker): this resolve sweeps.
     assertThat(resolver().clusterSpec().numTasks("worker")).isEqualTo(1200);
     assertThat(old).doesNotExist();
     assertThat(recent).exists();
