@@ -1,13 +1,9 @@
 package io.clusterresolver.aws;
 
 import io.clusterresolver.cloud.AddressType;
+import io.clusterresolver.cloud.Rfc3339;
 import java.io.InputStream;
-import java.time.DateTimeException;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -188,58 +184,11 @@ record InstancePage(List<Instance> instances, String nextToken, boolean ec2Answe
   }
 
   static Instant instant(String text) throws XMLStreamException {
-    String t = text.trim();
-    Instant utc = utcMillis(t);
-    if (utc != null) {
-      return utc;
-    }
     try {
-      return OffsetDateTime.parse(t, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
+      return Rfc3339.parse(text.trim());
     } catch (DateTimeParseException e) {
       throw new XMLStreamException("launchTime '" + text + "' is not an ISO-8601 instant");
     }
-  }
-
-  /**
-   * EC2's own form of a time, {@code 2026-11-27T04:00:00.000Z} (or without the milliseconds), read
-   * field by field: the JDK's ISO formatter costs more than the rest of a cold page. {@code null} for
-   * any other form or an impossible date, which the formatter then reads or rejects.
-   */
-  private static Instant utcMillis(String t) {
-    int length = t.length();
-    if ((length != 20 && length != 24) || t.charAt(4) != '-' || t.charAt(7) != '-' || t.charAt(10) != 'T'
-        || t.charAt(13) != ':' || t.charAt(16) != ':' || t.charAt(length - 1) != 'Z'
-        || (length == 24 && t.charAt(19) != '.')) {
-      return null;
-    }
-    int year = digits(t, 0, 4);
-    int month = digits(t, 5, 7);
-    int day = digits(t, 8, 10);
-    int hour = digits(t, 11, 13);
-    int minute = digits(t, 14, 16);
-    int second = digits(t, 17, 19);
-    int millis = length == 24 ? digits(t, 20, 23) : 0;
-    if ((year | month | day | hour | minute | second | millis) < 0) {
-      return null;
-    }
-    try {
-      return LocalDateTime.of(year, month, day, hour, minute, second, millis * 1_000_000).toInstant(ZoneOffset.UTC);
-    } catch (DateTimeException e) {
-      return null;
-    }
-  }
-
-  /** The decimal number of {@code t}'s ASCII digits in [from, to), or -1 if any is not one. */
-  private static int digits(String t, int from, int to) {
-    int n = 0;
-    for (int i = from; i < to; i++) {
-      char c = t.charAt(i);
-      if (c < '0' || c > '9') {
-        return -1;
-      }
-      n = n * 10 + (c - '0');
-    }
-    return n;
   }
 
   private static String once(Map<String, String> texts, String s) {

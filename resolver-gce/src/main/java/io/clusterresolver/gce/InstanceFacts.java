@@ -2,6 +2,7 @@ package io.clusterresolver.gce;
 
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.cloud.AddressType;
+import io.clusterresolver.cloud.Rfc3339;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
@@ -59,7 +60,7 @@ final class InstanceFacts {
    */
   static Instant creationTime(GceInstance i) {
     try {
-      return CreationTimestamp.parse(i.creationTimestamp());
+      return Rfc3339.parse(i.creationTimestamp());
     } catch (DateTimeParseException e) {
       throw new ClusterResolverException("gce: instance " + i.name() + " has a creationTimestamp that is not RFC 3339: '"
           + i.creationTimestamp() + "'", e);

@@ -1,4 +1,4 @@
-package io.clusterresolver.gce;
+package io.clusterresolver.cloud;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** The field-by-field reading of {@code creationTimestamp} against the JDK's {@link OffsetDateTime#parse}. */
-class CreationTimestampTest {
+/** The field-by-field reading of RFC 3339 times (gce's {@code creationTimestamp}, EC2's {@code launchTime}) against the JDK's {@link OffsetDateTime#parse}. */
+class Rfc3339Test {
 
   /** Random valid times in Compute Engine's shape and its neighbours: every one reads as the JDK reads it. */
   @Test
@@ -22,7 +22,7 @@ class CreationTimestampTest {
       String text = String.format("%04d-%02d-%02dT%02d:%02d:%02d%s%s", random.nextInt(10_000), 1 + random.nextInt(12),
           1 + random.nextInt(28), random.nextInt(24), random.nextInt(60), random.nextInt(60), fraction(random),
           offset(random));
-      assertThat(CreationTimestamp.parse(text)).as(text).isEqualTo(OffsetDateTime.parse(text).toInstant());
+      assertThat(Rfc3339.parse(text)).as(text).isEqualTo(OffsetDateTime.parse(text).toInstant());
     }
   }
 
@@ -44,10 +44,10 @@ class CreationTimestampTest {
       try {
         expected = OffsetDateTime.parse(text).toInstant();
       } catch (DateTimeParseException e) {
-        assertThatThrownBy(() -> CreationTimestamp.parse(text)).as(text).isInstanceOf(DateTimeParseException.class);
+        assertThatThrownBy(() -> Rfc3339.parse(text)).as(text).isInstanceOf(DateTimeParseException.class);
         continue;
       }
-      assertThat(CreationTimestamp.parse(text)).as(text).isEqualTo(expected);
+      assertThat(Rfc3339.parse(text)).as(text).isEqualTo(expected);
     }
   }
 

@@ -1,4 +1,4 @@
-package io.clusterresolver.gce;
+package io.clusterresolver.cloud;
 
 import java.time.DateTimeException;
 import java.time.Instant;
@@ -8,22 +8,24 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 
 /**
- * Reads an instance's {@code creationTimestamp} (RFC 3339 with the zone's offset, like
- * {@code 2024-05-01T10:20:30.123-07:00}) as {@link OffsetDateTime#parse} does. That shape is read field by
- * field: the JDK's formatter, interpreted on a cold start, took about a tenth of a cold resolve's CPU for
- * a thousand instances (issue 23). Any other text, a value out of range included, goes to the formatter,
- * which accepts it or says what is wrong with it.
+ * Reads the times clouds write in RFC 3339 ({@code 2024-05-01T10:20:30.123-07:00}, {@code 2026-11-27T04:00:00.000Z}:
+ * Compute Engine's {@code creationTimestamp}, EC2's {@code launchTime}) as {@link OffsetDateTime#parse} does. That
+ * shape is read field by field: the JDK's formatter, interpreted on a cold start, cost about a tenth of a cold
+ * resolve's CPU for a thousand instances (issue 23). Any other text, a value out of range included, goes to the
+ * formatter, which accepts it or says what is wrong with it.
  */
-final class CreationTimestamp {
+public final class Rfc3339 {
 
-  private CreationTimestamp() {}
+  private Rfc3339() {}
 
   /**
    * The instant {@code text} names.
    *
+   * @param text a date, time and offset, {@code yyyy-MM-ddTHH:mm:ss[.fraction](Z|±HH:mm)}
+   * @return the instant, as {@code OffsetDateTime.parse(text).toInstant()} gives it
    * @throws DateTimeParseException when {@link OffsetDateTime#parse} would
    */
-  static Instant parse(String text) {
+  public static Instant parse(String text) {
     Instant read = common(text);
     return read != null ? read : OffsetDateTime.parse(text).toInstant();
   }
