@@ -16,21 +16,18 @@ import javax.naming.ldap.Rdn;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
 
-/** The task a call comes from: the identity device filters are applied to. */
-final class Caller {
+/**
+ * The task a call comes from: the identity device filters are applied to.
+ *
+ * @param job the caller's job
+ * @param task the caller's task index
+ */
+record Caller(String job, int task) {
   /** Header in which a client names its own task (trusted only without mutual TLS). */
   static final Metadata.Key<String> HEADER =
       Metadata.Key.of("x-cluster-task", Metadata.ASCII_STRING_MARSHALLER);
 
   static final Context.Key<Caller> KEY = Context.key("cluster-caller");
-
-  final String job;
-  final int task;
-
-  Caller(String job, int task) {
-    this.job = job;
-    this.task = task;
-  }
 
   /** {@code /job:J/replica:0/task:T}. */
   String name() {
@@ -45,10 +42,6 @@ final class Caller {
           "'" + taskName + "' does not name a task: it needs /job:NAME and /task:INDEX");
     }
     return new Caller(name.job, name.task);
-  }
-
-  boolean sameAs(Caller other) {
-    return other != null && job.equals(other.job) && task == other.task;
   }
 
   @Override

@@ -82,7 +82,7 @@ final class ClusterContexts {
                   : "unknown cluster context " + id + " on " + taskName + " (connect first)")
           .asRuntimeException();
     }
-    if (!context.caller.sameAs(caller)) {
+    if (!context.caller.equals(caller)) {
       throw Status.PERMISSION_DENIED
           .withDescription("cluster context " + id + " belongs to " + context.caller + ", not " + caller)
           .asRuntimeException();

@@ -11,19 +11,8 @@ import java.util.Map;
  * own; otherwise the server's filters for the caller, else the filters of the caller's connection;
  * no filter means every device. A device the caller may not see is "unknown" to it.
  */
-final class DeviceVisibility {
-
-  private final String job;
-  private final int taskIndex;
-  private final Map<String, DeviceName> parsedDevices;
-  private final DeviceFilters serverFilters;
-
-  DeviceVisibility(String job, int taskIndex, Map<String, DeviceName> parsedDevices, DeviceFilters serverFilters) {
-    this.job = job;
-    this.taskIndex = taskIndex;
-    this.parsedDevices = parsedDevices;
-    this.serverFilters = serverFilters;
-  }
+record DeviceVisibility(String job, int taskIndex, Map<String, DeviceName> parsedDevices,
+    DeviceFilters serverFilters) {
 
   /** Whether {@code caller} may see {@code device} of this task. */
   boolean visibleTo(Caller caller, DeviceFilters contextFilters, String device) {
@@ -31,13 +20,13 @@ final class DeviceVisibility {
     if (name == null) {
       return false;
     }
-    if (caller.job.equals(job) && caller.task == taskIndex) {
+    if (caller.job().equals(job) && caller.task() == taskIndex) {
       return true; // a task always sees its own devices
     }
     List<String> filters =
-        serverFilters.hasFilters(caller.job, caller.task)
-            ? serverFilters.filters(caller.job, caller.task)
-            : contextFilters.filters(caller.job, caller.task);
+        serverFilters.hasFilters(caller.job(), caller.task())
+            ? serverFilters.filters(caller.job(), caller.task())
+            : contextFilters.filters(caller.job(), caller.task());
     if (filters.isEmpty()) {
       return true;
     }

@@ -93,7 +93,7 @@ final class TaskService extends TaskServiceGrpc.TaskServiceImplBase {
       ClusterContext existing = contexts.putIfAbsent(context);
       if (existing != null) {
         // A retried request (its first answer was lost): same context, same answer.
-        if (!existing.caller.sameAs(caller)) {
+        if (!existing.caller.equals(caller)) {
           throw Status.ALREADY_EXISTS
               .withDescription("cluster context " + context.id + " already exists")
               .asRuntimeException();
@@ -124,7 +124,7 @@ final class TaskService extends TaskServiceGrpc.TaskServiceImplBase {
     respond(out, () -> {
       Caller caller = requireCaller();
       ClusterContext context = contexts.get(request.getContextId());
-      if (context != null && context.caller.sameAs(caller)) {
+      if (context != null && context.caller.equals(caller)) {
         contexts.end(context, request.getSuperseded()
             ? "invalidated by a later connect of " + caller
             : "released (its connection was closed)");

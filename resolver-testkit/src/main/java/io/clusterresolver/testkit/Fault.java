@@ -21,8 +21,17 @@ import java.util.Objects;
  * <p>Which calls it hits: a fault without an operation hits every API call (never the metadata
  * server), or with a page, that page of the simulation's member listing; a metadata kind (or an API
  * kind {@linkplain #onOperation on} the simulation's metadata operation) hits the metadata server.
+ *
+ * @param kind what goes wrong
+ * @param operation the operation it applies to, or {@code null} for any (see above)
+ * @param page the page it applies to (1 = the first), or 0 for any
+ * @param times how many matching calls it applies to; {@link Integer#MAX_VALUE}: until cleared
+ * @param delay for {@link Kind#SLOW} and {@link Kind#METADATA_SLOW}: how late the answer comes
+ * @param retryAfter the {@code Retry-After} of a throttling answer, where the cloud sends one
+ * @param status the HTTP status asked for, or 0 for the cloud's usual one
  */
-public final class Fault {
+public record Fault(Kind kind, String operation, int page, int times, Duration delay, Duration retryAfter,
+    int status) {
 
   /** What goes wrong. */
   public enum Kind {
@@ -53,14 +62,6 @@ public final class Fault {
     }
   }
 
-  private final Kind kind;
-  private final String operation;
-  private final int page;
-  private final int times;
-  private final Duration delay;
-  private final Duration retryAfter;
-  private final int status;
-
   /**
    * A fault of the TCK's fault matrix.
    *
@@ -74,20 +75,17 @@ public final class Fault {
     this(kind, null, page, persistent ? Integer.MAX_VALUE : 1, delay, Duration.ofSeconds(1), 0);
   }
 
-  private Fault(Kind kind, String operation, int page, int times, Duration delay, Duration retryAfter, int status) {
-    this.kind = Objects.requireNonNull(kind, "kind");
-    this.delay = Objects.requireNonNull(delay, "delay");
+  /** Validates the values. */
+  public Fault {
+    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(delay, "delay");
+    Objects.requireNonNull(retryAfter, "retryAfter");
     if (page < 0) {
       throw new IllegalArgumentException("Pages count from 1 (0 = every call), not " + page);
     }
     if (times < 1) {
       throw new IllegalArgumentException("A fault must apply at least once, not " + times + " times");
     }
-    this.operation = operation;
-    this.page = page;
-    this.times = times;
-    this.retryAfter = retryAfter;
-    this.status = status;
   }
 
   private static Fault of(Kind kind) {
@@ -183,41 +181,9 @@ public final class Fault {
     return new Fault(kind, operation, page, times, delay, retryAfter, status);
   }
 
-  public Kind kind() {
-    return kind;
-  }
-
-  /** The operation it applies to, or {@code null} for any (see the class comment). */
-  public String operation() {
-    return operation;
-  }
-
-  /** The page it applies to, or 0 for any. */
-  public int page() {
-    return page;
-  }
-
-  /** How many matching calls it applies to; {@link Integer#MAX_VALUE}: until cleared. */
-  public int times() {
-    return times;
-  }
-
   /** Whether it lasts until the simulation's faults are cleared. */
   public boolean persistent() {
     return times == Integer.MAX_VALUE;
-  }
-
-  public Duration delay() {
-    return delay;
-  }
-
-  public Duration retryAfter() {
-    return retryAfter;
-  }
-
-  /** The HTTP status asked for, or 0 for the cloud's usual one. */
-  public int status() {
-    return status;
   }
 
   /**
@@ -236,17 +202,6 @@ public final class Fault {
         ? !operation.equals(metadataOperation)
         : target.equals(operation);
     return operationMatches && (this.page == 0 || this.page == page || target == null);
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof Fault f && kind == f.kind && Objects.equals(operation, f.operation) && page == f.page
-        && times == f.times && delay.equals(f.delay) && retryAfter.equals(f.retryAfter) && status == f.status;
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(kind, operation, page, times, delay, retryAfter, status);
   }
 
   @Override

@@ -11,6 +11,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -51,6 +52,9 @@ import javax.net.ssl.TrustManagerFactory;
  *       resource groups; every answer with {@code x-ms-request-id} and
  *       {@code x-ms-ratelimit-remaining-subscription-reads}; faults ({@link Fault}: 429 with
  *       {@code Retry-After}, 500, reset, truncated or malformed JSON, slow) by operation, page and count;
+ *   <li>a rate limit ({@link #rateLimit(TokenBucket)}, off by default): a token bucket meters the Resource
+ *       Manager calls as ARM meters a subscription's reads, and a call that finds no token is answered 429
+ *       {@code TooManyRequests} with {@code Retry-After: 1}; IMDS calls are not metered;
  *   <li>IMDS: {@code GET /metadata/instance/compute} and {@code /metadata/instance} with
  *       {@code Metadata: true} and an {@code api-version} (else 400), for the VM set by {@link #identifyAs};
  *       {@code GET /metadata/identity/oauth2/token} (with {@code Metadata: true}) gives the managed
@@ -162,15 +166,13 @@ public final class SimulatedAzure extends SimulatedApi<SimulatedAzure, Simulated
 
   /** A TLS context that trusts the endpoint's test certificate, for clients built in code. */
   public SSLContext sslContext() {
-    try (InputStream in = Files.newInputStream(trustStore)) {
-      KeyStore store = KeyStore.getInstance("PKCS12");
-      store.load(in, STORE_PASSWORD.toCharArray());
-      TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-      tmf.init(store);
+    try {
+      TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+      trust.init(KeyStore.getInstance(trustStore.toFile(), STORE_PASSWORD.toCharArray()));
       SSLContext context = SSLContext.getInstance("TLS");
-      context.init(null, tmf.getTrustManagers(), null);
+      context.init(null, trust.getTrustManagers(), null);
       return context;
-    } catch (Exception e) {
+    } catch (GeneralSecurityException | IOException e) {
       throw new IllegalStateException("Cannot load the simulated Azure trust store", e);
     }
   }
@@ -280,17 +282,6 @@ public final class SimulatedAzure extends SimulatedApi<SimulatedAzure, Simulated
   }
 
   // ---- behaviour ----
-
-  /**
-   * Meters every Resource Manager call with a token bucket, as ARM meters a subscription's reads: a
-   * call that finds no token is answered 429 {@code TooManyRequests} with {@code Retry-After: 1}. The
-   * bucket counts what it served and throttled; {@code null} turns metering off (the default). IMDS
-   * calls are not metered.
-   */
-  @Override
-  public SimulatedAzure rateLimit(TokenBucket bucket) {
-    return super.rateLimit(bucket);
-  }
 
   /** Items per page of every listing (100 by default, as ARM's VM listing). */
   public SimulatedAzure pageSize(int size) {

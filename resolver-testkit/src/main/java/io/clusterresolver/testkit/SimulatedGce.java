@@ -38,7 +38,10 @@ import java.util.regex.Pattern;
  *       with {@link #requireAuthorization(boolean)}, so is a request without one.
  *   <li>Per-operation call counts, the requests seen, a latency added to every API call, faults
  *       ({@link Fault}) by operation, page and count,
- *       and a rate limit ({@link #rateLimit(TokenBucket)}).
+ *       and a rate limit ({@link #rateLimit(TokenBucket)}, off by default): a token bucket meters the
+ *       API calls as Google meters a project's reads, and a call that finds no token is answered as
+ *       Compute Engine documents it, 403 {@code rateLimitExceeded} (domain {@code usageLimits};
+ *       cloud.google.com/compute/api-quota); metadata-server and token-endpoint calls are not metered.
  * </ul>
  *
  * <p>The server listens on 127.0.0.1 only. Thread-safe; close it when done.
@@ -189,18 +192,6 @@ public final class SimulatedGce extends SimulatedGoogleApi<SimulatedGce, Simulat
   }
 
   // ---- behaviour ----
-
-  /**
-   * Meters every Compute Engine API call with a token bucket, as Google meters a project's read
-   * requests: a call that finds no token is answered as Compute Engine documents it, 403 with reason
-   * {@code rateLimitExceeded} (domain {@code usageLimits}; cloud.google.com/compute/api-quota). The bucket
-   * counts what it served and throttled; {@code null} turns metering off (the default). Metadata-server and
-   * token-endpoint calls are not metered.
-   */
-  @Override
-  public SimulatedGce rateLimit(TokenBucket bucket) {
-    return super.rateLimit(bucket);
-  }
 
   /**
    * The most items one page holds whatever {@code maxResults} asks (500 by default, as the API; lower
