@@ -5,7 +5,18 @@ public final class Main {
 
   private Main() {}
 
+  /**
+   * The type converters picocli registers for every command line but no option of ours takes: {@code java.time}
+   * and {@code java.sql} types. Registering one initializes its class by reflection, and {@code java.time}'s
+   * initialize {@code DateTimeFormatter}: about 95 classes and the process's first lambda at every start (issue 23).
+   */
+  static final String UNUSED_CONVERTERS = "java\\.(time|sql)\\..*";
+
   public static void main(String[] args) {
+    // picocli's documented switch; one given to the JVM (-Dpicocli.converters.excludes=...) is kept.
+    if (System.getProperty("picocli.converters.excludes") == null) {
+      System.setProperty("picocli.converters.excludes", UNUSED_CONVERTERS);
+    }
     int status = ClusterResolverCommand.execute(args);
     interruptOtherThreads(Thread.currentThread().getThreadGroup());
     System.exit(status);
