@@ -185,6 +185,9 @@ final class ApiConnection {
     client.setRequestTimeout(millis);
     client.setConnectionTimeout(Math.min(millis, 5_000));
     client.setRequestRetryBackoffLimit(0); // one attempt: CloudApi retries (RETRY)
+    // HTTP/1.1: a listing is a few requests one after another on one connection, and HTTP/2 (which the JDK client
+    // asks an https API server for, and an http one for with an upgrade) would start its whole stack for them.
+    client.setHttp2Disable(true);
     return problems.size() > before ? null : new ApiConnection(client, namespace, token, credentials,
         tlsSource != null ? tlsSource : caKey);
   }

@@ -39,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  * An {@code https} API server with a certificate authority and a bearer token, what a cluster runs: the server's
  * certificate is the testkit's (signed for {@code 127.0.0.1}), its answer the simulated API server's own page of
  * pods. The authority named by {@code ca-file} is trusted, and only it (as {@code kubectl} trusts it), and the token
- * goes to no server it does not sign.
+ * goes to no server it does not sign. Both schemes are asked over HTTP/1.1: an http server without an HTTP/2 upgrade.
  */
 class KubernetesTlsTest {
 
@@ -167,6 +167,21 @@ class KubernetesTlsTest {
 
     assertThat(t).isInstanceOf(ConfigurationException.class)
         .hasMessageContaining("clusterresolver.kubernetes.ca-file (" + notPem + ")");
+  }
+
+  @Test
+  void anHttpServerIsAskedOverHttp11WithoutAnUpgradeToHttp2() throws Exception {
+    Map<String, String> p = properties(dir.resolve("unused"));
+    p.remove("clusterresolver.kubernetes.ca-file");
+    p.put("clusterresolver.kubernetes.endpoint", apiServer.uri().toString());
+    int before = apiServer.requests().size();
+
+    ClusterSpec spec = ClusterResolvers.create("kubernetes", p, Map.of()).resolve().clusterSpec();
+
+    assertThat(spec.jobTasks("worker")).hasSize(3);
+    Map<String, List<String>> headers = apiServer.requests().get(before);
+    assertThat(headers.keySet()).as("the JDK client's h2c upgrade headers").noneMatch(
+        h -> h.equalsIgnoreCase("Upgrade") || h.equalsIgnoreCase("HTTP2-Settings"));
   }
 
   @Test
