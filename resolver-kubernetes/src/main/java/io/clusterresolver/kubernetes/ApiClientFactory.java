@@ -27,8 +27,8 @@ import javax.net.ssl.X509TrustManager;
  * to whichever host a redirect names. The API server never redirects a list; a 3xx is reported.
  *
  * <p>Its TLS set-up reads nothing a resolve does not use. fabric8 builds its trust before it knows whether TLS is
- * needed, and merges the API server's certificate authority into the JDK's whole {@code cacerts} (about 45 ms of a
- * cold resolve, the largest part of building the client):
+ * needed, and merges the API server's certificate authority into a copy of the JDK's whole {@code cacerts} (about
+ * 50 ms of a cold resolve; the JDK's handshake reads {@code cacerts} once more for its own checks, which stays):
  * <ul>
  *   <li>an {@code http} API server (a local proxy such as {@code kubectl proxy}, a simulation) gets a context that
  *       trusts no certificate, which it never uses;
@@ -74,7 +74,7 @@ final class ApiClientFactory extends JdkHttpClientFactory {
     if (plainHttp) {
       return builder.sslContext(null, new TrustManager[] {TrustsNone.INSTANCE});
     }
-    try {
+    try { // a client certificate's key managers once more: fabric8 made them for the context replaced here
       return builder.sslContext(SSLUtils.keyManagers(config), authorityAlone(config));
     } catch (IOException | GeneralSecurityException e) {
       throw KubernetesClientException.launderThrowable(e); // what fabric8's own set-up throws for a bad file
