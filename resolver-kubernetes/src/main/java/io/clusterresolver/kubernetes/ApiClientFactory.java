@@ -16,7 +16,6 @@ import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.util.Collection;
-import java.util.concurrent.ExecutorService;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509TrustManager;
@@ -44,16 +43,6 @@ import javax.net.ssl.X509TrustManager;
  * of a pool of its own.
  */
 final class ApiClientFactory extends JdkHttpClientFactory {
-
-  private final ExecutorService executor;
-
-  ApiClientFactory() {
-    this(PodSource.CALLS);
-  }
-
-  ApiClientFactory(ExecutorService executor) {
-    this.executor = executor;
-  }
 
   @Override
   public HttpClient.Builder newBuilder(Config config) {
@@ -83,7 +72,7 @@ final class ApiClientFactory extends JdkHttpClientFactory {
 
   @Override
   protected java.net.http.HttpClient.Builder createNewHttpClientBuilder() {
-    return java.net.http.HttpClient.newBuilder().executor(executor);
+    return java.net.http.HttpClient.newBuilder().executor(PodSource.CALLS);
   }
 
   @Override
