@@ -38,12 +38,15 @@ final class ApiConnection {
   private final String namespace;
   private final TokenFile tokenFile;
   private final String credentials;
+  private final String tlsSource;
 
-  private ApiConnection(Config clientConfig, String namespace, TokenFile tokenFile, String credentials) {
+  private ApiConnection(Config clientConfig, String namespace, TokenFile tokenFile, String credentials,
+      String tlsSource) {
     this.clientConfig = clientConfig;
     this.namespace = namespace;
     this.tokenFile = tokenFile;
     this.credentials = credentials;
+    this.tlsSource = tlsSource;
   }
 
   /** The fabric8 client configuration. */
@@ -59,6 +62,14 @@ final class ApiConnection {
   /** Where the credentials come from, for messages (never the credentials). */
   String credentialsDescription() {
     return credentials;
+  }
+
+  /**
+   * Where the TLS settings come from (the certificate authority, a kubeconfig's client certificate), for the
+   * message when they cannot be used: the property and the file.
+   */
+  String tlsSource() {
+    return tlsSource;
   }
 
   /** Checks, before a listing, that the token file (if any) can be read; a {@code ConfigurationException} if not. */
@@ -146,7 +157,9 @@ final class ApiConnection {
     if (ca == null && kubeconfig == null && Files.exists(serviceAccount.resolve("ca.crt"))) {
       ca = serviceAccount.resolve("ca.crt");
     }
+    String tlsSource = kubeconfig != null ? kubeconfigKey + " (" + kubeconfig + ")" : null;
     if (ca != null) {
+      tlsSource = caKey + " (" + ca + ")";
       if (!Files.isReadable(ca)) {
         problems.add(caKey + ": cannot read the certificate authority file " + ca);
       }
@@ -172,7 +185,11 @@ final class ApiConnection {
     client.setRequestTimeout(millis);
     client.setConnectionTimeout(Math.min(millis, 5_000));
     client.setRequestRetryBackoffLimit(0); // one attempt: CloudApi retries (RETRY)
-    return problems.size() > before ? null : new ApiConnection(client, namespace, token, credentials);
+    // HTTP/1.1: a listing is a few requests one after another on one connection, and HTTP/2 (which the JDK client
+    // asks an https API server for, and an http one for with an upgrade) would start its whole stack for them.
+    client.setHttp2Disable(true);
+    return problems.size() > before ? null : new ApiConnection(client, namespace, token, credentials,
+        tlsSource != null ? tlsSource : caKey);
   }
 
   private static Path defaultKubeconfig(ResolverConfig config) {

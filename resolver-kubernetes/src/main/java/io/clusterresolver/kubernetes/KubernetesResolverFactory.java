@@ -1,6 +1,7 @@
 package io.clusterresolver.kubernetes;
 
 import io.clusterresolver.ClusterResolver;
+import io.clusterresolver.ConfigurationException;
 import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.CloudApi;
@@ -8,7 +9,10 @@ import io.clusterresolver.cloud.CloudProperties;
 import io.clusterresolver.cloud.CloudResolverSetup;
 import io.clusterresolver.cloud.SelfIdentity;
 import io.clusterresolver.spi.ResolverConfig;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.http.HttpClient;
+import java.io.IOException;
+import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -47,9 +51,21 @@ final class KubernetesResolverFactory {
 
     // fabric8's HTTP client as its Config makes it (TLS, the token, proxies), without the KubernetesClient around
     // it: a resolve makes one kind of request, and the DSL's model and serialization cost most of a cold start.
-    HttpClient http = new ApiClientFactory().newBuilder(connection.clientConfig())
-        .addOrReplaceInterceptor("cluster-resolver-answer-bounds", new AnswerBounds(AnswerLimit.of(config), timeout))
-        .build();
+    HttpClient http;
+    try {
+      http = new ApiClientFactory().newBuilder(connection.clientConfig())
+          .addOrReplaceInterceptor("cluster-resolver-answer-bounds", new AnswerBounds(AnswerLimit.of(config), timeout))
+          .build();
+    } catch (KubernetesClientException e) {
+      Throwable cause = e.getCause();
+      if (!(cause instanceof GeneralSecurityException || cause instanceof IOException)) {
+        throw e;
+      }
+      // a certificate or key that cannot be read
+      throw new ConfigurationException(connection.tlsSource() + ": the TLS settings cannot be used ("
+          + cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage())
+          + "): check that the certificate authority (and a client certificate and key) are PEM", e);
+    }
     CloudApi api = CloudApi.builder(NAME, KubernetesFailures::read).retryPolicy(ApiConnection.RETRY)
         .apiName("Kubernetes API")
         .permissions("list on pods in namespace " + connection.namespace())

@@ -1,8 +1,6 @@
 package io.clusterresolver.kubernetes;
 
 import io.clusterresolver.cloud.NotTheApiException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -12,11 +10,10 @@ import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.core.ObjectReadContext;
 import tools.jackson.core.TokenStreamLocation;
-import tools.jackson.core.exc.JacksonIOException;
 import tools.jackson.core.json.JsonFactory;
 
 /**
- * Reads the API server's answers to a list of pods as they stream in, keeping only the fields a
+ * Reads the API server's answers to a list of pods, keeping only the fields a
  * resolve uses ({@link ListedPod}) and skipping everything else (managed fields, volumes, env, any
  * field a later API version adds) without building it: one pass of jackson-core's parser, where
  * binding each pod into fabric8's full {@code Pod} model cost most of a cold resolve's listing.
@@ -51,12 +48,11 @@ final class PodListJson {
   /**
    * Reads a {@code PodList}.
    *
+   * @param body the whole answer: the parser reads an array without copying it in chunks
    * @throws NotTheApiException when the answer is not JSON, or not a list of pods: every list the API
    *     server sends has {@code metadata.resourceVersion} (an empty one too), and every pod a name
-   * @throws UncheckedIOException when the body cannot be read to its end (its cause says why, such as
-   *     an answer over the size limit)
    */
-  static Page page(InputStream body) {
+  static Page page(byte[] body) {
     try (JsonParser p = JSON.createParser(ObjectReadContext.empty(), body)) {
       require(p.nextToken() == JsonToken.START_OBJECT, "an answer that is not a JSON object");
       String resourceVersion = null;
@@ -82,8 +78,6 @@ final class PodListJson {
       }
       require(resourceVersion != null && !resourceVersion.isEmpty(), "a list without \"metadata.resourceVersion\"");
       return new Page(resourceVersion, continueToken, pods);
-    } catch (JacksonIOException e) {
-      throw new UncheckedIOException(e.getCause());
     } catch (JacksonException e) {
       TokenStreamLocation at = e.getLocation();
       throw new NotTheApiException("malformed JSON" + (at == null ? "" : " at line " + at.getLineNr() + ", column "
@@ -95,7 +89,7 @@ final class PodListJson {
    * Reads the {@code Status} of a failed call; {@link Status#NONE} when the body is not one (such as
    * a proxy's HTML page): the HTTP status is reported either way.
    */
-  static Status status(InputStream body) {
+  static Status status(byte[] body) {
     try (JsonParser p = JSON.createParser(ObjectReadContext.empty(), body)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         return Status.NONE;

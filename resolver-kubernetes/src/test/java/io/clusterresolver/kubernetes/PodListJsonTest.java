@@ -17,7 +17,6 @@ import io.fabric8.kubernetes.api.model.PodList;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -98,8 +97,8 @@ class PodListJsonTest {
     assertThat(page.pods()).isEqualTo(model.getItems().stream().map(PodListJsonTest::fromModel).toList());
   }
 
-  private static InputStream stream(String json) {
-    return new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8));
+  private static byte[] stream(String json) {
+    return json.getBytes(StandardCharsets.UTF_8);
   }
 
   private static String fixture() {
