@@ -8,7 +8,6 @@ import com.google.api.gax.httpjson.InstantiatingHttpJsonChannelProvider;
 import com.google.api.gax.retrying.RetrySettings;
 import com.google.api.gax.rpc.ApiCallContext;
 import com.google.api.gax.rpc.ClientSettings;
-import com.google.api.gax.rpc.StubSettings;
 import com.google.api.gax.rpc.UnaryCallSettings;
 import com.google.auth.Credentials;
 import io.clusterresolver.cloud.AnswerLimit;
@@ -64,14 +63,24 @@ public final class GoogleRest {
     return builder;
   }
 
-  /** The same connection for settings of {@link GoogleCalls}, which have no channel provider of their own. */
-  <B extends StubSettings.Builder<?, B>> B connect(B builder) {
-    builder.setCredentialsProvider(credentials);
-    if (endpoint != null) {
-      builder.setEndpoint(endpoint.toString());
-    }
-    return builder.setTransportChannelProvider(InstantiatingHttpJsonChannelProvider.newBuilder()
-        .setHttpTransport(transport).build());
+  /** The endpoint, or {@code null} for Google's. */
+  URI endpoint() {
+    return endpoint;
+  }
+
+  /** The bounded transport. */
+  HttpTransport transport() {
+    return transport;
+  }
+
+  /**
+   * The credentials, loaded on the first call and kept.
+   *
+   * @return the credentials, or {@code null} for none ({@code credentials=none})
+   * @throws IOException when they cannot be loaded
+   */
+  Credentials credentials() throws IOException {
+    return credentials.getCredentials();
   }
 
   /**
