@@ -110,7 +110,7 @@ class GoogleCallsTest {
     body = "{\"name\": \"x\"} {\"name\": \"y\"}";
     e = catchThrowableOfType(() -> calls.call(GET_NAME, get("projects/p/things/a"), Duration.ofSeconds(10)),
         GoogleCalls.MalformedAnswer.class);
-    assertThat(e).hasMessageContaining("test.v1.Things/Get").hasMessageContaining("more after the answer");
+    assertThat(e).hasMessageContaining("test.v1.Things/Get").hasMessageContaining("not the JSON expected");
   }
 
   @Test
