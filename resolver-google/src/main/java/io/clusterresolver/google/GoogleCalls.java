@@ -3,8 +3,10 @@ package io.clusterresolver.google;
 import com.google.api.client.http.EmptyContent;
 import com.google.api.client.http.GenericUrl;
 import com.google.api.client.http.HttpRequest;
-import com.google.api.client.http.HttpRequestFactory;
+import com.google.api.client.http.HttpRequestInitializer;
 import com.google.api.client.http.HttpResponse;
+import com.google.api.client.http.javanet.ConnectionFactory;
+import com.google.api.client.http.javanet.NetHttpTransport;
 import com.google.api.gax.httpjson.GaxHttpJsonProperties;
 import com.google.api.gax.rpc.ApiClientHeaderProvider;
 import com.google.api.gax.rpc.RequestUrlParamsEncoder;
@@ -17,6 +19,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -30,7 +33,8 @@ import java.util.Map;
  * scheduler thread, callables, retrying or tracing machinery, and no logging interceptor. A call runs on the
  * caller's thread, once: the kit's {@code CloudApi} retries. Its time is bounded by what is left of the
  * resolve's deadline: the connect and read timeouts, which the resolver's bounded connection
- * ({@code AnswerLimit.open}) turns into a bound of the whole exchange, body included.
+ * ({@code AnswerLimit.open}) turns into a bound of the body too, and a {@link CallAlarm} that closes the
+ * connection at the deadline (headers trickled a byte at a time).
  *
  * <p>The answer is streamed with gson into the provider's own record, reading only what a resolve uses
  * ({@link GoogleJson}); an answer that is not the JSON expected is a {@link MalformedAnswer}, an error status
@@ -45,7 +49,9 @@ public final class GoogleCalls implements AutoCloseable {
       .build().getHeaders();
   private static final RequestUrlParamsEncoder<Get> ROUTING = new RequestUrlParamsEncoder<>(Get::routing);
 
-  private final HttpRequestFactory requests;
+  private final ConnectionFactory connections;
+  /** Signs each request, or {@code null} without credentials. */
+  private final HttpRequestInitializer signer;
   /** The endpoint with its scheme ({@code https://} unless given) and a trailing {@code /}, as gax writes it. */
   private final String base;
 
@@ -57,8 +63,8 @@ public final class GoogleCalls implements AutoCloseable {
    */
   public GoogleCalls(GoogleRest rest, String defaultEndpoint) throws IOException {
     Credentials credentials = rest.credentials();
-    this.requests = credentials == null ? rest.transport().createRequestFactory()
-        : rest.transport().createRequestFactory(new HttpCredentialsAdapter(credentials));
+    this.connections = rest.connections();
+    this.signer = credentials == null ? null : new HttpCredentialsAdapter(credentials);
     String endpoint = rest.endpoint() != null ? rest.endpoint().toString() : defaultEndpoint;
     endpoint = endpoint.contains("://") ? endpoint : "https://" + endpoint;
     this.base = endpoint.endsWith("/") ? endpoint : endpoint + "/";
@@ -114,10 +120,12 @@ public final class GoogleCalls implements AutoCloseable {
     // The path escaped as the SDK's formatter escapes it, the query as gax sets it on the URL.
     GenericUrl url = new GenericUrl(base + method.path().instantiate(request.path()));
     request.query().forEach(url::set);
+    int millis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, remaining.toMillis()));
+    CallAlarm alarm = new CallAlarm(connections, millis);
     try {
       // Empty content, as gax sends a GET: the transport then sends Content-Length: 0 (no 411 from a proxy).
-      HttpRequest http = requests.buildRequest("GET", url, new EmptyContent());
-      int millis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, remaining.toMillis()));
+      HttpRequest http = new NetHttpTransport.Builder().setConnectionFactory(alarm).build().createRequestFactory(signer)
+          .buildRequest("GET", url, new EmptyContent());
       http.setConnectTimeout(millis).setReadTimeout(millis);
       http.getHeaders().putAll(API_CLIENT);
       String routing = ROUTING.encode(request);
@@ -125,10 +133,25 @@ public final class GoogleCalls implements AutoCloseable {
         http.getHeaders().set("x-goog-request-params", routing);
       }
       HttpResponse response = http.execute();
-      return read(method, response.getContent());
+      R answer = read(method, response.getContent());
+      alarm.close();
+      if (alarm.rang()) {
+        throw timedOut(method, millis);
+      }
+      return answer;
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      alarm.close();
+      throw alarm.rang() ? timedOut(method, millis) : new UncheckedIOException(e);
+    } catch (RuntimeException e) {
+      alarm.close();
+      throw alarm.rang() ? timedOut(method, millis) : e;
     }
+  }
+
+  /** The call's time ran out (the alarm closed its connection): whatever the transport made of that, not an answer. */
+  private static UncheckedIOException timedOut(Method<?> method, int millis) {
+    return new UncheckedIOException(new SocketTimeoutException(method.fullName() + ": no whole answer within " + millis
+        + " ms"));
   }
 
   /** Streams an answer into the provider's record; anything but one well-formed JSON value is an error. */
@@ -146,7 +169,7 @@ public final class GoogleCalls implements AutoCloseable {
     }
   }
 
-  /** Nothing to close: no thread or pool of its own (connections are the JDK's keep-alive cache). */
+  /** Nothing to close: no pool of its own (connections are the JDK's keep-alive cache, the alarm's thread a daemon). */
   @Override
   public void close() {}
 

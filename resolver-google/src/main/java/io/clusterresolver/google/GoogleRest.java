@@ -1,6 +1,7 @@
 package io.clusterresolver.google;
 
 import com.google.api.client.http.HttpTransport;
+import com.google.api.client.http.javanet.ConnectionFactory;
 import com.google.api.client.http.javanet.NetHttpTransport;
 import com.google.api.gax.core.CredentialsProvider;
 import com.google.api.gax.httpjson.HttpJsonCallContext;
@@ -29,6 +30,8 @@ public final class GoogleRest {
   private final CredentialsProvider credentials;
   /** Every answer read through bounded connections: the size limit, and the call's timeout over the whole body. */
   private final HttpTransport transport;
+  /** The bounded connections of that transport. */
+  private final ConnectionFactory connections;
   private Credentials loaded;
 
   /**
@@ -38,7 +41,8 @@ public final class GoogleRest {
    */
   public GoogleRest(URI endpoint, CredentialsProvider credentials, AnswerLimit limit) {
     this.endpoint = endpoint;
-    this.transport = new NetHttpTransport.Builder().setConnectionFactory(limit::open).build();
+    this.connections = limit::open;
+    this.transport = new NetHttpTransport.Builder().setConnectionFactory(connections).build();
     this.credentials = () -> {
       synchronized (this) {
         if (loaded == null) {
@@ -68,9 +72,9 @@ public final class GoogleRest {
     return endpoint;
   }
 
-  /** The bounded transport. */
-  HttpTransport transport() {
-    return transport;
+  /** Opens the bounded connections of the transport. */
+  ConnectionFactory connections() {
+    return connections;
   }
 
   /**

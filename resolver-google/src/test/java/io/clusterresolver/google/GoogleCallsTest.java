@@ -11,6 +11,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.ApiFailure;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -111,6 +112,35 @@ class GoogleCallsTest {
     e = catchThrowableOfType(() -> calls.call(GET_NAME, get("projects/p/things/a"), Duration.ofSeconds(10)),
         GoogleCalls.MalformedAnswer.class);
     assertThat(e).hasMessageContaining("test.v1.Things/Get").hasMessageContaining("not the JSON expected");
+  }
+
+  @Test
+  void headersTrickledAByteAtATimeEndAtTheTimeLeft() throws IOException {
+    try (ServerSocket trickler = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      Thread serve = new Thread(() -> {
+        try (Socket held = trickler.accept()) {
+          OutputStream out = held.getOutputStream();
+          out.write("HTTP/1.1 200 OK\r\nX-Slow: ".getBytes(StandardCharsets.US_ASCII));
+          for (int i = 0; i < 100; i++) { // 20 s of one byte every 200 ms, each well within the read timeout
+            out.write('a');
+            out.flush();
+            Thread.sleep(200);
+          }
+        } catch (IOException | InterruptedException e) {
+          // closed by the client, or the test is over
+        }
+      });
+      serve.setDaemon(true);
+      serve.start();
+      GoogleCalls calls = calls(URI.create("http://127.0.0.1:" + trickler.getLocalPort()), NoCredentialsProvider.create());
+      long start = System.nanoTime();
+      RuntimeException e = catchThrowableOfType(() -> calls.call(GET_NAME, get("projects/p/things/a"),
+          Duration.ofMillis(1000)), RuntimeException.class);
+      long millis = (System.nanoTime() - start) / 1_000_000;
+      assertThat(e).as("headers that never end are an error").isNotNull();
+      assertThat(millis).as("the 1 s left ends the call, not the 20 s of trickled headers").isBetween(900L, 10_000L);
+      serve.interrupt();
+    }
   }
 
   @Test
