@@ -11,9 +11,9 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Closes the connections of one call when its time is up. The read timeout bounds each read, and the bounded
- * connection ({@code AnswerLimit.open}) the body, but a server that trickles the status line and headers a byte
- * at a time would hold the call past its deadline: gax released the caller at the deadline with a scheduler
+ * Closes the connections of one call if its time is up before the answer's headers are in. The read timeout
+ * bounds each read, and the bounded connection ({@code AnswerLimit.open}) the body, but a server that trickles
+ * the status line and headers a byte at a time would hold the call past its deadline: gax released the caller at the deadline with a scheduler
  * thread of each client; here one daemon thread of the process closes the connection, which ends the blocked
  * read (and the caller sees the deadline passed). The thread is started by the first call and ends when idle.
  */
@@ -64,13 +64,20 @@ final class CallAlarm implements ConnectionFactory, AutoCloseable {
     return connection;
   }
 
-  private synchronized void ring() {
-    if (!over) {
+  private void ring() {
+    List<HttpURLConnection> open;
+    synchronized (this) {
+      if (over) {
+        return;
+      }
       over = true;
       rang = true;
-      for (HttpURLConnection connection : opened) {
-        connection.disconnect();
-      }
+      open = List.copyOf(opened);
+    }
+    // Outside the lock: a connection that has its headers may read what is left of its body to be reused,
+    // and the caller, told by rang(), must not wait for that.
+    for (HttpURLConnection connection : open) {
+      connection.disconnect();
     }
   }
 
@@ -79,7 +86,7 @@ final class CallAlarm implements ConnectionFactory, AutoCloseable {
     return rang;
   }
 
-  /** The call is over: nothing is closed by the alarm from now on. */
+  /** The headers are in (the bounded connection bounds the body) or the call is over: nothing is closed from now on. */
   @Override
   public synchronized void close() {
     over = true;

@@ -34,7 +34,7 @@ import java.util.Map;
  * caller's thread, once: the kit's {@code CloudApi} retries. Its time is bounded by what is left of the
  * resolve's deadline: the connect and read timeouts, which the resolver's bounded connection
  * ({@code AnswerLimit.open}) turns into a bound of the body too, and a {@link CallAlarm} that closes the
- * connection at the deadline (headers trickled a byte at a time).
+ * connection at the deadline if the headers are not in by then (headers trickled a byte at a time).
  *
  * <p>The answer is streamed with gson into the provider's own record, reading only what a resolve uses
  * ({@link GoogleJson}); an answer that is not the JSON expected is a {@link MalformedAnswer}, an error status
@@ -133,12 +133,11 @@ public final class GoogleCalls implements AutoCloseable {
         http.getHeaders().set("x-goog-request-params", routing);
       }
       HttpResponse response = http.execute();
-      R answer = read(method, response.getContent());
       alarm.close();
       if (alarm.rang()) {
-        throw timedOut(method, millis);
+        throw timedOut(method, millis); // the alarm closed the connection
       }
-      return answer;
+      return read(method, response.getContent());
     } catch (IOException e) {
       alarm.close();
       throw alarm.rang() ? timedOut(method, millis) : new UncheckedIOException(e);
