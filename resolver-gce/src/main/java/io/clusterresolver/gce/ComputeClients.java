@@ -37,7 +37,7 @@ final class ComputeClients {
 
   ComputeClients(URI endpoint, CredentialsProvider credentials, Duration timeout, AnswerLimit limit) {
     GoogleRest rest = new GoogleRest(endpoint, credentials, limit);
-    this.gets = clients.client(() -> GoogleRest.create(() -> new ComputeGets(rest, timeout)));
+    this.gets = clients.client(() -> GoogleRest.create(() -> new ComputeGets(rest)));
     this.groups = clients.client(() -> {
       InstanceGroupsSettings.Builder b = rest.connect(InstanceGroupsSettings.newBuilder());
       GoogleRest.oneAttempt(b.listInstancesSettings(), timeout);

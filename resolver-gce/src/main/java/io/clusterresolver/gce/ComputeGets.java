@@ -1,8 +1,6 @@
 package io.clusterresolver.gce;
 
-import com.google.api.gax.httpjson.ApiMethodDescriptor;
 import com.google.api.gax.rpc.RequestParamsBuilder;
-import com.google.api.gax.rpc.UnaryCallable;
 import io.clusterresolver.google.GoogleCalls;
 import io.clusterresolver.google.GoogleRest;
 import java.io.IOException;
@@ -21,43 +19,37 @@ import java.util.Map;
  */
 final class ComputeGets implements AutoCloseable {
 
-  private static final ApiMethodDescriptor<GoogleCalls.Get, InstancePage> AGGREGATED_LIST = GoogleCalls.get(
+  private static final GoogleCalls.Method<InstancePage> AGGREGATED_LIST = GoogleCalls.get(
       "google.cloud.compute.v1.Instances/AggregatedList", "/compute/v1/projects/{project}/aggregated/instances",
       InstancePage::readAggregated);
 
-  private static final ApiMethodDescriptor<GoogleCalls.Get, InstancePage> LIST = GoogleCalls.get(
+  private static final GoogleCalls.Method<InstancePage> LIST = GoogleCalls.get(
       "google.cloud.compute.v1.Instances/List", "/compute/v1/projects/{project}/zones/{zone}/instances",
       InstancePage::readList);
 
-  private static final ApiMethodDescriptor<GoogleCalls.Get, MachineTypeGpus.Answer> MACHINE_TYPE = GoogleCalls.get(
+  private static final GoogleCalls.Method<MachineTypeGpus.Answer> MACHINE_TYPE = GoogleCalls.get(
       "google.cloud.compute.v1.MachineTypes/Get",
       "/compute/v1/projects/{project}/zones/{zone}/machineTypes/{machineType}", MachineTypeGpus.Answer::read);
 
   private final GoogleCalls calls;
-  private final UnaryCallable<GoogleCalls.Get, InstancePage> aggregatedList;
-  private final UnaryCallable<GoogleCalls.Get, InstancePage> list;
-  private final UnaryCallable<GoogleCalls.Get, MachineTypeGpus.Answer> machineType;
 
-  /** Connects as {@code rest} says; each call one attempt, at most {@code ceiling}. */
-  ComputeGets(GoogleRest rest, Duration ceiling) throws IOException {
-    this.calls = new GoogleCalls(rest, "compute", "compute.googleapis.com:443", ceiling);
-    this.aggregatedList = calls.unary(AGGREGATED_LIST);
-    this.list = calls.unary(LIST);
-    this.machineType = calls.unary(MACHINE_TYPE);
+  /** Connects as {@code rest} says; each call one attempt. */
+  ComputeGets(GoogleRest rest) throws IOException {
+    this.calls = new GoogleCalls(rest, "compute.googleapis.com:443");
   }
 
   /** One page of every zone's instances (partial success asked for: the caller refuses unreachable zones). */
   InstancePage aggregatedList(String project, String filter, String token, Duration remaining) {
     Map<String, List<String>> query = query(filter, token);
     query.put("returnPartialSuccess", List.of("true"));
-    return aggregatedList.call(new GoogleCalls.Get(Map.of("project", project), query, routing(project)),
-        GoogleRest.context(remaining));
+    return calls.call(AGGREGATED_LIST, new GoogleCalls.Get(Map.of("project", project), query, routing(project)),
+        remaining);
   }
 
   /** One page of one zone's instances. */
   InstancePage list(String project, String zone, String filter, String token, Duration remaining) {
-    return list.call(new GoogleCalls.Get(Map.of("project", project, "zone", zone), query(filter, token),
-        routing(project)), GoogleRest.context(remaining));
+    return calls.call(LIST, new GoogleCalls.Get(Map.of("project", project, "zone", zone), query(filter, token),
+        routing(project)), remaining);
   }
 
   /** A machine type's bundled GPUs. */
@@ -66,8 +58,8 @@ final class ComputeGets implements AutoCloseable {
     routing.add("machine_type", type);
     routing.add("project", project);
     routing.add("zone", zone);
-    return machineType.call(new GoogleCalls.Get(Map.of("project", project, "zone", zone, "machineType", type),
-        Map.of(), routing.build()), GoogleRest.context(remaining));
+    return calls.call(MACHINE_TYPE, new GoogleCalls.Get(Map.of("project", project, "zone", zone, "machineType", type),
+        Map.of(), routing.build()), remaining);
   }
 
   private static Map<String, List<String>> query(String filter, String token) {
@@ -90,7 +82,7 @@ final class ComputeGets implements AutoCloseable {
   }
 
   @Override
-  public void close() throws Exception {
+  public void close() {
     calls.close();
   }
 }

@@ -1,58 +1,73 @@
 package io.clusterresolver.google;
 
-import com.google.api.gax.core.BackgroundResource;
-import com.google.api.gax.httpjson.ApiMethodDescriptor;
+import com.google.api.client.http.EmptyContent;
+import com.google.api.client.http.GenericUrl;
+import com.google.api.client.http.HttpRequest;
+import com.google.api.client.http.HttpRequestInitializer;
+import com.google.api.client.http.HttpResponse;
+import com.google.api.client.http.javanet.ConnectionFactory;
+import com.google.api.client.http.javanet.NetHttpTransport;
 import com.google.api.gax.httpjson.GaxHttpJsonProperties;
-import com.google.api.gax.httpjson.HttpJsonCallSettings;
-import com.google.api.gax.httpjson.HttpJsonCallableFactory;
-import com.google.api.gax.httpjson.HttpRequestFormatter;
-import com.google.api.gax.httpjson.HttpResponseParser;
-import com.google.api.gax.httpjson.RestSerializationException;
 import com.google.api.gax.rpc.ApiClientHeaderProvider;
-import com.google.api.gax.rpc.ClientContext;
-import com.google.api.gax.rpc.StubSettings;
-import com.google.api.gax.rpc.UnaryCallSettings;
-import com.google.api.gax.rpc.UnaryCallable;
+import com.google.api.gax.rpc.RequestUrlParamsEncoder;
 import com.google.api.pathtemplate.PathTemplate;
+import com.google.auth.Credentials;
+import com.google.auth.http.HttpCredentialsAdapter;
 import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
-import com.google.protobuf.TypeRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The few REST methods of a Google API that a provider calls, on gax's HTTP/JSON transport (its
- * credentials, channel, call context, deadline, exceptions with the HTTP status, tracing) without the
- * SDK's generated stub, settings or messages: a stub builds the request formatter of every method of its
- * service and an operations client, its settings describe every method, and its messages build the API's
- * whole protobuf descriptor (Compute Engine's is one file for the whole API) and are filled by protobuf's
- * reflective {@code JsonFormat}. Here a request is a {@link Get} (the path's fields, the query, the routing
- * header) and the answer is streamed with gson into the provider's own record, reading only what a resolve
- * uses ({@link GoogleJson}); an answer that is not the JSON expected is a {@link RestSerializationException}
- * (a malformed answer for {@link GoogleFailure}), and each call is one attempt ({@link GoogleRest#oneAttempt}).
+ * The few REST methods of a Google API that a provider calls, as the SDK's generated HTTP/JSON stub sends
+ * them (path, query, {@code x-goog-request-params} routing header, {@code x-goog-api-client}), on Google's own
+ * transport and credentials (google-http-client with google-auth's {@link HttpCredentialsAdapter}, which is
+ * what gax's channel does for each call) but without gax's call chain: no client context, executors or
+ * scheduler thread, callables, retrying or tracing machinery, and no logging interceptor. A call runs on the
+ * caller's thread, once: the kit's {@code CloudApi} retries. Its time is bounded by what is left of the
+ * resolve's deadline: the connect and read timeouts, which the resolver's bounded connection
+ * ({@code AnswerLimit.open}) turns into a bound of the body too, and a {@link CallAlarm} that closes the
+ * connection at the deadline if the headers are not in by then (headers trickled a byte at a time).
+ *
+ * <p>The answer is streamed with gson into the provider's own record, reading only what a resolve uses
+ * ({@link GoogleJson}); an answer that is not the JSON expected is a {@link MalformedAnswer}, an error status
+ * google-http-client's {@code HttpResponseException} (in an {@link UncheckedIOException}), both read by
+ * {@link GoogleFailure}.
  */
 public final class GoogleCalls implements AutoCloseable {
 
-  private final ClientContext context;
-  private final Duration ceiling;
+  /** The header the SDK's clients send (gl-java/… gax/… rest/…), less the library's token: the same for every call. */
+  private static final Map<String, String> API_CLIENT = ApiClientHeaderProvider.newBuilder()
+      .setTransportToken(GaxHttpJsonProperties.getHttpJsonTokenName(), GaxHttpJsonProperties.getHttpJsonVersion())
+      .build().getHeaders();
+  private static final RequestUrlParamsEncoder<Get> ROUTING = new RequestUrlParamsEncoder<>(Get::routing);
+
+  private final ConnectionFactory connections;
+  /** Signs each request, or {@code null} without credentials. */
+  private final HttpRequestInitializer signer;
+  /** The endpoint with its scheme ({@code https://} unless given) and a trailing {@code /}, as gax writes it. */
+  private final String base;
 
   /**
    * Connects as {@code rest} says (credentials, bounded transport, endpoint if overridden).
    *
-   * @param serviceName the API's service name, like {@code compute}
    * @param defaultEndpoint Google's endpoint of the API, like {@code compute.googleapis.com:443}
-   * @param ceiling the longest any one call may take (each call's context sets its own, shorter timeout)
    * @throws IOException when the credentials cannot be loaded
    */
-  public GoogleCalls(GoogleRest rest, String serviceName, String defaultEndpoint, Duration ceiling) throws IOException {
-    this.context = ClientContext.create(rest.connect(new Settings.Builder(serviceName, defaultEndpoint)).build());
-    this.ceiling = ceiling;
+  public GoogleCalls(GoogleRest rest, String defaultEndpoint) throws IOException {
+    Credentials credentials = rest.credentials();
+    this.connections = rest.connections();
+    this.signer = credentials == null ? null : new HttpCredentialsAdapter(credentials);
+    String endpoint = rest.endpoint() != null ? rest.endpoint().toString() : defaultEndpoint;
+    endpoint = endpoint.contains("://") ? endpoint : "https://" + endpoint;
+    this.base = endpoint.endsWith("/") ? endpoint : endpoint + "/";
   }
 
   /**
@@ -80,131 +95,89 @@ public final class GoogleCalls implements AutoCloseable {
   /**
    * A {@code GET} method of a Google REST API, as the SDK's generated stub declares it.
    *
-   * @param fullName the RPC's full name, like {@code google.cloud.tpu.v2.Tpu/GetNode} (the tracing span)
-   * @param path the path template, like {@code /v2/{name=projects/*&#47;locations/*&#47;nodes/*}}
+   * @param fullName the RPC's full name, like {@code google.cloud.tpu.v2.Tpu/GetNode} (named in errors)
+   * @param path the path template
    * @param answer reads the answer
    */
-  public static <R> ApiMethodDescriptor<Get, R> get(String fullName, String path, Answer<R> answer) {
-    return ApiMethodDescriptor.<Get, R>newBuilder().setFullMethodName(fullName).setHttpMethod("GET")
-        .setType(ApiMethodDescriptor.MethodType.UNARY)
-        .setRequestFormatter(new GetFormatter(PathTemplate.create(path)))
-        .setResponseParser(new StreamingParser<>(fullName, answer))
-        .build();
+  public record Method<R>(String fullName, PathTemplate path, Answer<R> answer) {}
+
+  /**
+   * A {@code GET} method.
+   *
+   * @param path the path template, like {@code /v2/{name=projects/*&#47;locations/*&#47;nodes/*}}
+   */
+  public static <R> Method<R> get(String fullName, String path, Answer<R> answer) {
+    return new Method<>(fullName, PathTemplate.create(path), answer);
   }
 
-  /** The callable of {@code method}: one attempt, bounded by the ceiling, sending the request's routing header. */
-  public <R> UnaryCallable<Get, R> unary(ApiMethodDescriptor<Get, R> method) {
-    UnaryCallSettings.Builder<Get, R> settings = UnaryCallSettings.newUnaryCallSettingsBuilder();
-    GoogleRest.oneAttempt(settings, ceiling);
-    HttpJsonCallSettings<Get, R> call = HttpJsonCallSettings.<Get, R>newBuilder().setMethodDescriptor(method)
-        .setParamsExtractor(Get::routing).build();
-    return HttpJsonCallableFactory.createUnaryCallable(call, settings.build(), context);
-  }
-
-  /** Closes the transport and the executor (gax's scheduler thread would keep a program from exiting). */
-  @Override
-  public void close() throws Exception {
-    for (BackgroundResource resource : context.getBackgroundResources()) {
-      resource.close();
+  /**
+   * Calls {@code method} once, waiting at most {@code remaining} for the whole answer.
+   *
+   * @throws UncheckedIOException when there is no answer or an error status ({@code HttpResponseException})
+   * @throws MalformedAnswer when the answer is not the JSON expected (or not within the answer limit)
+   */
+  public <R> R call(Method<R> method, Get request, Duration remaining) {
+    // The path escaped as the SDK's formatter escapes it, the query as gax sets it on the URL.
+    GenericUrl url = new GenericUrl(base + method.path().instantiate(request.path()));
+    request.query().forEach(url::set);
+    int millis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, remaining.toMillis()));
+    CallAlarm alarm = new CallAlarm(connections, millis);
+    try {
+      // Empty content, as gax sends a GET: the transport then sends Content-Length: 0 (no 411 from a proxy).
+      HttpRequest http = new NetHttpTransport.Builder().setConnectionFactory(alarm).build().createRequestFactory(signer)
+          .buildRequest("GET", url, new EmptyContent());
+      http.setConnectTimeout(millis).setReadTimeout(millis);
+      http.getHeaders().putAll(API_CLIENT);
+      String routing = ROUTING.encode(request);
+      if (!routing.isEmpty()) {
+        http.getHeaders().set("x-goog-request-params", routing);
+      }
+      HttpResponse response = http.execute();
+      alarm.close();
+      if (alarm.rang()) {
+        throw timedOut(method, millis); // the alarm closed the connection
+      }
+      return read(method, response.getContent());
+    } catch (IOException e) {
+      alarm.close();
+      throw alarm.rang() ? timedOut(method, millis) : new UncheckedIOException(e);
+    } catch (RuntimeException e) {
+      alarm.close();
+      throw alarm.rang() ? timedOut(method, millis) : e;
     }
   }
 
-  /** The path from its template (values escaped as the SDK's formatter escapes them), the query, no body. */
-  private record GetFormatter(PathTemplate template) implements HttpRequestFormatter<Get> {
-    @Override
-    public Map<String, List<String>> getQueryParamNames(Get request) {
-      return request.query();
-    }
-
-    @Override
-    public String getRequestBody(Get request) {
-      return null;
-    }
-
-    @Override
-    public String getPath(Get request) {
-      return template.instantiate(request.path());
-    }
-
-    @Override
-    public PathTemplate getPathTemplate() {
-      return template;
-    }
+  /** The call's time ran out (the alarm closed its connection): whatever the transport made of that, not an answer. */
+  private static UncheckedIOException timedOut(Method<?> method, int millis) {
+    return new UncheckedIOException(new SocketTimeoutException(method.fullName() + ": no whole answer within " + millis
+        + " ms"));
   }
 
   /** Streams an answer into the provider's record; anything but one well-formed JSON value is an error. */
-  private record StreamingParser<R>(String method, Answer<R> answer) implements HttpResponseParser<R> {
-    @Override
-    public R parse(InputStream in) {
-      return parse(in, null);
-    }
-
-    @Override
-    public R parse(InputStream in, TypeRegistry types) {
-      return parse(new InputStreamReader(in, StandardCharsets.UTF_8), types);
-    }
-
-    @Override
-    public R parse(Reader text, TypeRegistry types) {
-      try (JsonReader in = new JsonReader(text)) {
-        R read = answer.read(in);
-        if (in.peek() != JsonToken.END_DOCUMENT) {
-          throw new IOException("more after the answer's JSON value at " + in.getPath());
-        }
-        return read;
-      } catch (IOException | IllegalStateException | NumberFormatException e) {
-        throw new RestSerializationException("the answer of " + method + " is not the JSON expected: " + e.getMessage(),
-            e);
+  private static <R> R read(Method<R> method, InputStream body) {
+    try (JsonReader in = new JsonReader(new InputStreamReader(body == null ? InputStream.nullInputStream() : body,
+        StandardCharsets.UTF_8))) {
+      R read = method.answer().read(in);
+      if (in.peek() != JsonToken.END_DOCUMENT) {
+        throw new IOException("more after the answer's JSON value at " + in.getPath());
       }
-    }
-
-    @Override
-    public String serialize(R answer) {
-      throw new UnsupportedOperationException("answers are only read");
+      return read;
+    } catch (IOException | IllegalStateException | NumberFormatException e) {
+      throw new MalformedAnswer("the answer of " + method.fullName() + " is not the JSON expected: " + e.getMessage(),
+          e);
     }
   }
 
-  /** gax's client settings with nothing but the connection: no method of the SDK's described. */
-  private static final class Settings extends StubSettings<Settings> {
-    private final String serviceName;
+  /** Nothing to close: no pool of its own (connections are the JDK's keep-alive cache, the alarm's thread a daemon). */
+  @Override
+  public void close() {}
 
-    private Settings(Builder builder) {
-      super(builder);
-      this.serviceName = builder.serviceName;
-    }
+  /** An answer that is not the JSON a method answers, or one cut short by the answer limit (its cause). */
+  public static final class MalformedAnswer extends RuntimeException {
+    private static final long serialVersionUID = 1L;
 
-    @Override
-    protected String getServiceName() {
-      return serviceName;
-    }
-
-    @Override
-    public Builder toBuilder() {
-      return new Builder(this);
-    }
-
-    static final class Builder extends StubSettings.Builder<Settings, Builder> {
-      private final String serviceName;
-
-      Builder(String serviceName, String defaultEndpoint) {
-        super((ClientContext) null);
-        this.serviceName = serviceName;
-        setEndpoint(defaultEndpoint);
-        // The header the SDK's clients send (x-goog-api-client: gl-java/… gax/… rest/…), less the library's token.
-        setInternalHeaderProvider(ApiClientHeaderProvider.newBuilder()
-            .setTransportToken(GaxHttpJsonProperties.getHttpJsonTokenName(), GaxHttpJsonProperties.getHttpJsonVersion())
-            .build());
-      }
-
-      Builder(Settings settings) {
-        super(settings);
-        this.serviceName = settings.serviceName;
-      }
-
-      @Override
-      public Settings build() {
-        return new Settings(this);
-      }
+    MalformedAnswer(String message, Exception cause) {
+      super(message, cause);
     }
   }
 }

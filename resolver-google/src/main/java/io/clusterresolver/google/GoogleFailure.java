@@ -6,10 +6,11 @@ import com.google.api.gax.rpc.ApiException;
 import com.google.api.gax.rpc.StatusCode;
 import io.clusterresolver.cloud.ApiFailure;
 import io.clusterresolver.cloud.RetryAfter;
+import java.net.SocketTimeoutException;
 import java.time.Instant;
 
 /**
- * Reads a failed gax REST call for the kit's {@code CloudApi}, the same way for every Google API: the
+ * Reads a failed REST call ({@link GoogleCalls}, or a gax client's) for the kit's {@code CloudApi}, the same way for every Google API: the
  * HTTP error answer anywhere in the cause chain (its status, Google's JSON error or the first line of a
  * page that is not, {@code Retry-After}), an answer the client could not parse, the call's deadline, or
  * no answer at all.
@@ -47,26 +48,32 @@ public final class GoogleFailure {
     if (parse != null) {
       return ApiFailure.of(ApiFailure.Kind.MALFORMED_RESPONSE, describe(parse), 1);
     }
-    if (e instanceof ApiException && ((ApiException) e).getStatusCode().getCode() == StatusCode.Code.DEADLINE_EXCEEDED) {
+    if (e instanceof ApiException && ((ApiException) e).getStatusCode().getCode() == StatusCode.Code.DEADLINE_EXCEEDED
+        || root(e) instanceof SocketTimeoutException) {
       return ApiFailure.of(ApiFailure.Kind.TIMEOUT, describe(e), 1);
     }
+    return ApiFailure.of(ApiFailure.Kind.NO_RESPONSE, describe(root(e)), 1);
+  }
+
+  private static Throwable root(Throwable e) {
     Throwable root = e;
     while (root.getCause() != null) {
       root = root.getCause();
     }
-    return ApiFailure.of(ApiFailure.Kind.NO_RESPONSE, describe(root), 1);
+    return root;
   }
 
-  /** Whether the API answered that the resource does not exist (gax's {@code NOT_FOUND}, HTTP 404). */
+  /** Whether the API answered that the resource does not exist (HTTP 404, gax's {@code NOT_FOUND}). */
   public static boolean notFound(Throwable e) {
-    return e instanceof ApiException && ((ApiException) e).getStatusCode().getCode() == StatusCode.Code.NOT_FOUND;
+    return e instanceof ApiException ? ((ApiException) e).getStatusCode().getCode() == StatusCode.Code.NOT_FOUND
+        : GoogleError.answer(e).map(answer -> answer.getStatusCode() == 404).orElse(false);
   }
 
   /** protobuf's, gson's and gax's parse errors, and an answer cut short; matched by name, none is loaded for it. */
   private static boolean isParseError(Throwable t) {
     String name = t.getClass().getName();
-    return name.contains("InvalidProtocolBuffer") || name.contains("RestSerialization") || name.contains("Json")
-        || t instanceof java.io.EOFException;
+    return t instanceof GoogleCalls.MalformedAnswer || name.contains("InvalidProtocolBuffer")
+        || name.contains("RestSerialization") || name.contains("Json") || t instanceof java.io.EOFException;
   }
 
   private static String describe(Throwable t) {

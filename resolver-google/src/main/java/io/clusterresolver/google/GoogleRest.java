@@ -1,6 +1,7 @@
 package io.clusterresolver.google;
 
 import com.google.api.client.http.HttpTransport;
+import com.google.api.client.http.javanet.ConnectionFactory;
 import com.google.api.client.http.javanet.NetHttpTransport;
 import com.google.api.gax.core.CredentialsProvider;
 import com.google.api.gax.httpjson.HttpJsonCallContext;
@@ -8,7 +9,6 @@ import com.google.api.gax.httpjson.InstantiatingHttpJsonChannelProvider;
 import com.google.api.gax.retrying.RetrySettings;
 import com.google.api.gax.rpc.ApiCallContext;
 import com.google.api.gax.rpc.ClientSettings;
-import com.google.api.gax.rpc.StubSettings;
 import com.google.api.gax.rpc.UnaryCallSettings;
 import com.google.auth.Credentials;
 import io.clusterresolver.cloud.AnswerLimit;
@@ -30,6 +30,8 @@ public final class GoogleRest {
   private final CredentialsProvider credentials;
   /** Every answer read through bounded connections: the size limit, and the call's timeout over the whole body. */
   private final HttpTransport transport;
+  /** The bounded connections of that transport. */
+  private final ConnectionFactory connections;
   private Credentials loaded;
 
   /**
@@ -39,7 +41,8 @@ public final class GoogleRest {
    */
   public GoogleRest(URI endpoint, CredentialsProvider credentials, AnswerLimit limit) {
     this.endpoint = endpoint;
-    this.transport = new NetHttpTransport.Builder().setConnectionFactory(limit::open).build();
+    this.connections = limit::open;
+    this.transport = new NetHttpTransport.Builder().setConnectionFactory(connections).build();
     this.credentials = () -> {
       synchronized (this) {
         if (loaded == null) {
@@ -64,14 +67,24 @@ public final class GoogleRest {
     return builder;
   }
 
-  /** The same connection for settings of {@link GoogleCalls}, which have no channel provider of their own. */
-  <B extends StubSettings.Builder<?, B>> B connect(B builder) {
-    builder.setCredentialsProvider(credentials);
-    if (endpoint != null) {
-      builder.setEndpoint(endpoint.toString());
-    }
-    return builder.setTransportChannelProvider(InstantiatingHttpJsonChannelProvider.newBuilder()
-        .setHttpTransport(transport).build());
+  /** The endpoint, or {@code null} for Google's. */
+  URI endpoint() {
+    return endpoint;
+  }
+
+  /** Opens the bounded connections of the transport. */
+  ConnectionFactory connections() {
+    return connections;
+  }
+
+  /**
+   * The credentials, loaded on the first call and kept.
+   *
+   * @return the credentials, or {@code null} for none ({@code credentials=none})
+   * @throws IOException when they cannot be loaded
+   */
+  Credentials credentials() throws IOException {
+    return credentials.getCredentials();
   }
 
   /**

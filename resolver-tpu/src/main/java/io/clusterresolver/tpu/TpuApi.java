@@ -1,9 +1,7 @@
 package io.clusterresolver.tpu;
 
 import com.google.api.gax.core.CredentialsProvider;
-import com.google.api.gax.httpjson.ApiMethodDescriptor;
 import com.google.api.gax.rpc.RequestParamsBuilder;
-import com.google.api.gax.rpc.UnaryCallable;
 import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.RetryPolicy;
 import io.clusterresolver.google.GoogleCalls;
@@ -17,7 +15,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The Cloud TPU API v2 over gax's HttpJson (REST) transport: one {@code nodes.get}
+ * The Cloud TPU API v2 over REST ({@link GoogleCalls}): one {@code nodes.get}
  * per call, made once (the SDK does not retry): the kit's {@code CloudApi} retries it by {@link #RETRY}
  * (at most {@link #MAX_ATTEMPTS} attempts, exponential backoff, within what is left of the deadline)
  * on throttling, server errors and lost connections, and counts the attempts. The client is built on the
@@ -33,27 +31,17 @@ final class TpuApi {
   static final RetryPolicy RETRY = RetryPolicy.builder().maxAttempts(MAX_ATTEMPTS).baseBackoff(Duration.ofMillis(100))
       .maxBackoff(Duration.ofSeconds(2)).build();
 
-  /** The longest any one call may take, whatever a resolver's timeout: each call's context sets its own. */
-  private static final Duration CLIENT_CEILING = Duration.ofMinutes(10);
   /**
    * {@code nodes.get} as google-cloud-tpu's {@code HttpJsonTpuStub} sends it (its path, {@code $alt} and routing
    * header), through {@link GoogleCalls}, the answer streamed into a {@link TpuNode}: the SDK's {@code TpuClient}
    * would build the formatters of every Cloud TPU method and an operations client for this one call, and its
    * protobuf {@code Node} the API's descriptor.
    */
-  private static final ApiMethodDescriptor<GoogleCalls.Get, TpuNode> GET_NODE = GoogleCalls.get(
+  private static final GoogleCalls.Method<TpuNode> GET_NODE = GoogleCalls.get(
       "google.cloud.tpu.v2.Tpu/GetNode", "/v2/{name=projects/*/locations/*/nodes/*}", TpuNode::read);
 
   private final GoogleClients clients = new GoogleClients();
-  private final Supplier<NodesGet> client;
-
-  /** The transport and the one callable. */
-  private record NodesGet(GoogleCalls calls, UnaryCallable<GoogleCalls.Get, TpuNode> get) implements AutoCloseable {
-    @Override
-    public void close() throws Exception {
-      calls.close();
-    }
-  }
+  private final Supplier<GoogleCalls> client;
 
   /**
    * @param endpoint the API endpoint, or {@code null} for Google's
@@ -61,10 +49,7 @@ final class TpuApi {
    */
   TpuApi(URI endpoint, CredentialsProvider credentials, AnswerLimit limit) {
     GoogleRest rest = new GoogleRest(endpoint, credentials, limit);
-    this.client = clients.client(() -> GoogleRest.create(() -> {
-      GoogleCalls calls = new GoogleCalls(rest, "tpu", "tpu.googleapis.com:443", CLIENT_CEILING);
-      return new NodesGet(calls, calls.unary(GET_NODE));
-    }));
+    this.client = clients.client(() -> GoogleRest.create(() -> new GoogleCalls(rest, "tpu.googleapis.com:443")));
   }
 
   /** Takes the client for one resolve: built on its first call, closed when the last resolve using it ends. */
@@ -78,7 +63,6 @@ final class TpuApi {
     routing.add("name", name);
     GoogleCalls.Get request = new GoogleCalls.Get(Map.of("name", name),
         Map.of("$alt", List.of("json;enum-encoding=int")), routing.build());
-    // The timeout bounds the wait for headers; the header (read by the bounded connection) bounds the body too.
-    return client.get().get().call(request, GoogleRest.context(remaining));
+    return client.get().call(GET_NODE, request, remaining);
   }
 }

@@ -1,0 +1,168 @@
+package io.clusterresolver.google;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import com.google.api.gax.core.FixedCredentialsProvider;
+import com.google.api.gax.core.NoCredentialsProvider;
+import com.google.auth.oauth2.AccessToken;
+import com.google.auth.oauth2.GoogleCredentials;
+import com.sun.net.httpserver.HttpServer;
+import io.clusterresolver.cloud.AnswerLimit;
+import io.clusterresolver.cloud.ApiFailure;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link GoogleCalls} against a loopback server: the request (path escaped by the template, query, routing
+ * header, a bearer token only with credentials), an error status, an answer that is not JSON, and a server
+ * that never answers, each read by {@link GoogleFailure} as the kit's {@code CloudApi} needs it.
+ */
+class GoogleCallsTest {
+
+  private static final GoogleCalls.Method<String> GET_NAME = GoogleCalls.get("test.v1.Things/Get",
+      "/v1/{name=projects/*/things/*}", in -> GoogleJson.member(in, "name", GoogleJson::string, ""));
+
+  private final List<String> requests = new CopyOnWriteArrayList<>();
+  private HttpServer server;
+  private URI endpoint;
+  private volatile int status = 200;
+  private volatile String body = "{\"name\": \"thing\", \"other\": [1, 2]}";
+
+  @BeforeEach
+  void start() throws IOException {
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/", exchange -> {
+      requests.add(exchange.getRequestMethod() + " " + exchange.getRequestURI().getRawPath() + "?"
+          + exchange.getRequestURI().getQuery() + " routing=" + exchange.getRequestHeaders().getFirst("x-goog-request-params")
+          + " auth=" + exchange.getRequestHeaders().getFirst("Authorization"));
+      byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().set("Content-Type", "application/json");
+      exchange.sendResponseHeaders(status, bytes.length);
+      exchange.getResponseBody().write(bytes);
+      exchange.close();
+    });
+    server.start();
+    endpoint = URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+  }
+
+  @AfterEach
+  void stop() {
+    server.stop(0);
+  }
+
+  private GoogleCalls calls(URI at, com.google.api.gax.core.CredentialsProvider credentials) throws IOException {
+    return new GoogleCalls(new GoogleRest(at, credentials, AnswerLimit.ofBytes(1 << 20)), "unused.googleapis.com:443");
+  }
+
+  private static GoogleCalls.Get get(String name) {
+    return new GoogleCalls.Get(Map.of("name", name), Map.of("$alt", List.of("json;enum-encoding=int")),
+        Map.of("name", name));
+  }
+
+  @Test
+  void theRequestAndTheAnswer() throws IOException {
+    String answer = calls(endpoint, NoCredentialsProvider.create()).call(GET_NAME, get("projects/p/things/a-1"),
+        Duration.ofSeconds(10));
+    assertThat(answer).isEqualTo("thing");
+    // The query as the server decodes it; the header's value percent-encoded (AIP-4222: '/' is %2F).
+    assertThat(requests).containsExactly("GET /v1/projects/p/things/a-1?$alt=json;enum-encoding=int"
+        + " routing=name=projects%2Fp%2Fthings%2Fa-1 auth=null");
+  }
+
+  @Test
+  void credentialsSendTheirBearerToken() throws IOException {
+    GoogleCredentials token = GoogleCredentials.create(new AccessToken("ya29.test-token", null));
+    calls(endpoint, FixedCredentialsProvider.create(token)).call(GET_NAME, get("projects/p/things/a"), Duration.ofSeconds(10));
+    assertThat(requests).singleElement().asString().endsWith("auth=Bearer ya29.test-token");
+  }
+
+  @Test
+  void anErrorStatusIsReadWithGooglesError() throws IOException {
+    status = 404;
+    body = "{\"error\": {\"code\": 404, \"message\": \"Resource 'a' was not found\", \"status\": \"NOT_FOUND\"}}";
+    UncheckedIOException e = catchThrowableOfType(() -> calls(endpoint, NoCredentialsProvider.create())
+        .call(GET_NAME, get("projects/p/things/a"), Duration.ofSeconds(10)), UncheckedIOException.class);
+    assertThat(GoogleFailure.notFound(e)).isTrue();
+    assertThat(GoogleFailure.read(e)).isEqualTo(ApiFailure.http(404, "NOT_FOUND", "Resource 'a' was not found", null, 1));
+  }
+
+  @Test
+  void anAnswerThatIsNotJsonIsMalformed() throws IOException {
+    body = "<html>hello</html>";
+    GoogleCalls calls = calls(endpoint, NoCredentialsProvider.create());
+    RuntimeException e = catchThrowableOfType(() -> calls.call(GET_NAME, get("projects/p/things/a"),
+        Duration.ofSeconds(10)), GoogleCalls.MalformedAnswer.class);
+    assertThat(GoogleFailure.read(e).kind()).isEqualTo(ApiFailure.Kind.MALFORMED_RESPONSE);
+    body = "{\"name\": \"x\"} {\"name\": \"y\"}";
+    e = catchThrowableOfType(() -> calls.call(GET_NAME, get("projects/p/things/a"), Duration.ofSeconds(10)),
+        GoogleCalls.MalformedAnswer.class);
+    assertThat(e).hasMessageContaining("test.v1.Things/Get").hasMessageContaining("not the JSON expected");
+  }
+
+  @Test
+  void headersTrickledAByteAtATimeEndAtTheTimeLeft() throws IOException {
+    try (ServerSocket trickler = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      Thread serve = new Thread(() -> {
+        try (Socket held = trickler.accept()) {
+          OutputStream out = held.getOutputStream();
+          out.write("HTTP/1.1 200 OK\r\nX-Slow: ".getBytes(StandardCharsets.US_ASCII));
+          for (int i = 0; i < 100; i++) { // 20 s of one byte every 200 ms, each well within the read timeout
+            out.write('a');
+            out.flush();
+            Thread.sleep(200);
+          }
+        } catch (IOException | InterruptedException e) {
+          // closed by the client, or the test is over
+        }
+      });
+      serve.setDaemon(true);
+      serve.start();
+      GoogleCalls calls = calls(URI.create("http://127.0.0.1:" + trickler.getLocalPort()), NoCredentialsProvider.create());
+      long start = System.nanoTime();
+      RuntimeException e = catchThrowableOfType(() -> calls.call(GET_NAME, get("projects/p/things/a"),
+          Duration.ofMillis(1000)), RuntimeException.class);
+      long millis = (System.nanoTime() - start) / 1_000_000;
+      assertThat(e).as("headers that never end are an error").isNotNull();
+      assertThat(millis).as("the 1 s left ends the call, not the 20 s of trickled headers").isBetween(900L, 10_000L);
+      serve.interrupt();
+    }
+  }
+
+  @Test
+  void aServerThatNeverAnswersTimesOutWithinTheTimeLeft() throws IOException {
+    try (ServerSocket silent = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      Thread accept = new Thread(() -> {
+        try (Socket held = silent.accept()) {
+          Thread.sleep(20_000);
+        } catch (IOException | InterruptedException e) {
+          // the test is over
+        }
+      });
+      accept.setDaemon(true);
+      accept.start();
+      GoogleCalls calls = calls(URI.create("http://127.0.0.1:" + silent.getLocalPort()), NoCredentialsProvider.create());
+      long start = System.nanoTime();
+      RuntimeException e = catchThrowableOfType(() -> calls.call(GET_NAME, get("projects/p/things/a"),
+          Duration.ofMillis(500)), RuntimeException.class);
+      long millis = (System.nanoTime() - start) / 1_000_000;
+      assertThat(millis).as("bounded by the 500 ms left, not the 20 s the server holds").isBetween(400L, 10_000L);
+      assertThat(GoogleFailure.read(e).kind()).isEqualTo(ApiFailure.Kind.TIMEOUT);
+      accept.interrupt();
+    }
+  }
+}
