@@ -24,7 +24,6 @@ import com.azure.json.ReadValueCallback;
 import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetInner;
 import io.clusterresolver.cloud.AnswerLimit;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -60,6 +59,9 @@ final class ArmClients {
   private static final String NETWORK = "2025-03-01";
   private static final String SCALE_SET_NETWORK = "2018-10-01";
 
+  /** Context key of what to run when a call's 200 answer has arrived, before its body is read. */
+  private static final String ON_ANSWER = "clusterresolver-arm-on-answer";
+
   private final HttpPipeline pipeline;
   /** {@code https://host/subscriptions/<id>}. */
   private final String subscription;
@@ -85,6 +87,14 @@ final class ArmClients {
         .build();
     String host = endpoint.toString().replaceAll("/+$", "");
     return new ArmClients(pipeline, host + "/subscriptions/" + segment(subscription));
+  }
+
+  /**
+   * {@code context}, running {@code onAnswer} on the caller's thread as each 200 answer of its calls
+   * arrives (status and headers in, the body not yet read): the connection is up by then.
+   */
+  static Context onAnswer(Context context, Runnable onAnswer) {
+    return context.addData(ON_ANSWER, onAnswer);
   }
 
   /** VirtualMachines.ListByResourceGroup, {@code $expand=instanceView} when asked. */
@@ -167,6 +177,9 @@ final class ArmClients {
     HttpRequest request = new HttpRequest(HttpMethod.GET, url).setHeader(HttpHeaderName.ACCEPT, "application/json")
         .setHeader(HttpHeaderName.ACCEPT_ENCODING, "gzip");
     try (HttpResponse response = pipeline.sendSync(request, context)) {
+      if (response.getStatusCode() == 200) {
+        context.getData(ON_ANSWER).ifPresent(onAnswer -> ((Runnable) onAnswer).run());
+      }
       // Not getBodyAsBinaryData(): BinaryData's class initialiser builds azure-core's Jackson serializer
       // (an ObjectMapper with its modules: about 500 classes) that nothing here uses.
       byte[] body = body(response);
@@ -182,8 +195,8 @@ final class ArmClients {
   }
 
   private static byte[] body(HttpResponse response) {
-    try (InputStream in = response.getBodyAsInputStreamSync()) {
-      return in.readAllBytes();
+    try {
+      return BoundedHttpClient.bytesOf(response);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -38,7 +38,8 @@ import java.util.stream.Collectors;
  *   <li>the network-interface (and public-IP) listing fetched on another thread, from the first VM
  *       page on, while the VMs are listed, so that their requests are in flight together;
  *   <li>public IPs from one public-IP listing, only for {@code address=public-ipv4}; GPUs from
- *       Resource SKUs, once per location for the JVM.
+ *       Resource SKUs, once per location for the JVM: the first listed VM's location on another
+ *       thread too, while the VMs and NICs are listed, the others (if any) after them.
  * </ul>
  *
  * Members are the VMs whose tags match and whose power state is {@code PowerState/running}
@@ -128,7 +129,7 @@ final class AzureMemberSource implements MemberSource {
       } else {
         listVms(session, scaleSetId, rg != null, listed, other);
       }
-      return listed.isEmpty() ? List.of() : join(session, listed, other.nics(), other.publicIpAddresses());
+      return listed.isEmpty() ? List.of() : join(session, listed, other);
     } finally {
       other.cancel();
     }
@@ -137,10 +138,12 @@ final class AzureMemberSource implements MemberSource {
   /**
    * The NIC listing (and the public-IP listing for {@code address=public-ipv4}), each fetched on a
    * thread of its own while the caller lists the VMs: they do not depend on it, and two requests in
-   * flight instead of one take about the time of the longer listing, not their sum. They start once
-   * the first VM page has arrived (its first VM), not with it: the VM listing's connection is then up,
-   * so theirs can resume its TLS session instead of a second full handshake, and a listing without VMs
-   * asks for no NICs. Each is one listing of the session (every page, its deadline and retries); a
+   * flight instead of one take about the time of the longer listing, not their sum. They start as the
+   * first VM page's answer arrives (a 200, before its body is read and its VMs parsed), not with its
+   * request: the VM listing's connection is then up, so theirs can resume its TLS session instead of
+   * a second full handshake. A listing that turns out to have no VMs cancels them. The Resource SKUs of the first listed VM's location are fetched the same way
+   * from that VM on ({@link #listed}): a resolve of VMs in one location then waits for no SKU request
+   * after the listings. Each is one listing of the session (every page, its deadline and retries); a
    * failure of any is the resolve's, and the caller cancels what it no longer needs. Used by the
    * caller's thread only.
    */
@@ -151,6 +154,9 @@ final class AzureMemberSource implements MemberSource {
     private final Function<Context, PagedIterable<ArmResources.PublicIp>> publicIpListing;
     private InBackground<NicIndex> nics;
     private InBackground<Map<String, String>> publicIps;
+    /** The Resource SKUs of the first listed VM's location, unless the JVM knew them. */
+    private InBackground<Void> firstLocationSkus;
+    private boolean located;
 
     Listings(CloudApi.Session session, String nicOperation,
         Function<Context, PagedIterable<ArmResources.NetworkInterface>> nicListing,
@@ -176,6 +182,27 @@ final class AzureMemberSource implements MemberSource {
       }
     }
 
+    /** A VM was listed (its tags match, it runs): the SKUs of its location will be read. */
+    void listed(String location) {
+      if (located || location == null) {
+        return;
+      }
+      located = true;
+      if (!skus.known(location)) {
+        firstLocationSkus = InBackground.start("cluster-resolver-azure-skus", () -> {
+          skus.load(Set.of(location), session);
+          return null;
+        });
+      }
+    }
+
+    /** Waits for the first location's SKUs, if they are being listed. */
+    void awaitSkus() {
+      if (firstLocationSkus != null) {
+        firstLocationSkus.join();
+      }
+    }
+
     NicIndex nics() {
       start();
       return nics.join();
@@ -193,6 +220,9 @@ final class AzureMemberSource implements MemberSource {
       if (publicIps != null) {
         publicIps.cancel();
       }
+      if (firstLocationSkus != null) {
+        firstLocationSkus.cancel();
+      }
     }
   }
 
@@ -207,10 +237,9 @@ final class AzureMemberSource implements MemberSource {
     String filter = scaleSetId == null ? null : "'virtualMachineScaleSet/id' eq '" + scaleSetId + "'";
     Paging.<ArmResources.Vm>forEach(session, "VirtualMachines.List",
         ctx -> rg != null && !wholeSubscription
-            ? arm.virtualMachines(rg, filter, true, ctx)
-            : arm.virtualMachinesWithStatus(filter, ctx),
+            ? arm.virtualMachines(rg, filter, true, ArmClients.onAnswer(ctx, other::start))
+            : arm.virtualMachinesWithStatus(filter, ArmClients.onAnswer(ctx, other::start)),
         vm -> {
-          other.start();
           if (rg != null && wholeSubscription && !rg.equalsIgnoreCase(resourceGroupOf(vm.id()))) {
             return;
           }
@@ -228,6 +257,7 @@ final class AzureMemberSource implements MemberSource {
           }
           listed.add(new Listed(lower(vm.id()), vm.name(), vm.created(), tags.labels(vm.tags()), vm.location(),
               vm.size(), primaryNic, null));
+          other.listed(vm.location());
         });
   }
 
@@ -270,16 +300,16 @@ final class AzureMemberSource implements MemberSource {
     try {
       List<Listed> listed = new ArrayList<>();
       Paging.<ArmResources.ScaleSetVm>forEach(session, "VirtualMachineScaleSetVMs.List",
-          ctx -> arm.scaleSetVms(rg, set, ctx),
+          ctx -> arm.scaleSetVms(rg, set, ArmClients.onAnswer(ctx, other::start)),
           vm -> {
-            other.start();
             if (!tags.matches(vm.tags()) || !running(vm.statuses())) {
               return;
             }
             listed.add(new Listed(lower(vm.id()), vm.name(), vm.created(), tags.labels(vm.tags()), vm.location(),
                 vm.sku(), null, vm.instanceId()));
+            other.listed(vm.location());
           });
-      return listed.isEmpty() ? List.of() : join(session, listed, other.nics(), other.publicIpAddresses());
+      return listed.isEmpty() ? List.of() : join(session, listed, other);
     } finally {
       other.cancel();
     }
@@ -296,8 +326,10 @@ final class AzureMemberSource implements MemberSource {
     return ips;
   }
 
-  private List<Member> join(CloudApi.Session session, List<Listed> listed, NicIndex nics,
-      Map<String, String> publicIps) {
+  private List<Member> join(CloudApi.Session session, List<Listed> listed, Listings other) {
+    NicIndex nics = other.nics();
+    Map<String, String> publicIps = other.publicIpAddresses();
+    other.awaitSkus();
     Set<String> locations = new HashSet<>();
     for (Listed vm : listed) {
       if (vm.location() != null) {

@@ -44,6 +44,8 @@ final class BoundedHttpClient implements HttpClient {
   /** The JDK HTTP client's per-request response timeout key. */
   private static final String RESPONSE_TIMEOUT = "azure-response-timeout";
   private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+  /** What a gzip answer is read from the wire in: a page's 4-5 KB in one read or two, not GZIPInputStream's 512 B. */
+  private static final int GZIP_BUFFER = 8192;
 
   private final HttpClient http;
   private final BoundedAnswers bounds;
@@ -98,6 +100,20 @@ final class BoundedHttpClient implements HttpClient {
   public HttpResponse sendSync(HttpRequest request, Context context) {
     Duration within = within(context);
     return new Bounded(http.sendSync(request, streaming(context, within)), within, ArmListAnswer.marked(context));
+  }
+
+  /**
+   * The whole body of {@code response} under the limit, read once: an answer of this client gives its
+   * own bytes, not a stream over them for the caller to copy again (a page is ~160 KB inflated, and a
+   * cold resolve's young collections are mostly these copies).
+   */
+  static byte[] bytesOf(HttpResponse response) throws IOException {
+    if (response instanceof Bounded) {
+      return ((Bounded) response).bytes();
+    }
+    try (InputStream in = response.getBodyAsInputStreamSync()) {
+      return in.readAllBytes();
+    }
   }
 
   private Duration within(Context context) {
@@ -209,7 +225,7 @@ final class BoundedHttpClient implements HttpClient {
     private byte[] inflated() {
       URI from = uri(getRequest());
       try (InputStream wire = bounds.stream(answer.getBodyAsInputStreamSync(), from, within);
-          InputStream in = gzip() ? bounds.stream(new GZIPInputStream(wire), from, within) : wire) {
+          InputStream in = gzip() ? bounds.stream(new GZIPInputStream(wire, GZIP_BUFFER), from, within) : wire) {
         return in.readAllBytes();
       } catch (IOException e) {
         throw new UncheckedIOException(e);

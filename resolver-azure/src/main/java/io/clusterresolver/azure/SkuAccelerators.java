@@ -48,6 +48,11 @@ final class SkuAccelerators {
     }
   }
 
+  /** Whether the SKUs of {@code location} are known to this JVM. */
+  boolean known(String location) {
+    return BY_LOCATION.containsKey(key(location));
+  }
+
   /** GPUs of a size in a location ({@link #load} first); 0 when none or unknown. */
   int gpus(String location, String size) {
     if (location == null || size == null) {

@@ -252,6 +252,24 @@ class AzureProviderTest {
   }
 
   @Test
+  void theFirstLocationsSkusAreAskedWhileTheVmsAreStillBeingListed() {
+    azure.addTypical(0, 300, b -> b);
+    List<SimulatedVm> members = Expected.members(azure, vm -> true);
+    // The second VM page answers 2 s late: the SKU listing of the first page's location is asked meanwhile.
+    azure.inject(Fault.slow(Duration.ofSeconds(2)).onOperation("ListVirtualMachines").onPage(2).times(1));
+    azure.resetCounts();
+
+    var spec = AzureTestSupport.resolver(azure, "timeout", "20s").clusterSpec();
+
+    assertThat(Expected.asMap(spec)).isEqualTo(Expected.cluster(members, vm -> "worker", Expected::privateIp));
+    List<String> order = azure.requests().stream().map(q -> q.action()).collect(Collectors.toList());
+    assertThat(order).filteredOn("ListVirtualMachines"::equals).hasSize(3);
+    assertThat(order.indexOf("ListResourceSkus")).as("calls in order: %s", order)
+        .isGreaterThan(order.indexOf("ListVirtualMachines"))
+        .isLessThan(order.lastIndexOf("ListVirtualMachines"));
+  }
+
+  @Test
   void throttlingPastTheDeadlineIsATypedErrorAtTheDeadlineNamingStatusAndRequestId() {
     azure.addTypical(0, 150, b -> b);
     azure.inject(Fault.throttled().onOperation("ListNetworkInterfaces").always());
