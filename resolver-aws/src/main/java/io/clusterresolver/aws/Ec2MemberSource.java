@@ -33,7 +33,8 @@ import software.amazon.awssdk.services.ec2.model.Filter;
  * Lists EC2 instances as members: every page of {@code DescribeInstances} under one deadline, read
  * with StAX ({@link StreamingInstances}) keeping only what a member needs, and accelerators from
  * {@code DescribeInstanceTypes} (read the same way), asked once per JVM and endpoint for the types not yet known (instance
- * types never change; membership is never cached), while later pages are in flight.
+ * types never change; membership is never cached), from the moment a page is read, while the SDK ends that call and
+ * later pages are in flight.
  */
 final class Ec2MemberSource implements MemberSource {
 
@@ -84,19 +85,25 @@ final class Ec2MemberSource implements MemberSource {
     TypeCatalog catalog = new TypeCatalog(session);
     session.forEachPage("DescribeInstances",
         (token, remaining) -> {
-          AtomicReference<InstancePage> sink = new AtomicReference<>();
+          AtomicReference<InstancePage> read = new AtomicReference<>();
           ec2.describeInstances(DescribeInstancesRequest.builder()
               .filters(filters)
               .maxResults(pageSize)
               .nextToken(token)
-              .overrideConfiguration(c -> c.apiCallTimeout(remaining).putExecutionAttribute(StreamingInstances.SINK, sink))
+              .overrideConfiguration(c -> c.apiCallTimeout(remaining)
+                  .putExecutionAttribute(StreamingInstances.SINK, page -> {
+                    read.set(page);
+                    if (accelerators) {
+                      // Asked the moment the page is read: while the SDK finishes this call and later pages come.
+                      catalog.prefetch(typesWithAddress(page));
+                    }
+                  }))
               .build());
-          InstancePage page = Objects.requireNonNull(sink.get(), "the DescribeInstances answer was not read");
+          InstancePage page = Objects.requireNonNull(read.get(), "the DescribeInstances answer was not read");
           return NotTheApiException.require(page, page.ec2Answer(), "no <" + InstancePage.ROOT + "> element");
         },
         InstancePage::nextToken,
         page -> {
-          int from = listed.size();
           for (InstancePage.Instance i : page.instances()) {
             String chosen = i.address(address).orElse(null);
             if (chosen == null) {
@@ -104,9 +111,6 @@ final class Ec2MemberSource implements MemberSource {
             } else {
               listed.add(new Listed(i, chosen));
             }
-          }
-          if (accelerators && page.nextToken() != null) {
-            catalog.prefetch(listed.subList(from, listed.size())); // asked while the next page is in flight
           }
         });
 
@@ -148,9 +152,21 @@ final class Ec2MemberSource implements MemberSource {
     }
   }
 
+  /** The instance types of the instances of {@code page} that are listed (those with an address of the chosen type). */
+  private Set<String> typesWithAddress(InstancePage page) {
+    Set<String> types = new java.util.LinkedHashSet<>();
+    for (InstancePage.Instance i : page.instances()) {
+      if (i.type() != null && i.address(address).isPresent()) {
+        types.add(i.type());
+      }
+    }
+    return types;
+  }
+
   /**
-   * The instance types of one listing: types not yet known are asked for (per 100) in the background
-   * while later pages are fetched, and whatever is still missing at the end is asked for then.
+   * The instance types of one listing: types not yet known are asked for (per 100) in the background as
+   * each page is read, while the SDK ends that call and later pages are fetched, and whatever is still
+   * missing at the end is asked for then. Pages are read on the listing's thread, or the SDK's: synchronized.
    */
   private final class TypeCatalog {
     private final CloudApi.Session session;
@@ -161,9 +177,9 @@ final class Ec2MemberSource implements MemberSource {
       this.session = session;
     }
 
-    /** Starts asking for the types of {@code instances} not known nor asked yet. */
-    void prefetch(List<Listed> instances) {
-      List<String> missing = missing(instances);
+    /** Starts asking for those of {@code types} not known nor asked yet. */
+    synchronized void prefetch(Set<String> types) {
+      List<String> missing = missing(types);
       if (!missing.isEmpty()) {
         asked.addAll(missing);
         inFlight.add(CompletableFuture.runAsync(() -> ask(missing), BACKGROUND));
@@ -172,40 +188,43 @@ final class Ec2MemberSource implements MemberSource {
 
     /** Accelerators by type name for the instances' types, once every type is known. */
     Map<String, Map<String, Integer>> acceleratorsOf(List<Listed> instances) {
-      for (CompletableFuture<Void> f : inFlight) {
+      List<CompletableFuture<Void>> started;
+      synchronized (this) {
+        started = List.copyOf(inFlight);
+      }
+      for (CompletableFuture<Void> f : started) {
         try {
           f.join();
         } catch (CompletionException e) {
           throw e.getCause() instanceof RuntimeException ? (RuntimeException) e.getCause() : e;
         }
       }
-      ask(missing(instances));
-      Map<String, Map<String, Integer>> result = new LinkedHashMap<>();
-      for (String type : types(instances)) {
-        result.put(type, TYPE_CACHE.getOrDefault(cacheScope + "|" + type, Map.of()));
-      }
-      return result;
-    }
-
-    private List<String> missing(List<Listed> instances) {
-      Set<String> missing = new TreeSet<>();
-      for (String type : types(instances)) {
-        if (!asked.contains(type) && !TYPE_CACHE.containsKey(cacheScope + "|" + type)) {
-          missing.add(type);
-        }
-      }
-      return new ArrayList<>(missing);
-    }
-
-    /** The distinct instance types of {@code instances}, in order of first appearance. */
-    private Set<String> types(List<Listed> instances) {
       Set<String> types = new java.util.LinkedHashSet<>();
       for (Listed i : instances) {
         if (i.type != null) {
           types.add(i.type);
         }
       }
-      return types;
+      List<String> missing;
+      synchronized (this) {
+        missing = missing(types);
+      }
+      ask(missing);
+      Map<String, Map<String, Integer>> result = new LinkedHashMap<>();
+      for (String type : types) {
+        result.put(type, TYPE_CACHE.getOrDefault(cacheScope + "|" + type, Map.of()));
+      }
+      return result;
+    }
+
+    private List<String> missing(Set<String> types) {
+      Set<String> missing = new TreeSet<>();
+      for (String type : types) {
+        if (!asked.contains(type) && !TYPE_CACHE.containsKey(cacheScope + "|" + type)) {
+          missing.add(type);
+        }
+      }
+      return new ArrayList<>(missing);
     }
 
     /** One {@code DescribeInstanceTypes} per 100 types (the session only reads its deadline: safe to share). */
@@ -216,7 +235,7 @@ final class Ec2MemberSource implements MemberSource {
         session.call("DescribeInstanceTypes",
             remaining -> ec2.describeInstanceTypes(r -> r.instanceTypesWithStrings(chunk)
                 .overrideConfiguration(c -> c.apiCallTimeout(remaining)
-                    .putExecutionAttribute(StreamingInstances.TYPES_SINK, sink))));
+                    .putExecutionAttribute(StreamingInstances.TYPES_SINK, sink::set))));
         InstanceTypeAccelerators answer = Objects.requireNonNull(sink.get(), "the DescribeInstanceTypes answer was not read");
         answer.types().forEach((type, devices) -> TYPE_CACHE.put(cacheScope + "|" + type, devices));
         for (String type : chunk) {

@@ -8,7 +8,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import javax.xml.stream.XMLStreamException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.interceptor.Context;
@@ -19,7 +19,8 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 /**
  * Reads a successful {@code DescribeInstances} answer with {@link InstancePage} (and a {@code DescribeInstanceTypes}
  * one with {@link InstanceTypeAccelerators}) instead of the SDK's unmarshaller, for requests that carry a
- * {@link #SINK} (a {@link #TYPES_SINK}): the SDK keeps doing what it does well —
+ * {@link #SINK} (a {@link #TYPES_SINK}), which is given what was read as soon as it is read (before the SDK's
+ * own handling of the answer ends): the SDK keeps doing what it does well —
  * credentials, SigV4 signing, endpoints, retries and throttling, HTTP, and error answers — and only
  * the body of a 200 is read here, once, keeping the fields a member needs. The SDK then unmarshals
  * an empty body in its place (an empty answer, at no cost). Requests without a sink are read by the SDK.
@@ -30,12 +31,12 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
  */
 final class StreamingInstances implements ExecutionInterceptor {
 
-  /** Where the page read from the answer is put, one per request. */
-  static final ExecutionAttribute<AtomicReference<InstancePage>> SINK =
+  /** Who is given the page read from the answer, one per request. */
+  static final ExecutionAttribute<Consumer<InstancePage>> SINK =
       new ExecutionAttribute<>("io.clusterresolver.aws.InstancePage");
 
-  /** Where the accelerators read from a {@code DescribeInstanceTypes} answer are put, one per request. */
-  static final ExecutionAttribute<AtomicReference<InstanceTypeAccelerators>> TYPES_SINK =
+  /** Who is given the accelerators read from a {@code DescribeInstanceTypes} answer, one per request. */
+  static final ExecutionAttribute<Consumer<InstanceTypeAccelerators>> TYPES_SINK =
       new ExecutionAttribute<>("io.clusterresolver.aws.InstanceTypeAccelerators");
 
   /** An empty body: the SDK's unmarshaller then makes an empty answer without starting an XML parser. */
@@ -51,8 +52,8 @@ final class StreamingInstances implements ExecutionInterceptor {
   @Override
   public Optional<InputStream> modifyHttpResponseContent(Context.ModifyHttpResponse context,
       ExecutionAttributes attributes) {
-    AtomicReference<InstancePage> sink = attributes.getAttribute(SINK);
-    AtomicReference<InstanceTypeAccelerators> types = attributes.getAttribute(TYPES_SINK);
+    Consumer<InstancePage> sink = attributes.getAttribute(SINK);
+    Consumer<InstanceTypeAccelerators> types = attributes.getAttribute(TYPES_SINK);
     Optional<InputStream> body = context.responseBody().map(b -> bounds.stream(b, context.httpRequest().getUri(),
         context.request().overrideConfiguration().flatMap(c -> c.apiCallTimeout()).orElse(bounds.timeout())));
     if ((sink == null && types == null) || !context.httpResponse().isSuccessful() || body.isEmpty()) {
@@ -60,9 +61,9 @@ final class StreamingInstances implements ExecutionInterceptor {
     }
     try (InputStream in = body.get()) {
       if (sink != null) {
-        sink.set(InstancePage.read(in));
+        sink.accept(InstancePage.read(in));
       } else {
-        types.set(InstanceTypeAccelerators.read(in));
+        types.accept(InstanceTypeAccelerators.read(in));
       }
     } catch (XMLStreamException | IOException e) {
       AnswerLimitException limit = broken(e);

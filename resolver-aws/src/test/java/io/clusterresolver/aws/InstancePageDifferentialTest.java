@@ -100,7 +100,7 @@ class InstancePageDifferentialTest {
 
         AtomicReference<InstancePage> sink = new AtomicReference<>();
         streaming.describeInstances(r -> r.maxResults(1000)
-            .overrideConfiguration(c -> c.putExecutionAttribute(StreamingInstances.SINK, sink)));
+            .overrideConfiguration(c -> c.putExecutionAttribute(StreamingInstances.SINK, sink::set)));
         InstancePage page = sink.get();
 
         assertThat(page.instances()).as("seed %d:%n%s", seed, http.body).containsExactlyElementsOf(expected);

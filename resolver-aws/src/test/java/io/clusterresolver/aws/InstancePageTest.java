@@ -121,7 +121,7 @@ class InstancePageTest {
           String t = token;
           AtomicReference<InstancePage> sink = new AtomicReference<>();
           DescribeInstancesResponse left = streaming.describeInstances(r -> r.maxResults(pageSize).nextToken(t)
-              .overrideConfiguration(c -> c.putExecutionAttribute(StreamingInstances.SINK, sink)));
+              .overrideConfiguration(c -> c.putExecutionAttribute(StreamingInstances.SINK, sink::set)));
           assertThat(left.reservations()).as("the SDK unmarshals an empty page instead").isEmpty();
           streamed.addAll(sink.get().instances());
           token = sink.get().nextToken();

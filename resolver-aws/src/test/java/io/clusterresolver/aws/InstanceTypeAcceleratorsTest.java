@@ -88,14 +88,13 @@ class InstanceTypeAcceleratorsTest {
         } catch (SdkClientException unreadable) { // a count that is not a number: the SDK refuses the answer
           refused++;
           assertThatThrownBy(() -> streaming.describeInstanceTypes(r -> r.instanceTypesWithStrings("x")
-              .overrideConfiguration(c -> c.putExecutionAttribute(StreamingInstances.TYPES_SINK,
-                  new AtomicReference<>())))).as("seed %d:%n%s", seed, http.body)
+              .overrideConfiguration(c -> c.putExecutionAttribute(StreamingInstances.TYPES_SINK, read -> { })))).as("seed %d:%n%s", seed, http.body)
               .isInstanceOf(SdkClientException.class).hasMessageContaining("Unable to unmarshall");
           continue;
         }
         AtomicReference<InstanceTypeAccelerators> sink = new AtomicReference<>();
         streaming.describeInstanceTypes(r -> r.instanceTypesWithStrings("x")
-            .overrideConfiguration(c -> c.putExecutionAttribute(StreamingInstances.TYPES_SINK, sink)));
+            .overrideConfiguration(c -> c.putExecutionAttribute(StreamingInstances.TYPES_SINK, sink::set)));
         assertThat(sink.get().types()).as("seed %d:%n%s", seed, http.body).isEqualTo(expected);
       }
       assertThat(refused).as("answers both refuse").isBetween(1, 250);
@@ -114,7 +113,7 @@ class InstanceTypeAcceleratorsTest {
         AtomicReference<InstanceTypeAccelerators> sink = new AtomicReference<>();
         try (Ec2Client streaming = client(ec2, true)) {
           streaming.describeInstanceTypes(r -> r.instanceTypesWithStrings(names)
-              .overrideConfiguration(c -> c.putExecutionAttribute(StreamingInstances.TYPES_SINK, sink)));
+              .overrideConfiguration(c -> c.putExecutionAttribute(StreamingInstances.TYPES_SINK, sink::set)));
         }
         assertThat(expected).containsEntry("p4d.24xlarge", Map.of("GPU", 8)).containsEntry("m5.large", Map.of());
         assertThat(sink.get().types()).isEqualTo(expected);
@@ -156,7 +155,7 @@ class InstanceTypeAcceleratorsTest {
         .build()) {
       // The JDK's parser keeps the stream's exception as its nested one: the limit is still what is reported.
       assertThatThrownBy(() -> streaming.describeInstanceTypes(r -> r.instanceTypesWithStrings("m5.large")
-          .overrideConfiguration(c -> c.putExecutionAttribute(StreamingInstances.TYPES_SINK, new AtomicReference<>()))))
+          .overrideConfiguration(c -> c.putExecutionAttribute(StreamingInstances.TYPES_SINK, read -> { }))))
           .isInstanceOf(SdkClientException.class)
           .hasCauseInstanceOf(AnswerLimitException.class);
     }
