@@ -1,6 +1,7 @@
 package io.clusterresolver.aws;
 
 import java.io.InputStream;
+import java.util.Deque;
 import javax.xml.stream.XMLInputFactory;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamReader;
@@ -28,5 +29,20 @@ final class AnswerXml {
   /** A reader of {@code body}; the caller closes it (which leaves {@code body} open). */
   static XMLStreamReader open(InputStream body) throws XMLStreamException {
     return FACTORY.createXMLStreamReader(body);
+  }
+
+  /**
+   * The name of the element {@code up} levels above the current one (1: its parent) in {@code path}, the names of
+   * the open elements innermost first; {@code ""} above the root.
+   */
+  static String ancestor(Deque<String> path, int up) {
+    int i = 0;
+    for (String element : path) {
+      if (i == up) {
+        return element;
+      }
+      i++;
+    }
+    return "";
   }
 }

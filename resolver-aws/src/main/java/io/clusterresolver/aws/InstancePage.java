@@ -75,7 +75,7 @@ record InstancePage(List<Instance> instances, String nextToken, boolean ec2Answe
           if (depth == 1) {
             root = name;
           }
-          if (depth == 5 && name.equals("item") && parent(path, 0, "instancesSet")) {
+          if (depth == 5 && name.equals("item") && "instancesSet".equals(AnswerXml.ancestor(path, 1))) {
             current = new Builder();
           } else if (current != null && depth == 6) {
             String text;
@@ -116,10 +116,11 @@ record InstancePage(List<Instance> instances, String nextToken, boolean ec2Answe
               default:
                 break;
             }
-          } else if (current != null && depth == 7 && name.equals("name") && parent(path, 0, "instanceState")) {
+          } else if (current != null && depth == 7 && name.equals("name")
+              && "instanceState".equals(AnswerXml.ancestor(path, 1))) {
             current.state = once(texts, xml.getElementText());
             path.pop();
-          } else if (current != null && depth == 8 && parent(path, 1, "tagSet")) {
+          } else if (current != null && depth == 8 && "tagSet".equals(AnswerXml.ancestor(path, 2))) {
             if (name.equals("key")) {
               tagKey = once(texts, xml.getElementText());
               path.pop();
@@ -127,8 +128,8 @@ record InstancePage(List<Instance> instances, String nextToken, boolean ec2Answe
               tagValue = once(texts, xml.getElementText());
               path.pop();
             }
-          } else if (current != null && depth == 10 && parent(path, 1, "ipv6AddressesSet")
-              && parent(path, 3, "networkInterfaceSet")) {
+          } else if (current != null && depth == 10 && "ipv6AddressesSet".equals(AnswerXml.ancestor(path, 2))
+              && "networkInterfaceSet".equals(AnswerXml.ancestor(path, 4))) {
             if (name.equals("ipv6Address")) {
               ipv6 = emptyToNull(xml.getElementText());
               path.pop();
@@ -169,18 +170,6 @@ record InstancePage(List<Instance> instances, String nextToken, boolean ec2Answe
     } finally {
       xml.close();
     }
-  }
-
-  /** Whether the element {@code up} levels above the current one (0: its parent) is named {@code name}. */
-  private static boolean parent(Deque<String> path, int up, String name) {
-    int i = 0;
-    for (String element : path) {
-      if (i == up + 1) {
-        return element.equals(name);
-      }
-      i++;
-    }
-    return false;
   }
 
   static Instant instant(String text) throws XMLStreamException {

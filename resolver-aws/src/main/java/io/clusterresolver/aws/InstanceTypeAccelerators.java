@@ -47,14 +47,14 @@ record InstanceTypeAccelerators(Map<String, Map<String, Integer>> types) {
           if (depth == 1 && !name.equals(ROOT)) {
             throw new XMLStreamException("not a " + ROOT + " but <" + name + ">");
           }
-          if (depth == 3 && name.equals("item") && "instanceTypeSet".equals(parent(path, 1))) {
+          if (depth == 3 && name.equals("item") && "instanceTypeSet".equals(AnswerXml.ancestor(path, 1))) {
             type = null;
             devices = new TreeMap<>();
           } else if (devices != null && depth == 4 && name.equals("instanceType")) {
             type = xml.getElementText();
             path.pop();
           } else if (devices != null && depth == 7 && name.equals("count")) {
-            String kind = kind(parent(path, 3), parent(path, 2), parent(path, 1));
+            String kind = kind(AnswerXml.ancestor(path, 3), AnswerXml.ancestor(path, 2), AnswerXml.ancestor(path, 1));
             String text = xml.getElementText();
             path.pop();
             if (kind != null) {
@@ -105,17 +105,5 @@ record InstanceTypeAccelerators(Map<String, Map<String, Integer>> types) {
       throw new XMLStreamException("an accelerator count '" + text + "' that is not a number");
     }
     devices.merge(kind, count, Integer::sum);
-  }
-
-  /** The name of the element {@code up} levels above the current one (1: its parent). */
-  private static String parent(Deque<String> path, int up) {
-    int i = 0;
-    for (String element : path) {
-      if (i == up) {
-        return element;
-      }
-      i++;
-    }
-    return "";
   }
 }
