@@ -245,14 +245,9 @@ final class Ec2MemberSource implements MemberSource {
     }
   }
 
-  /** Runs the catalog calls that overlap later pages (daemon threads, created on demand, idle ones end). */
+  /** Runs the catalog calls that overlap later pages: at most 4 at once, on the kit's daemon threads. */
   private static final java.util.concurrent.ExecutorService BACKGROUND =
-      new java.util.concurrent.ThreadPoolExecutor(0, 4, 30, java.util.concurrent.TimeUnit.SECONDS,
-          new java.util.concurrent.LinkedBlockingQueue<>(), r -> {
-            Thread t = new Thread(r, "cluster-resolver-aws-catalog");
-            t.setDaemon(true);
-            return t;
-          });
+      io.clusterresolver.cloud.InBackground.daemonThreads("cluster-resolver-aws-catalog", 4);
 
   /** For tests: forget cached instance types. */
   static void clearTypeCache() {

@@ -6,7 +6,6 @@ import com.azure.core.http.HttpResponse;
 import com.azure.core.management.exception.ManagementException;
 import io.clusterresolver.cloud.ApiFailure;
 import io.clusterresolver.cloud.RetryAfter;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeoutException;
 import reactor.core.Exceptions;
@@ -39,7 +38,7 @@ final class ArmFailures {
       }
       return ApiFailure.http(status, code != null ? code : "HTTP " + status,
           message != null ? message : firstLine(http.getMessage()), requestId, attempts)
-          .withRetryAfter(retryAfter(response));
+          .withRetryAfter(RetryAfter.fromHeaders(response::getHeaderValue, Instant.now()));
     }
     for (Throwable c = t; c != null; c = c.getCause()) {
       if (c instanceof TimeoutException || c instanceof java.net.http.HttpTimeoutException) {
@@ -53,17 +52,6 @@ final class ArmFailures {
     }
     return ApiFailure.of(ApiFailure.Kind.NO_RESPONSE, t.getClass().getSimpleName() + ": " + firstLine(t.getMessage()),
         attempts);
-  }
-
-  /** ARM's wait: {@code retry-after-ms}, {@code x-ms-retry-after-ms}, or {@code Retry-After} (seconds or HTTP-date). */
-  static Duration retryAfter(HttpResponse response) {
-    for (String header : new String[] {"retry-after-ms", "x-ms-retry-after-ms"}) {
-      String ms = response.getHeaderValue(header);
-      if (ms != null && ms.trim().matches("\\d{1,9}")) {
-        return Duration.ofMillis(Long.parseLong(ms.trim()));
-      }
-    }
-    return RetryAfter.parse(response.getHeaderValue("Retry-After"), Instant.now());
   }
 
   private static String firstLine(String s) {

@@ -8,9 +8,9 @@ import com.azure.resourcemanager.compute.models.OrchestrationMode;
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.CloudApi;
+import io.clusterresolver.cloud.InBackground;
 import io.clusterresolver.cloud.RetryPolicy;
 import io.clusterresolver.cloud.Member;
-import io.clusterresolver.cloud.MemberOrder;
 import io.clusterresolver.cloud.MemberSource;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -51,7 +51,10 @@ final class AzureMemberSource implements MemberSource {
   private static final System.Logger LOG = System.getLogger(AzureMemberSource.class.getName());
   static final String PROVIDER = AzureClusterResolverProvider.NAME;
   static final String RUNNING = "PowerState/running";
-  /** The label holding a scale-set member's rank (a name no Azure tag can have: tag names exclude '/'). */
+  /**
+   * The label holding a Uniform scale-set instance's rank, its instance id (a name no Azure tag can have: tag names
+   * exclude '/'). A scale set's default order ranks by it, and Flexible members, which have none, by creation time.
+   */
   static final String RANK_LABEL = "azure/rank";
 
   static final CloudApi API = CloudApi.builder(PROVIDER, ArmFailures::read)
@@ -75,7 +78,7 @@ final class AzureMemberSource implements MemberSource {
   private final AtomicReference<ScaleSet> scaleSet = new AtomicReference<>();
 
   /** Where the VMs are: a subscription, a resource group in it, a scale set in that. */
-  record Scope(String armScope, String resourceGroup, String scaleSet, boolean rankScaleSetMembers) {}
+  record Scope(String armScope, String resourceGroup, String scaleSet) {}
 
   /** Endpoints (and subscriptions) whose resource-group VM listing refused {@code $expand=instanceView}. */
   private static final Set<String> EXPAND_REFUSED = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -99,8 +102,7 @@ final class AzureMemberSource implements MemberSource {
       return standalone(session, null);
     }
     ScaleSet set = scaleSet(session);
-    List<Member> members = set.uniform() ? uniform(session) : standalone(session, set.id());
-    return scope.rankScaleSetMembers() ? ranked(members, set.uniform()) : members;
+    return set.uniform() ? uniform(session) : standalone(session, set.id());
   }
 
   /** One VM as listed: what the layout needs, the NIC and size still to be joined. */
@@ -365,20 +367,6 @@ final class AzureMemberSource implements MemberSource {
           + (withoutAddress.size() > 20 ? ", …" : ""));
     }
     return members;
-  }
-
-  /** Scale-set members with their rank: Uniform by integer instance id; Flexible by creation time, then id. */
-  private static List<Member> ranked(List<Member> members, boolean uniform) {
-    if (uniform) {
-      return members;
-    }
-    List<Member> sorted = new ArrayList<>(members);
-    sorted.sort(MemberOrder.CREATION_TIME.comparator());
-    List<Member> ranked = new ArrayList<>(sorted.size());
-    for (int i = 0; i < sorted.size(); i++) {
-      ranked.add(sorted.get(i).toBuilder().label(RANK_LABEL, Integer.toString(i)).build());
-    }
-    return ranked;
   }
 
   private ScaleSet scaleSet(CloudApi.Session session) {

@@ -57,10 +57,9 @@ final class AzureResolverFactory {
       problems.add(config.key(AzureProperties.SCALE_SET) + " needs " + config.key(AzureProperties.RESOURCE_GROUP)
           + ": set the scale set's resource group");
     }
-    boolean rankScaleSet = scaleSet != null && !config.isSet(CloudProperties.ORDER);
-    if (rankScaleSet) {
+    if (scaleSet != null) {
       // A scale set's default order: Uniform by integer instance id, Flexible by creation time (then id).
-      setup.orderUnlessSet(MemberOrder.byTag(AzureMemberSource.RANK_LABEL));
+      setup.orderUnlessSet(MemberOrder.byTag(AzureMemberSource.RANK_LABEL, MemberOrder.CREATION_TIME));
     }
     Imds imds = new Imds(imdsEndpoint != null ? imdsEndpoint : Imds.DEFAULT_ENDPOINT);
     String subscription = setup.lookup(AzureProperties.SUBSCRIPTION, "subscription",
@@ -80,7 +79,7 @@ final class AzureResolverFactory {
         config.get(CloudProperties.TIMEOUT), limit);
     String armScope = arm + "|" + subscription;
     AzureMemberSource source = new AzureMemberSource(clients,
-        new AzureMemberSource.Scope(armScope, rg, scaleSet, rankScaleSet),
+        new AzureMemberSource.Scope(armScope, rg, scaleSet),
         tagMatcher(config), AddressType.parse(config.get(AzureProperties.ADDRESS)), config.get(CloudProperties.TIMEOUT),
         new SkuAccelerators(clients, armScope));
     return setup.resolver(source, SelfIdentity.cached(imds::resourceId), NAME, armScope,

@@ -53,6 +53,25 @@ public final class MemberOrder {
   }
 
   /**
+   * By the integer value of a tag or label for the members that have it, as {@link #byTag(String)}; the members
+   * without it after them, in the order {@code untagged}. For members that carry a rank in some setups only: a Uniform
+   * Azure scale set's instances have an instance id, a Flexible set's members none, and go by creation time.
+   *
+   * @throws IllegalArgumentException when {@code key} is empty
+   */
+  public static MemberOrder byTag(String key, MemberOrder untagged) {
+    Objects.requireNonNull(untagged, "untagged");
+    MemberOrder tagged = byTag(key);
+    return new MemberOrder(tagged.text + ", then " + untagged, key, (a, b) -> {
+      boolean hasA = a.labels().containsKey(key);
+      if (hasA != b.labels().containsKey(key)) {
+        return hasA ? -1 : 1;
+      }
+      return (hasA ? tagged : untagged).comparator.compare(a, b);
+    });
+  }
+
+  /**
    * Parses {@code creation-time}, {@code id}, {@code name}, {@code address} or {@code tag:KEY}.
    *
    * @throws IllegalArgumentException for anything else, listing the accepted forms

@@ -9,7 +9,8 @@ import java.time.format.DateTimeParseException;
 
 /**
  * Reads the times clouds write in RFC 3339 ({@code 2024-05-01T10:20:30.123-07:00}, {@code 2026-11-27T04:00:00.000Z}:
- * Compute Engine's {@code creationTimestamp}, EC2's {@code launchTime}) as {@link OffsetDateTime#parse} does. That
+ * Compute Engine's {@code creationTimestamp}, EC2's {@code launchTime}, a Kubernetes object's {@code
+ * creationTimestamp}) as {@link OffsetDateTime#parse} does. That
  * shape is read field by field: the JDK's formatter, interpreted on a cold start, cost about a tenth of a cold
  * resolve's CPU for a thousand instances (issue 23). Any other text, a value out of range included, goes to the
  * formatter, which accepts it or says what is wrong with it.

@@ -11,7 +11,10 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** The field-by-field reading of RFC 3339 times (gce's {@code creationTimestamp}, EC2's {@code launchTime}) against the JDK's {@link OffsetDateTime#parse}. */
+/**
+ * The field-by-field reading of RFC 3339 times (gce's {@code creationTimestamp}, EC2's {@code launchTime}, a pod's
+ * {@code creationTimestamp}) against the JDK's {@link OffsetDateTime#parse}, the RFC's examples and GNU {@code date}.
+ */
 class Rfc3339Test {
 
   /** Random valid times in Compute Engine's shape and its neighbours: every one reads as the JDK reads it. */
@@ -49,6 +52,22 @@ class Rfc3339Test {
       }
       assertThat(Rfc3339.parse(text)).as(text).isEqualTo(expected);
     }
+  }
+
+  /**
+   * RFC 3339's own examples (§5.8) and the forms the Kubernetes API server writes: {@code metav1.Time} as Go's
+   * {@code time.RFC3339} in UTC, {@code metav1.MicroTime} with six fraction digits. The expected instants are GNU
+   * {@code date -u -d TEXT +%s.%N}'s. A leap second ({@code 23:59:60}, RFC 3339 §5.7) stays an error, as the JDK's
+   * reading has it: no cloud writes one (Go's time, which the API server formats with, cannot hold one).
+   */
+  @Test
+  void readsTheRfcsExamplesAndTheKubernetesApiServersTimes() {
+    assertThat(Rfc3339.parse("1985-04-12T23:20:50.52Z")).isEqualTo(Instant.ofEpochSecond(482196050, 520_000_000));
+    assertThat(Rfc3339.parse("1996-12-19T16:39:57-08:00")).isEqualTo(Instant.ofEpochSecond(851042397));
+    assertThat(Rfc3339.parse("1937-01-01T12:00:27.87+00:20")).isEqualTo(Instant.ofEpochSecond(-1041337173, 870_000_000));
+    assertThat(Rfc3339.parse("2006-01-02T15:04:05Z")).isEqualTo(Instant.ofEpochSecond(1136214245));
+    assertThat(Rfc3339.parse("2024-02-29T23:59:59.123456Z")).isEqualTo(Instant.ofEpochSecond(1709251199, 123_456_000));
+    assertThatThrownBy(() -> Rfc3339.parse("1990-12-31T23:59:60Z")).isInstanceOf(DateTimeParseException.class);
   }
 
   private static String fraction(Random random) {

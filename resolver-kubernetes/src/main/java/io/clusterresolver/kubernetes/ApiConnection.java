@@ -2,6 +2,7 @@ package io.clusterresolver.kubernetes;
 
 import io.clusterresolver.cloud.Endpoints;
 import io.clusterresolver.cloud.RetryPolicy;
+import io.clusterresolver.cloud.SmallFile;
 import io.clusterresolver.spi.ResolverConfig;
 import io.fabric8.kubernetes.client.Config;
 import java.io.IOException;
@@ -109,11 +110,11 @@ final class ApiConnection {
         return null;
       }
       try {
-        client = Config.fromKubeconfig(null, TokenFile.readSmall(kubeconfig, MAX_KUBECONFIG_BYTES),
+        client = Config.fromKubeconfig(null, SmallFile.read(kubeconfig, MAX_KUBECONFIG_BYTES),
             kubeconfig.toString());
       } catch (IOException | RuntimeException e) {
         problems.add(kubeconfigKey + ": " + kubeconfig + " is not a usable kubeconfig ("
-            + (e instanceof TokenFile.TooLarge ? e.getMessage() : e.getClass().getSimpleName())
+            + (e instanceof SmallFile.TooLarge ? e.getMessage() : e.getClass().getSimpleName())
             + "): check its current-context, cluster and user");
         return null;
       }
@@ -209,7 +210,7 @@ final class ApiConnection {
   private static String namespaceFile(Path file) {
     try {
       if (file != null && Files.isReadable(file)) {
-        String ns = TokenFile.readSmall(file, 1024).trim(); // a namespace name is at most 63 characters
+        String ns = SmallFile.read(file, 1024).trim(); // a namespace name is at most 63 characters
         return ns.isEmpty() ? null : ns;
       }
     } catch (IOException e) {

@@ -3,6 +3,7 @@ package io.clusterresolver.kubernetes;
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.CloudApi;
+import io.clusterresolver.cloud.InBackground;
 import io.clusterresolver.cloud.Member;
 import io.clusterresolver.cloud.MemberSource;
 import io.clusterresolver.cloud.RetryAfter;
@@ -19,14 +20,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.function.Supplier;
 
 /**
  * Lists the pods of one namespace that match the label selector, every page ({@code limit} /
@@ -51,11 +47,7 @@ final class PodSource implements MemberSource {
    * Runs the client's blocking calls, so that a resolve waits no longer than its deadline, and the JDK HTTP
    * client's own work ({@link ApiClientFactory}): one pool of daemon threads for both.
    */
-  static final ExecutorService CALLS = Executors.newCachedThreadPool(r -> {
-    Thread t = new Thread(r, "cluster-resolver-kubernetes");
-    t.setDaemon(true);
-    return t;
-  });
+  static final ExecutorService CALLS = InBackground.daemonThreads("cluster-resolver-kubernetes");
 
   private final HttpClient http;
   private final CloudApi api;
@@ -127,7 +119,8 @@ final class PodSource implements MemberSource {
     List<Member> members = new ArrayList<>();
     List<String> leftOut = new ArrayList<>();
     session.forEachPage("list pods in namespace " + connection.namespace(),
-        (token, remaining) -> within(remaining, () -> page(token)),
+        // The request's timeout bounds its answer's headers, the answer bounds its body, the deadline them all.
+        (token, remaining) -> InBackground.start(CALLS, "kubernetes: a page", () -> page(token)).join(remaining),
         PodListJson.Page::continueToken,
         page -> {
           for (ListedPod pod : page.pods()) {
@@ -140,25 +133,6 @@ final class PodSource implements MemberSource {
           }
         });
     return new Listing(members, leftOut);
-  }
-
-  /**
-   * Runs a blocking call, waiting at most {@code remaining}: the request's own timeout applies to its
-   * answer's headers, the answer bounds to its body, the deadline to them all.
-   */
-  private static PodListJson.Page within(Duration remaining, Supplier<PodListJson.Page> call) {
-    CompletableFuture<PodListJson.Page> answer = CompletableFuture.supplyAsync(call, CALLS);
-    try {
-      return answer.get(remaining.toNanos(), TimeUnit.NANOSECONDS);
-    } catch (TimeoutException e) {
-      answer.cancel(true);
-      throw new UncheckedIOException(new IOException("no answer within the deadline", e));
-    } catch (ExecutionException e) {
-      throw e.getCause() instanceof RuntimeException r ? r : new UncheckedIOException(new IOException(e.getCause()));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new UncheckedIOException(new IOException("interrupted", e));
-    }
   }
 
   /** One page: {@code GET /api/v1/namespaces/NS/pods?labelSelector=…&limit=500[&continue=…]}. */

@@ -3,10 +3,9 @@ package io.clusterresolver.kubernetes;
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.Member;
-import java.time.DateTimeException;
+import io.clusterresolver.cloud.Rfc3339;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -33,7 +32,6 @@ final class Pods {
   private static final Map<String, String> ACCELERATOR_RESOURCES = Map.of(
       "nvidia.com/gpu", "GPU", "amd.com/gpu", "GPU", "google.com/tpu", "TPU");
   private static final Pattern ORDINAL_SUFFIX = Pattern.compile("-(\\d{1,9})$");
-  private static final Pattern UTC_SECONDS = Pattern.compile("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ");
 
   private Pods() {}
 
@@ -154,31 +152,15 @@ final class Pods {
   }
 
   /**
-   * A creation time; {@code null} when it is not one. The API server writes {@code metav1.Time} as
-   * {@code 2006-01-02T15:04:05Z}; that form is read by hand, since {@link Instant#parse}'s first use
-   * (its formatter) cost a cold resolve more than reading all its pods. Any other form goes to it.
+   * A creation time; {@code null} when it is none (the pod is still a member, ordered after those with one). The API
+   * server writes {@code metav1.Time} in RFC 3339 ({@code 2006-01-02T15:04:05Z}), which {@link Rfc3339} reads.
    */
   static Instant instant(String timestamp) {
-    if (timestamp == null) {
-      return null;
-    }
-    if (timestamp.length() == 20 && UTC_SECONDS.matcher(timestamp).matches()) {
-      try {
-        return LocalDateTime.of(digits(timestamp, 0, 4), digits(timestamp, 5, 7), digits(timestamp, 8, 10),
-            digits(timestamp, 11, 13), digits(timestamp, 14, 16), digits(timestamp, 17, 19)).toInstant(ZoneOffset.UTC);
-      } catch (DateTimeException e) {
-        // such as a leap second (23:59:60), which Instant.parse reads
-      }
-    }
     try {
-      return Instant.parse(timestamp);
-    } catch (DateTimeException e) {
+      return timestamp == null ? null : Rfc3339.parse(timestamp);
+    } catch (DateTimeParseException e) {
       return null;
     }
-  }
-
-  private static int digits(String s, int from, int to) {
-    return Integer.parseInt(s, from, to, 10);
   }
 
   private static Integer integer(String text) {

@@ -1,12 +1,10 @@
 package io.clusterresolver.kubernetes;
 
 import io.clusterresolver.ConfigurationException;
+import io.clusterresolver.cloud.SmallFile;
 import io.fabric8.kubernetes.client.OAuthTokenProvider;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -43,7 +41,7 @@ final class TokenFile implements OAuthTokenProvider {
       }
     } catch (UncheckedIOException e) {
       throw new ConfigurationException(key + ": cannot read the token file " + path + " ("
-          + (e.getCause() instanceof TooLarge ? e.getCause().getMessage() : e.getCause().getClass().getSimpleName())
+          + (e.getCause() instanceof SmallFile.TooLarge ? e.getCause().getMessage() : e.getCause().getClass().getSimpleName())
           + "): set it to a readable file, or mount the service account token (automountServiceAccountToken: true)",
           e.getCause());
     }
@@ -56,34 +54,9 @@ final class TokenFile implements OAuthTokenProvider {
 
   private String read() {
     try {
-      return readSmall(path, MAX_TOKEN_BYTES).trim();
+      return SmallFile.read(path, MAX_TOKEN_BYTES).trim();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    }
-  }
-
-  /**
-   * The text of a file that should be small (a token, a kubeconfig, a namespace), read no further than
-   * {@code max} bytes: a file like {@code /dev/zero} would otherwise fill the memory.
-   *
-   * @throws IOException a {@link TooLarge} saying so when the file holds more
-   */
-  static String readSmall(Path file, int max) throws IOException {
-    try (InputStream in = Files.newInputStream(file)) {
-      byte[] bytes = in.readNBytes(max + 1);
-      if (bytes.length > max) {
-        throw new TooLarge("holds more than " + max / 1024 + " KiB");
-      }
-      return new String(bytes, StandardCharsets.UTF_8);
-    }
-  }
-
-  /** A file larger than it may be. */
-  static final class TooLarge extends IOException {
-    private static final long serialVersionUID = 1L;
-
-    TooLarge(String message) {
-      super(message);
     }
   }
 
