@@ -178,6 +178,23 @@ class AzureProviderTest {
   }
 
   @Test
+  void aFlexibleScaleSetsMembersAreRankedByCreationTimeThenIdWhateverOrderArmListsThem() {
+    azure.scaleSet(new SimulatedAzure.ScaleSet("flex", "cluster-rg", false, "eastus", "Standard_D4s_v3"));
+    java.time.Instant epoch = java.time.Instant.parse("2026-01-01T00:00:00Z");
+    // Listed in name order, created in the opposite order within each three, every third in the same second.
+    azure.addTypical(0, 8, b -> b.scaleSet("flex")
+        .timeCreated(epoch.plusSeconds(30 - 10L * (Integer.parseInt(b.build().name().substring(3)) % 3))));
+    List<SimulatedVm> members = Expected.members(azure, vm -> "flex".equals(vm.scaleSet()));
+    SimulatedVm me = members.get(5);
+    azure.identifyAs(azure.resourceId(me));
+
+    Resolution r = AzureTestSupport.resolver(azure, "scale-set", "flex").resolve();
+
+    assertThat(Expected.asMap(r.clusterSpec())).isEqualTo(Expected.cluster(members, vm -> "worker", Expected::privateIp));
+    assertThat(r.taskId().getAsInt()).isEqualTo(5);
+  }
+
+  @Test
   void whenArmRefusesExpandWithoutAFilterTheSubscriptionIsListedWithStatusOnlyFromThenOn() {
     azure.expandNeedsFilter(true);
     azure.addTypical(0, 6, b -> b);
