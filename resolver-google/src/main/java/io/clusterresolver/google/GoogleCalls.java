@@ -1,45 +1,51 @@
 package io.clusterresolver.google;
 
-import com.google.api.client.http.EmptyContent;
-import com.google.api.client.http.GenericUrl;
-import com.google.api.client.http.HttpRequest;
-import com.google.api.client.http.HttpRequestInitializer;
-import com.google.api.client.http.HttpResponse;
+import com.google.api.client.http.HttpHeaders;
+import com.google.api.client.http.HttpResponseException;
 import com.google.api.client.http.javanet.ConnectionFactory;
-import com.google.api.client.http.javanet.NetHttpTransport;
+import com.google.api.client.util.escape.CharEscapers;
 import com.google.api.gax.httpjson.GaxHttpJsonProperties;
 import com.google.api.gax.rpc.ApiClientHeaderProvider;
 import com.google.api.gax.rpc.RequestUrlParamsEncoder;
 import com.google.api.pathtemplate.PathTemplate;
 import com.google.auth.Credentials;
-import com.google.auth.http.HttpCredentialsAdapter;
 import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
+import java.net.HttpURLConnection;
 import java.net.SocketTimeoutException;
+import java.net.MalformedURLException;
+import java.net.URISyntaxException;
+import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.zip.GZIPInputStream;
 
 /**
  * The few REST methods of a Google API that a provider calls, as the SDK's generated HTTP/JSON stub sends
- * them (path, query, {@code x-goog-request-params} routing header, {@code x-goog-api-client}), on Google's own
- * transport and credentials (google-http-client with google-auth's {@link HttpCredentialsAdapter}, which is
- * what gax's channel does for each call) but without gax's call chain: no client context, executors or
- * scheduler thread, callables, retrying or tracing machinery, and no logging interceptor. A call runs on the
- * caller's thread, once: the kit's {@code CloudApi} retries. Its time is bounded by what is left of the
- * resolve's deadline: the connect and read timeouts, which the resolver's bounded connection
- * ({@code AnswerLimit.open}) turns into a bound of the body too, and a {@link CallAlarm} that closes the
- * connection at the deadline if the headers are not in by then (headers trickled a byte at a time).
+ * them (path, query, {@code x-goog-request-params} routing header, {@code x-goog-api-client}), with google-auth's
+ * credentials, but on the JDK's {@link HttpURLConnection} alone: no gax call chain (client context, executors,
+ * callables, retrying or tracing machinery, logging interceptor), and no google-http-client request either, whose
+ * first use reads the annotations of its headers class reflectively (generating accessor classes), starts
+ * OpenCensus tracing and the time-zone data for a date parser, none of which a {@code GET} needs. What google-http-client
+ * did for these calls is done the same way here: the URL escaped as its {@code GenericUrl} escapes it,
+ * {@code Accept-Encoding: gzip} with a gzip answer unpacked, the credentials' request metadata as headers (what
+ * google-auth's {@code HttpCredentialsAdapter} adds) and one refresh of them after a 401, and an error status as its
+ * {@link HttpResponseException}. A call runs on the caller's thread, once: the kit's {@code CloudApi} retries.
+ * Its time is bounded by what is left of the resolve's deadline: the connect and read timeouts, which the
+ * resolver's bounded connection ({@code AnswerLimit.open}) turns into a bound of the body too, and a
+ * {@link CallAlarm} that closes the connection at the deadline if the headers are not in by then (headers
+ * trickled a byte at a time).
  *
  * <p>The answer is streamed with gson into the provider's own record, reading only what a resolve uses
  * ({@link GoogleJson}); an answer that is not the JSON expected is a {@link MalformedAnswer}, an error status
- * google-http-client's {@code HttpResponseException} (in an {@link UncheckedIOException}), both read by
- * {@link GoogleFailure}.
+ * an {@link HttpResponseException} (in an {@link UncheckedIOException}), both read by {@link GoogleFailure}.
  */
 public final class GoogleCalls implements AutoCloseable {
 
@@ -48,10 +54,14 @@ public final class GoogleCalls implements AutoCloseable {
       .setTransportToken(GaxHttpJsonProperties.getHttpJsonTokenName(), GaxHttpJsonProperties.getHttpJsonVersion())
       .build().getHeaders();
   private static final RequestUrlParamsEncoder<Get> ROUTING = new RequestUrlParamsEncoder<>(Get::routing);
+  /** Google's front ends compress an answer only for a client whose user agent says "gzip", as google-http-client's does. */
+  private static final String USER_AGENT = "cluster-resolver (gzip)";
+  /** The redirects google-http-client follows. */
+  private static final Set<Integer> REDIRECTS = Set.of(301, 302, 303, 307, 308);
 
   private final ConnectionFactory connections;
-  /** Signs each request, or {@code null} without credentials. */
-  private final HttpRequestInitializer signer;
+  /** The credentials, or {@code null} without. */
+  private final Credentials credentials;
   /** The endpoint with its scheme ({@code https://} unless given) and a trailing {@code /}, as gax writes it. */
   private final String base;
 
@@ -62,9 +72,8 @@ public final class GoogleCalls implements AutoCloseable {
    * @throws IOException when the credentials cannot be loaded
    */
   public GoogleCalls(GoogleRest rest, String defaultEndpoint) throws IOException {
-    Credentials credentials = rest.credentials();
+    this.credentials = rest.credentials();
     this.connections = rest.connections();
-    this.signer = credentials == null ? null : new HttpCredentialsAdapter(credentials);
     String endpoint = rest.endpoint() != null ? rest.endpoint().toString() : defaultEndpoint;
     endpoint = endpoint.contains("://") ? endpoint : "https://" + endpoint;
     this.base = endpoint.endsWith("/") ? endpoint : endpoint + "/";
@@ -117,27 +126,19 @@ public final class GoogleCalls implements AutoCloseable {
    * @throws MalformedAnswer when the answer is not the JSON expected (or not within the answer limit)
    */
   public <R> R call(Method<R> method, Get request, Duration remaining) {
-    // The path escaped as the SDK's formatter escapes it, the query as gax sets it on the URL.
-    GenericUrl url = new GenericUrl(base + method.path().instantiate(request.path()));
-    request.query().forEach(url::set);
     int millis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, remaining.toMillis()));
     CallAlarm alarm = new CallAlarm(connections, millis);
     try {
-      // Empty content, as gax sends a GET: the transport then sends Content-Length: 0 (no 411 from a proxy).
-      HttpRequest http = new NetHttpTransport.Builder().setConnectionFactory(alarm).build().createRequestFactory(signer)
-          .buildRequest("GET", url, new EmptyContent());
-      http.setConnectTimeout(millis).setReadTimeout(millis);
-      http.getHeaders().putAll(API_CLIENT);
-      String routing = ROUTING.encode(request);
-      if (!routing.isEmpty()) {
-        http.getHeaders().set("x-goog-request-params", routing);
-      }
-      HttpResponse response = http.execute();
+      HttpURLConnection http = exchange(alarm, url(method, request), request, millis);
+      int status = http.getResponseCode();
       alarm.close();
       if (alarm.rang()) {
         throw timedOut(method, millis); // the alarm closed the connection
       }
-      return read(method, response.getContent());
+      if (status / 100 != 2) {
+        throw new UncheckedIOException(errorAnswer(http, status));
+      }
+      return read(method, body(http, http.getInputStream()));
     } catch (IOException e) {
       alarm.close();
       throw alarm.rang() ? timedOut(method, millis) : new UncheckedIOException(e);
@@ -145,6 +146,116 @@ public final class GoogleCalls implements AutoCloseable {
       alarm.close();
       throw alarm.rang() ? timedOut(method, millis) : e;
     }
+  }
+
+  /** The request's URL: the path and query escaped as google-http-client's {@code GenericUrl} escapes them. */
+  private URL url(Method<?> method, Get request) throws MalformedURLException {
+    StringBuilder url = new StringBuilder(base);
+    String[] segments = method.path().instantiate(request.path()).split("/", -1);
+    for (int i = 0; i < segments.length; i++) {
+      if (i > 0) {
+        url.append('/');
+      }
+      url.append(CharEscapers.escapeUriPath(CharEscapers.decodeUriPath(segments[i])));
+    }
+    char separator = '?';
+    for (Map.Entry<String, List<String>> parameter : request.query().entrySet()) {
+      String name = CharEscapers.escapeUriQuery(parameter.getKey());
+      for (String value : parameter.getValue()) {
+        url.append(separator).append(name);
+        separator = '&';
+        String escaped = CharEscapers.escapeUriQuery(value);
+        if (!escaped.isEmpty()) {
+          url.append('=').append(escaped);
+        }
+      }
+    }
+    return new URL(url.toString());
+  }
+
+  /**
+   * Sends the request until it has its answer, as google-http-client's request does: after a 401 the credentials
+   * are refreshed and it is sent again once (google-auth's {@code HttpCredentialsAdapter}: the token may have been
+   * revoked early), and a redirect is followed, at most 10 times, without the credentials.
+   */
+  private HttpURLConnection exchange(CallAlarm alarm, URL url, Get request, int millis) throws IOException {
+    HttpURLConnection http = send(alarm, url, request, millis, true);
+    boolean refreshed = false;
+    for (int redirects = 0; ; ) {
+      int status = http.getResponseCode();
+      String location = http.getHeaderField("Location");
+      if (status == HttpURLConnection.HTTP_UNAUTHORIZED && credentials != null && !refreshed && redirects == 0) {
+        refreshed = true;
+        http.disconnect();
+        credentials.refresh();
+        http = send(alarm, url, request, millis, true);
+      } else if (REDIRECTS.contains(status) && location != null && redirects < 10) {
+        redirects++;
+        http.disconnect();
+        url = new URL(http.getURL(), location);
+        http = send(alarm, url, request, millis, false);
+      } else {
+        return http;
+      }
+    }
+  }
+
+  /** Sends the {@code GET}: its headers are the SDK's, and the credentials' request metadata. */
+  private HttpURLConnection send(CallAlarm alarm, URL url, Get request, int millis, boolean signed)
+      throws IOException {
+    HttpURLConnection http = alarm.openConnection(url);
+    http.setInstanceFollowRedirects(false); // followed by exchange, without the credentials
+    http.setConnectTimeout(millis);
+    http.setReadTimeout(millis);
+    http.setRequestProperty("Accept-Encoding", "gzip");
+    http.setRequestProperty("User-Agent", USER_AGENT);
+    API_CLIENT.forEach(http::setRequestProperty);
+    String routing = ROUTING.encode(request);
+    if (!routing.isEmpty()) {
+      http.setRequestProperty("x-goog-request-params", routing);
+    }
+    if (signed && credentials != null && credentials.hasRequestMetadata()) {
+      Map<String, List<String>> metadata;
+      try {
+        metadata = credentials.getRequestMetadata(url.toURI());
+      } catch (URISyntaxException e) {
+        throw new IOException("not a URI: " + url, e);
+      }
+      if (metadata != null) {
+        metadata.forEach((name, values) -> values.forEach(value -> http.addRequestProperty(name, value)));
+      }
+    }
+    return http;
+  }
+
+  /** The body as sent: unpacked when gzip (the bounded connection bounds the bytes that came). */
+  private static InputStream body(HttpURLConnection http, InputStream sent) throws IOException {
+    if (sent == null) {
+      return InputStream.nullInputStream();
+    }
+    String encoding = http.getContentEncoding();
+    return encoding != null && (encoding.equalsIgnoreCase("gzip") || encoding.equalsIgnoreCase("x-gzip"))
+        ? new GZIPInputStream(sent) : sent;
+  }
+
+  /**
+   * An error status as google-http-client reports it, for {@link GoogleFailure}: status, reason, headers and body.
+   * The headers typed as numbers in its {@link HttpHeaders} (Content-Length, Age) are not copied: nothing reads them.
+   */
+  private static HttpResponseException errorAnswer(HttpURLConnection http, int status) throws IOException {
+    HttpHeaders headers = new HttpHeaders();
+    http.getHeaderFields().forEach((name, values) -> {
+      if (name != null && !name.equalsIgnoreCase("Content-Length") && !name.equalsIgnoreCase("Age")) {
+        headers.set(name, List.copyOf(values));
+      }
+    });
+    String content;
+    try (InputStream in = body(http, http.getErrorStream())) {
+      content = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    String reason = http.getResponseMessage() == null ? "" : http.getResponseMessage();
+    return new HttpResponseException.Builder(status, reason, headers).setContent(content)
+        .setMessage(status + " " + reason + "\nGET " + http.getURL()).build();
   }
 
   /** The call's time ran out (the alarm closed its connection): whatever the transport made of that, not an answer. */
@@ -155,8 +266,7 @@ public final class GoogleCalls implements AutoCloseable {
 
   /** Streams an answer into the provider's record; anything but one well-formed JSON value is an error. */
   private static <R> R read(Method<R> method, InputStream body) {
-    try (JsonReader in = new JsonReader(new InputStreamReader(body == null ? InputStream.nullInputStream() : body,
-        StandardCharsets.UTF_8))) {
+    try (JsonReader in = new JsonReader(new InputStreamReader(body, StandardCharsets.UTF_8))) {
       R read = method.answer().read(in);
       if (in.peek() != JsonToken.END_DOCUMENT) {
         throw new IOException("more after the answer's JSON value at " + in.getPath());

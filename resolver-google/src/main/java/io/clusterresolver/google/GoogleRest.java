@@ -28,9 +28,10 @@ public final class GoogleRest {
 
   private final URI endpoint;
   private final CredentialsProvider credentials;
-  /** Every answer read through bounded connections: the size limit, and the call's timeout over the whole body. */
-  private final HttpTransport transport;
-  /** The bounded connections of that transport. */
+  /**
+   * The bounded connections of every call: the size limit, and the call's timeout over the whole body ({@link
+   * GoogleCalls} opens them itself; a gax client reads them through a google-http-client transport).
+   */
   private final ConnectionFactory connections;
   private Credentials loaded;
 
@@ -42,7 +43,6 @@ public final class GoogleRest {
   public GoogleRest(URI endpoint, CredentialsProvider credentials, AnswerLimit limit) {
     this.endpoint = endpoint;
     this.connections = limit::open;
-    this.transport = new NetHttpTransport.Builder().setConnectionFactory(connections).build();
     this.credentials = () -> {
       synchronized (this) {
         if (loaded == null) {
@@ -62,6 +62,7 @@ public final class GoogleRest {
     if (endpoint != null) {
       builder.setEndpoint(endpoint.toString());
     }
+    HttpTransport transport = new NetHttpTransport.Builder().setConnectionFactory(connections).build();
     builder.setTransportChannelProvider(((InstantiatingHttpJsonChannelProvider) builder.getTransportChannelProvider())
         .toBuilder().setHttpTransport(transport).build());
     return builder;

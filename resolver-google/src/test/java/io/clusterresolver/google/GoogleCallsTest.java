@@ -42,6 +42,12 @@ class GoogleCallsTest {
   private URI endpoint;
   private volatile int status = 200;
   private volatile String body = "{\"name\": \"thing\", \"other\": [1, 2]}";
+  /** Headers of every answer. */
+  private final Map<String, String> answerHeaders = new java.util.concurrent.ConcurrentHashMap<>();
+  /** Whether the answer is gzip-compressed when the request accepts it. */
+  private volatile boolean gzip;
+  /** The status of the first answer only, then {@link #status} (0: none). */
+  private volatile int firstStatus;
 
   @BeforeEach
   void start() throws IOException {
@@ -51,8 +57,20 @@ class GoogleCallsTest {
           + exchange.getRequestURI().getQuery() + " routing=" + exchange.getRequestHeaders().getFirst("x-goog-request-params")
           + " auth=" + exchange.getRequestHeaders().getFirst("Authorization"));
       byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+      String accepted = exchange.getRequestHeaders().getFirst("Accept-Encoding");
+      if (gzip && accepted != null && accepted.contains("gzip")) {
+        java.io.ByteArrayOutputStream packed = new java.io.ByteArrayOutputStream();
+        try (java.util.zip.GZIPOutputStream out = new java.util.zip.GZIPOutputStream(packed)) {
+          out.write(bytes);
+        }
+        bytes = packed.toByteArray();
+        exchange.getResponseHeaders().set("Content-Encoding", "gzip");
+      }
       exchange.getResponseHeaders().set("Content-Type", "application/json");
-      exchange.sendResponseHeaders(status, bytes.length);
+      answerHeaders.forEach((k, v) -> exchange.getResponseHeaders().set(k, v));
+      int sent = firstStatus != 0 ? firstStatus : status;
+      firstStatus = 0;
+      exchange.sendResponseHeaders(sent, bytes.length);
       exchange.getResponseBody().write(bytes);
       exchange.close();
     });
@@ -112,6 +130,72 @@ class GoogleCallsTest {
     e = catchThrowableOfType(() -> calls.call(GET_NAME, get("projects/p/things/a"), Duration.ofSeconds(10)),
         GoogleCalls.MalformedAnswer.class);
     assertThat(e).hasMessageContaining("test.v1.Things/Get").hasMessageContaining("not the JSON expected");
+  }
+
+  @Test
+  void aGzipAnswerIsUnpacked() throws IOException {
+    gzip = true;
+    body = "{\"name\": \"" + "packed ".repeat(500).strip() + "\"}";
+    String answer = calls(endpoint, NoCredentialsProvider.create()).call(GET_NAME, get("projects/p/things/a"),
+        Duration.ofSeconds(10));
+    assertThat(answer).isEqualTo("packed ".repeat(500).strip());
+  }
+
+  @Test
+  void anErrorAnswersRequestIdAndRetryAfterAreRead() throws IOException {
+    status = 429;
+    answerHeaders.put("x-request-id", "req-42");
+    answerHeaders.put("Retry-After", "7");
+    body = "{\"error\": {\"code\": 429, \"message\": \"Quota exceeded\", \"status\": \"RESOURCE_EXHAUSTED\"}}";
+    UncheckedIOException e = catchThrowableOfType(() -> calls(endpoint, NoCredentialsProvider.create())
+        .call(GET_NAME, get("projects/p/things/a"), Duration.ofSeconds(10)), UncheckedIOException.class);
+    assertThat(GoogleFailure.read(e)).isEqualTo(ApiFailure.http(429, "RESOURCE_EXHAUSTED", "Quota exceeded", "req-42", 1)
+        .withRetryAfter(Duration.ofSeconds(7)));
+  }
+
+  @Test
+  void a401RefreshesTheCredentialsAndAsksOnceMore() throws IOException {
+    firstStatus = 401;
+    int[] refreshes = {0};
+    GoogleCredentials rotating = new GoogleCredentials() {
+      @Override
+      public AccessToken refreshAccessToken() {
+        refreshes[0]++;
+        return new AccessToken("ya29.token-" + refreshes[0], null);
+      }
+    };
+    String answer = calls(endpoint, FixedCredentialsProvider.create(rotating)).call(GET_NAME,
+        get("projects/p/things/a"), Duration.ofSeconds(10));
+    assertThat(answer).isEqualTo("thing");
+    assertThat(requests).hasSize(2);
+    assertThat(requests.get(0)).endsWith("auth=Bearer ya29.token-1");
+    assertThat(requests.get(1)).endsWith("auth=Bearer ya29.token-2");
+  }
+
+  @Test
+  void aRedirectIsFollowedWithoutTheCredentials() throws IOException {
+    HttpServer elsewhere = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    List<String> seenElsewhere = new CopyOnWriteArrayList<>();
+    elsewhere.createContext("/", exchange -> {
+      seenElsewhere.add(exchange.getRequestURI().getRawPath() + " auth=" + exchange.getRequestHeaders().getFirst("Authorization"));
+      byte[] bytes = "{\"name\": \"moved\"}".getBytes(StandardCharsets.UTF_8);
+      exchange.sendResponseHeaders(200, bytes.length);
+      exchange.getResponseBody().write(bytes);
+      exchange.close();
+    });
+    elsewhere.start();
+    try {
+      firstStatus = 302;
+      answerHeaders.put("Location", "http://127.0.0.1:" + elsewhere.getAddress().getPort() + "/v1/moved");
+      GoogleCredentials token = GoogleCredentials.create(new AccessToken("ya29.secret", null));
+      String answer = calls(endpoint, FixedCredentialsProvider.create(token)).call(GET_NAME, get("projects/p/things/a"),
+          Duration.ofSeconds(10));
+      assertThat(answer).isEqualTo("moved");
+      assertThat(requests).singleElement().asString().endsWith("auth=Bearer ya29.secret");
+      assertThat(seenElsewhere).containsExactly("/v1/moved auth=null");
+    } finally {
+      elsewhere.stop(0);
+    }
   }
 
   @Test

@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
 class TpuRequestTest {
 
   /** What a request is, as a server sees it. */
-  private record Seen(String method, String path, String query, String routing, String apiClient, String authorization) {}
+  private record Seen(String method, String path, String query, String routing, String apiClient, String authorization,
+      String acceptEncoding, String userAgent) {}
 
   private final List<Seen> seen = Collections.synchronizedList(new ArrayList<>());
   private HttpServer server;
@@ -40,7 +41,8 @@ class TpuRequestTest {
       var headers = exchange.getRequestHeaders();
       seen.add(new Seen(exchange.getRequestMethod(), exchange.getRequestURI().getRawPath(),
           exchange.getRequestURI().getRawQuery(), headers.getFirst("x-goog-request-params"),
-          headers.getFirst("x-goog-api-client"), headers.getFirst("Authorization")));
+          headers.getFirst("x-goog-api-client"), headers.getFirst("Authorization"), headers.getFirst("Accept-Encoding"),
+          headers.getFirst("User-Agent")));
       byte[] body = "{\"name\": \"projects/p/locations/z/nodes/n\"}".getBytes(StandardCharsets.UTF_8);
       exchange.getResponseHeaders().set("Content-Type", "application/json");
       exchange.sendResponseHeaders(200, body.length);
@@ -77,6 +79,10 @@ class TpuRequestTest {
     assertThat(ours.query()).isEqualTo(sdks.query());
     assertThat(ours.routing()).isEqualTo(sdks.routing()).isNotBlank();
     assertThat(ours.authorization()).isNull();
+    // Both ask for a gzip answer, which Google's front ends give only to a user agent that says "gzip".
+    assertThat(ours.acceptEncoding()).isEqualTo(sdks.acceptEncoding()).contains("gzip");
+    assertThat(ours.userAgent()).contains("gzip");
+    assertThat(sdks.userAgent()).contains("gzip");
     // The SDK adds its own library's token (gapic/…) to gl-java/…, gax/… and rest/…: ours is the same less that one.
     assertThat(tokens(sdks.apiClient())).containsAll(tokens(ours.apiClient()));
     assertThat(tokens(ours.apiClient())).anyMatch(t -> t.startsWith("gl-java/")).anyMatch(t -> t.startsWith("gax/"))
