@@ -32,6 +32,7 @@ final class Pods {
   /** Extended resources counted as accelerators, by device type. */
   private static final Map<String, String> ACCELERATOR_RESOURCES = Map.of(
       "nvidia.com/gpu", "GPU", "amd.com/gpu", "GPU", "google.com/tpu", "TPU");
+  private static final Pattern INTEGER = Pattern.compile("\\d{1,9}"); // compiled once, not for each label
   private static final Pattern ORDINAL_SUFFIX = Pattern.compile("-(\\d{1,9})$");
   private static final Pattern UTC_SECONDS = Pattern.compile("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ");
 
@@ -182,7 +183,7 @@ final class Pods {
   }
 
   private static Integer integer(String text) {
-    if (text == null || !text.matches("\\d{1,9}")) {
+    if (text == null || !INTEGER.matcher(text).matches()) {
       return null;
     }
     return Integer.valueOf(text);
