@@ -31,7 +31,11 @@ final class AnswerBounds implements Interceptor {
       @Override
       public void consume(List<ByteBuffer> buffers, AsyncBody body) throws Exception {
         // Throwing ends the exchange: the client cancels the body and fails the call with this cause.
-        meter.add(buffers.stream().mapToLong(ByteBuffer::remaining).sum());
+        long bytes = 0;
+        for (ByteBuffer buffer : buffers) {
+          bytes += buffer.remaining();
+        }
+        meter.add(bytes);
         consumer.consume(buffers, body);
       }
 

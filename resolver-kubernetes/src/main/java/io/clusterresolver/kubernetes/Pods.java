@@ -31,6 +31,7 @@ final class Pods {
   /** Extended resources counted as accelerators, by device type. */
   private static final Map<String, String> ACCELERATOR_RESOURCES = Map.of(
       "nvidia.com/gpu", "GPU", "amd.com/gpu", "GPU", "google.com/tpu", "TPU");
+  private static final Pattern INTEGER = Pattern.compile("\\d{1,9}"); // compiled once, not for each label
   private static final Pattern ORDINAL_SUFFIX = Pattern.compile("-(\\d{1,9})$");
 
   private Pods() {}
@@ -164,7 +165,7 @@ final class Pods {
   }
 
   private static Integer integer(String text) {
-    if (text == null || !text.matches("\\d{1,9}")) {
+    if (text == null || !INTEGER.matcher(text).matches()) {
       return null;
     }
     return Integer.valueOf(text);

@@ -3,15 +3,23 @@ package io.clusterresolver.kubernetes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsExchange;
+import com.sun.net.httpserver.HttpsParameters;
+import com.sun.net.httpserver.HttpsServer;
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.ClusterResolvers;
 import io.clusterresolver.ClusterSpec;
 import io.clusterresolver.ConfigurationException;
 import io.clusterresolver.testkit.HostileEndpoint;
+import io.clusterresolver.testkit.SimulatedAzure;
 import io.clusterresolver.testkit.SimulatedKubernetes;
 import io.clusterresolver.testkit.SimulatedPod;
 import io.fabric8.kubernetes.client.Config;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -20,6 +28,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
+import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.util.Arrays;
 import java.util.Base64;
@@ -27,8 +36,13 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLHandshakeException;
+import javax.net.ssl.SSLParameters;
 import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509TrustManager;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -194,5 +208,79 @@ class KubernetesTlsTest {
 
     assertThat(t).isInstanceOf(ClusterResolverException.class).hasStackTraceContaining("SSLHandshakeException");
     assertThat(URI.create(p.get("clusterresolver.kubernetes.endpoint")).getScheme()).isEqualTo("https");
+  }
+
+  @Test
+  void aKubeconfigsClientCertificateIsPresentedWithTheAuthorityAlone() throws Exception {
+    // An API server that requires a client certificate: the testkit's own key pair, for both ends.
+    char[] password = SimulatedAzure.STORE_PASSWORD.toCharArray();
+    KeyStore keys = KeyStore.getInstance("PKCS12");
+    try (InputStream in = HostileEndpoint.class.getResourceAsStream("simulated-azure-keystore.p12")) {
+      keys.load(in, password);
+    }
+    String alias = Collections.list(keys.aliases()).get(0);
+    X509Certificate certificate = (X509Certificate) keys.getCertificate(alias);
+    KeyManagerFactory serverKeys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+    serverKeys.init(keys, password);
+    KeyStore clients = KeyStore.getInstance("PKCS12");
+    clients.load(null, null);
+    clients.setCertificateEntry("client", certificate);
+    TrustManagerFactory clientTrust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    clientTrust.init(clients);
+    SSLContext serverTls = SSLContext.getInstance("TLS");
+    serverTls.init(serverKeys.getKeyManagers(), clientTrust.getTrustManagers(), null);
+    HttpsServer server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.setHttpsConfigurator(new HttpsConfigurator(serverTls) {
+      @Override
+      public void configure(HttpsParameters params) {
+        SSLParameters tls = getSSLContext().getDefaultSSLParameters();
+        tls.setNeedClientAuth(true);
+        params.setSSLParameters(tls);
+      }
+    });
+    AtomicReference<String> client = new AtomicReference<>();
+    server.createContext("/", exchange -> {
+      client.set(((HttpsExchange) exchange).getSSLSession().getPeerPrincipal().getName());
+      byte[] body = pageJson.getBytes(StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().add("Content-Type", "application/json");
+      exchange.sendResponseHeaders(200, body.length);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(body);
+      }
+    });
+    server.start();
+    try {
+      Base64.Encoder base64 = Base64.getEncoder();
+      String key = "-----BEGIN PRIVATE KEY-----\n" + Base64.getMimeEncoder(64, new byte[] {'\n'})
+          .encodeToString(((PrivateKey) keys.getKey(alias, password)).getEncoded()) + "\n-----END PRIVATE KEY-----\n";
+      Path kubeconfig = file("kubeconfig", String.join("\n",
+          "apiVersion: v1",
+          "kind: Config",
+          "clusters:",
+          "- name: tls",
+          "  cluster:",
+          "    server: https://127.0.0.1:" + server.getAddress().getPort(),
+          "    certificate-authority-data: " + base64.encodeToString(pem(certificate).getBytes(StandardCharsets.UTF_8)),
+          "users:",
+          "- name: trainer",
+          "  user:",
+          "    client-certificate-data: " + base64.encodeToString(pem(certificate).getBytes(StandardCharsets.UTF_8)),
+          "    client-key-data: " + base64.encodeToString(key.getBytes(StandardCharsets.UTF_8)),
+          "contexts:",
+          "- name: tls",
+          "  context: {cluster: tls, user: trainer, namespace: ml}",
+          "current-context: tls", ""));
+      Map<String, String> p = Map.of("clusterresolver.kubernetes.kubeconfig", kubeconfig.toString(),
+          "clusterresolver.kubernetes.selector", "app=trainer", "clusterresolver.kubernetes.port-name", "grpc",
+          "clusterresolver.kubernetes.shared-listing", "false", "clusterresolver.kubernetes.timeout", "20s");
+
+      ClusterSpec spec = ClusterResolvers.create("kubernetes", p, Map.of()).resolve().clusterSpec();
+
+      assertThat(spec.jobTasks("worker")).hasSize(3);
+      assertThat(client.get()).as("the client certificate the server was shown")
+          .isEqualTo(certificate.getSubjectX500Principal().getName());
+    } finally {
+      server.stop(0);
+    }
   }
 }

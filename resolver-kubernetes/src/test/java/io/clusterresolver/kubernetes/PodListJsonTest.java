@@ -213,6 +213,27 @@ class PodListJsonTest {
   }
 
   @Test
+  void aFieldOfTheWrongKindIsNamed() {
+    Map<String, String> wrong = Map.of(
+        "{\"metadata\":{\"name\":\"a\",\"labels\":\"app=x\"}}", "\"labels\" that is not an object",
+        "{\"metadata\":{\"name\":\"a\"},\"spec\":{\"containers\":[1]}}",
+        "\"containers\" holding something other than objects",
+        "{\"metadata\":{\"name\":\"a\"},\"spec\":{\"containers\":[{\"ports\":{}}]}}", "\"ports\" that is not an array",
+        "{\"metadata\":{\"name\":\"a\"},\"status\":{\"phase\":{\"running\":true}}}", "\"phase\" that is not a string");
+    wrong.forEach((pod, message) -> assertThatThrownBy(() -> PodListJson.page(stream(
+        "{\"metadata\":{\"resourceVersion\":\"1\"},\"items\":[" + pod + "]}")))
+        .isInstanceOf(NotTheApiException.class).hasMessageContaining(message));
+    // null is no value of any kind, and never an error
+    assertThat(PodListJson.page(stream("{\"metadata\":{\"resourceVersion\":\"1\"},\"items\":[{\"metadata\":"
+        + "{\"name\":\"a\",\"labels\":null},\"spec\":{\"containers\":null},\"status\":{\"phase\":null}}]}")).pods())
+        .singleElement().satisfies(pod -> {
+          assertThat(pod.labels()).isEmpty();
+          assertThat(pod.containers()).isEmpty();
+          assertThat(pod.phase()).isNull();
+        });
+  }
+
+  @Test
   void aStatusGivesItsReasonAndMessageAndAnythingElseNone() {
     String forbidden = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"message\":"
         + "\"pods is forbidden: User \\\"system:serviceaccount:ml:trainer\\\" cannot list resource \\\"pods\\\"\","
