@@ -15,6 +15,7 @@ import io.clusterresolver.cloud.Deadline;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -226,7 +227,12 @@ final class BoundedHttpClient implements HttpClient {
       URI from = uri(getRequest());
       try (InputStream wire = bounds.stream(answer.getBodyAsInputStreamSync(), from, within);
           InputStream in = gzip() ? bounds.stream(new GZIPInputStream(wire, GZIP_BUFFER), from, within) : wire) {
-        return in.readAllBytes();
+        byte[] body = in.readAllBytes();
+        // GZIPInputStream ends at the trailer without reading the wire to its end, and the JDK client closes
+        // a connection whose body stream is closed before its end: the next call would connect (and shake
+        // hands) again. Read to the end (metered, still under the deadline), so it goes back to the pool.
+        wire.transferTo(OutputStream.nullOutputStream());
+        return body;
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
