@@ -55,7 +55,7 @@ class GzipAnswersTest {
     URL url = serve(gzip(body.getBytes(StandardCharsets.UTF_8)));
 
     try (HttpResponse answer = BoundedHttpClient.overJdk(null, TIMEOUT, AnswerLimit.ofBytes(1 << 20))
-        .sendSync(new HttpRequest(HttpMethod.GET, url), ArmListAnswer.mark(Context.NONE))) {
+        .sendSync(new HttpRequest(HttpMethod.GET, url), Context.NONE)) {
       assertThat(new String(answer.getBodyAsBinaryData().toBytes(), StandardCharsets.UTF_8)).isEqualTo(body);
     }
     assertThat(bytesSent.get()).as("sent compressed").isLessThan(body.length() / 4);
@@ -71,7 +71,7 @@ class GzipAnswersTest {
 
     Throwable e = catchThrowable(() -> {
       try (HttpResponse answer = BoundedHttpClient.overJdk(null, TIMEOUT, AnswerLimit.ofBytes(1 << 20))
-          .sendSync(new HttpRequest(HttpMethod.GET, url), ArmListAnswer.mark(Context.NONE))) {
+          .sendSync(new HttpRequest(HttpMethod.GET, url), Context.NONE)) {
         answer.getBodyAsBinaryData();
       }
     });
@@ -88,7 +88,7 @@ class GzipAnswersTest {
     com.azure.core.http.HttpClient http = BoundedHttpClient.overJdk(null, TIMEOUT, AnswerLimit.ofBytes(1 << 20));
 
     for (int page = 0; page < 10; page++) {
-      try (HttpResponse answer = http.sendSync(new HttpRequest(HttpMethod.GET, url), ArmListAnswer.mark(Context.NONE))) {
+      try (HttpResponse answer = http.sendSync(new HttpRequest(HttpMethod.GET, url), Context.NONE)) {
         assertThat(BoundedHttpClient.bytesOf(answer)).asString(StandardCharsets.UTF_8).isEqualTo("{\"value\":[]}");
       }
     }
