@@ -23,6 +23,7 @@ import com.azure.json.JsonToken;
 import com.azure.json.ReadValueCallback;
 import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetInner;
 import io.clusterresolver.cloud.AnswerLimit;
+import io.clusterresolver.cloud.BoundedAnswers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -119,7 +120,7 @@ final class ArmClients {
 
   /** VirtualMachineScaleSets.Get. */
   VirtualMachineScaleSetInner scaleSet(String resourceGroup, String scaleSet, Context context) {
-    return get(scaleSetPath(resourceGroup, scaleSet) + "?api-version=" + COMPUTE, context,
+    return get(scaleSetPath(resourceGroup, scaleSet) + "?api-version=" + COMPUTE, context, false,
         (json, response) -> VirtualMachineScaleSetInner.fromJson(json));
   }
 
@@ -167,11 +168,14 @@ final class ArmClients {
   /** A listing whose first page is {@code url} and whose next pages are their {@code nextLink}, verbatim. */
   private <T> PagedIterable<T> list(String url, ReadValueCallback<JsonReader, T> item, Context context) {
     Reader<PagedResponse<T>> page = (json, response) -> page(json, item, response);
-    return new PagedIterable<>(() -> get(url, context, page), nextLink -> get(nextLink, context, page));
+    return new PagedIterable<>(() -> get(url, context, true, page), nextLink -> get(nextLink, context, true, page));
   }
 
-  /** One GET: the answer read by {@code read} when it is a 200, else the {@link ManagementException} the SDK throws. */
-  private <T> T get(String url, Context context, Reader<T> read) {
+  /**
+   * One GET: the answer read by {@code read} when it is a 200, else the {@link ManagementException} the SDK throws;
+   * a successful answer to a {@code list} call must be one ({@link ArmListAnswer}).
+   */
+  private <T> T get(String url, Context context, boolean list, Reader<T> read) {
     // gzip: a page of 100 VMs is about 160 KB of JSON that compresses many times over: that much less
     // to decrypt and carry through the HTTP client (BoundedHttpClient inflates it, under the limit).
     HttpRequest request = new HttpRequest(HttpMethod.GET, url).setHeader(HttpHeaderName.ACCEPT, "application/json")
@@ -183,6 +187,9 @@ final class ArmClients {
       // Not getBodyAsBinaryData(): BinaryData's class initialiser builds azure-core's Jackson serializer
       // (an ObjectMapper with its modules: about 500 classes) that nothing here uses.
       byte[] body = body(response);
+      if (list && response.getStatusCode() / 100 == 2) {
+        ArmListAnswer.require(body, BoundedAnswers.origin(BoundedHttpClient.uri(response.getRequest())));
+      }
       if (response.getStatusCode() != 200) {
         throw failure(response, body);
       }

@@ -1,6 +1,5 @@
 package io.clusterresolver.azure;
 
-import com.azure.core.util.Context;
 import com.azure.json.JsonProviders;
 import com.azure.json.JsonReader;
 import com.azure.json.JsonToken;
@@ -14,19 +13,7 @@ import java.io.IOException;
  */
 final class ArmListAnswer {
 
-  /** Context key marking a call whose answer is a list (a page of one). */
-  static final String KEY = "clusterresolver-arm-list";
-
   private ArmListAnswer() {}
-
-  /** {@code context} marked as a list call. */
-  static Context mark(Context context) {
-    return context.addData(KEY, Boolean.TRUE);
-  }
-
-  static boolean marked(Context context) {
-    return context.getData(KEY).isPresent();
-  }
 
   /**
    * @param endpoint where the answer came from, named in the error

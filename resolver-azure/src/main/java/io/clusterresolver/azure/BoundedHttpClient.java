@@ -15,6 +15,7 @@ import io.clusterresolver.cloud.Deadline;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -34,8 +35,7 @@ import reactor.core.publisher.Mono;
  * Deadline} in the call's context, else the deadline of the resolve in progress, else the timeout),
  * which is also the request's response timeout. The JDK client it wraps would otherwise read a whole
  * body into memory before the SDK sees it (its "eager" read, bounded per read only), so it is asked to
- * stream, and the body is metered here as it arrives (and again as it inflates, for a gzip answer). A
- * successful answer to a call marked as a listing ({@link ArmListAnswer}) must be one.
+ * stream, and the body is metered here as it arrives (and again as it inflates, for a gzip answer).
  */
 final class BoundedHttpClient implements HttpClient {
 
@@ -92,14 +92,13 @@ final class BoundedHttpClient implements HttpClient {
   @Override
   public Mono<HttpResponse> send(HttpRequest request, Context context) {
     Duration within = within(context);
-    boolean list = ArmListAnswer.marked(context);
-    return http.send(request, streaming(context, within)).map(r -> new Bounded(r, within, list));
+    return http.send(request, streaming(context, within)).map(r -> new Bounded(r, within));
   }
 
   @Override
   public HttpResponse sendSync(HttpRequest request, Context context) {
     Duration within = within(context);
-    return new Bounded(http.sendSync(request, streaming(context, within)), within, ArmListAnswer.marked(context));
+    return new Bounded(http.sendSync(request, streaming(context, within)), within);
   }
 
   /**
@@ -109,7 +108,7 @@ final class BoundedHttpClient implements HttpClient {
    */
   static byte[] bytesOf(HttpResponse response) throws IOException {
     if (response instanceof Bounded) {
-      return ((Bounded) response).bytes();
+      return ((Bounded) response).inflated();
     }
     try (InputStream in = response.getBodyAsInputStreamSync()) {
       return in.readAllBytes();
@@ -126,7 +125,8 @@ final class BoundedHttpClient implements HttpClient {
     return context.addData(EAGERLY_READ, false).addData(RESPONSE_TIMEOUT, within);
   }
 
-  private static URI uri(HttpRequest request) {
+  /** The request's URL as a URI. */
+  static URI uri(HttpRequest request) {
     try {
       return request.getUrl().toURI();
     } catch (URISyntaxException e) {
@@ -138,14 +138,10 @@ final class BoundedHttpClient implements HttpClient {
   private final class Bounded extends HttpResponse {
     private final HttpResponse answer;
     private final Duration within;
-    /** Whether a successful body must be a list answer. */
-    private final boolean list;
-
-    Bounded(HttpResponse answer, Duration within, boolean list) {
+    Bounded(HttpResponse answer, Duration within) {
       super(answer.getRequest());
       this.answer = answer;
       this.within = within;
-      this.list = list;
     }
 
     @Override
@@ -184,7 +180,7 @@ final class BoundedHttpClient implements HttpClient {
 
     @Override
     public Mono<byte[]> getBodyAsByteArray() {
-      return FluxUtil.collectBytesInByteBufferStream(getBody()).map(this::checked);
+      return FluxUtil.collectBytesInByteBufferStream(getBody());
     }
 
     @Override
@@ -204,17 +200,12 @@ final class BoundedHttpClient implements HttpClient {
 
     @Override
     public InputStream getBodyAsInputStreamSync() {
-      return new ByteArrayInputStream(bytes());
+      return new ByteArrayInputStream(inflated());
     }
 
     @Override
     public BinaryData getBodyAsBinaryData() {
-      return BinaryData.fromBytes(bytes());
-    }
-
-    /** The whole body, read from the answer's stream (the synchronous path) under the limit. */
-    private byte[] bytes() {
-      return checked(inflated());
+      return BinaryData.fromBytes(inflated());
     }
 
     /**
@@ -226,7 +217,12 @@ final class BoundedHttpClient implements HttpClient {
       URI from = uri(getRequest());
       try (InputStream wire = bounds.stream(answer.getBodyAsInputStreamSync(), from, within);
           InputStream in = gzip() ? bounds.stream(new GZIPInputStream(wire, GZIP_BUFFER), from, within) : wire) {
-        return in.readAllBytes();
+        byte[] body = in.readAllBytes();
+        // GZIPInputStream ends at the trailer without reading the wire to its end, and the JDK client closes
+        // a connection whose body stream is closed before its end: the next call would connect (and shake
+        // hands) again. Read to the end (metered, still under the deadline), so it goes back to the pool.
+        wire.transferTo(OutputStream.nullOutputStream());
+        return body;
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
@@ -235,13 +231,6 @@ final class BoundedHttpClient implements HttpClient {
     private boolean gzip() {
       String encoding = answer.getHeaderValue("Content-Encoding");
       return encoding != null && "gzip".equalsIgnoreCase(encoding.trim());
-    }
-
-    private byte[] checked(byte[] body) {
-      if (list && getStatusCode() / 100 == 2) {
-        ArmListAnswer.require(body, BoundedAnswers.origin(uri(getRequest())));
-      }
-      return body;
     }
 
     @Override

@@ -28,7 +28,7 @@ final class Paging {
     return session.forEachPage(operation,
         (token, remaining) -> {
           try {
-            PagedIterable<T> pages = listing.apply(ArmListAnswer.mark(DeadlinePolicy.context(session.deadline())));
+            PagedIterable<T> pages = listing.apply(DeadlinePolicy.context(session.deadline()));
             Iterator<PagedResponse<T>> it = (token == null ? pages.iterableByPage() : pages.iterableByPage(token))
                 .iterator();
             return it.hasNext() ? it.next() : null;

@@ -167,9 +167,12 @@ class ArmResourcesTest {
         + "{\"id\":null,\"name\":null,\"tags\":null,\"properties\":null},"
         + "{\"properties\":{\"instanceView\":null,\"networkProfile\":{\"networkInterfaces\":null},"
         + "\"hardwareProfile\":null,\"virtualMachineScaleSet\":{\"id\":\"/ss\"},\"timeCreated\":null}},"
-        + "{\"properties\":{\"instanceView\":{\"statuses\":[]},\"timeCreated\":\"2026-03-01T08:00:00+05:30\"}}"
+        + "{\"properties\":{\"instanceView\":{\"statuses\":[]},\"timeCreated\":\"2026-03-01T08:00:00+05:30\"}},"
+        // times outside RFC 3339's usual shape, which the SDK still reads: no offset (UTC), a lower-case 'z'
+        + "{\"properties\":{\"timeCreated\":\"2026-03-01T08:00:00.5\"}},"
+        + "{\"properties\":{\"timeCreated\":\"2026-03-01T08:00:00z\"}}"
         + "]}";
-    assertThat(compareVmPage(vms.getBytes(StandardCharsets.UTF_8))).isEqualTo(5);
+    assertThat(compareVmPage(vms.getBytes(StandardCharsets.UTF_8))).isEqualTo(7);
 
     String nics = "{\"value\":["
         + "{\"properties\":{\"ipConfigurations\":[{\"id\":\"c1\",\"properties\":{\"privateIPAddress\":\"10.0.0.1\","

@@ -72,7 +72,7 @@ public final class SimulatedAzure extends SimulatedApi<SimulatedAzure, Simulated
 
   /** The default subscription id. */
   public static final String SUBSCRIPTION = "a1b2c3d4-0000-4000-8000-00000000a2e0";
-  /** The password of the test key store and trust store. */
+  /** The password of the test key store (the trust store has none: any password reads it, as none does). */
   public static final String STORE_PASSWORD = "simulated";
   /** The bearer token {@link #providerProperties(String)} gives the provider (any bearer token is accepted). */
   public static final String ACCESS_TOKEN = "simulated-azure-access-token";
@@ -159,7 +159,10 @@ public final class SimulatedAzure extends SimulatedApi<SimulatedAzure, Simulated
     return subscription;
   }
 
-  /** The trust store (PKCS12, password {@link #STORE_PASSWORD}) holding the endpoint's certificate. */
+  /**
+   * The trust store holding the endpoint's certificate: a PKCS12 file without a MAC or encryption, as the JDK's
+   * {@code cacerts} is, read without a password (or with any) and without password hashing.
+   */
   public Path trustStore() {
     return trustStore;
   }
@@ -181,7 +184,6 @@ public final class SimulatedAzure extends SimulatedApi<SimulatedAzure, Simulated
   public Map<String, String> trustStoreProperties() {
     Map<String, String> p = new LinkedHashMap<>();
     p.put("javax.net.ssl.trustStore", trustStore.toString());
-    p.put("javax.net.ssl.trustStorePassword", STORE_PASSWORD);
     p.put("javax.net.ssl.trustStoreType", "PKCS12");
     return p;
   }
