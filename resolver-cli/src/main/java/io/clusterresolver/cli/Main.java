@@ -17,6 +17,7 @@ public final class Main {
     if (System.getProperty("picocli.converters.excludes") == null) {
       System.setProperty("picocli.converters.excludes", UNUSED_CONVERTERS);
     }
+    CommandLogging.configure(System.getProperties());
     int status = ClusterResolverCommand.execute(args);
     interruptOtherThreads(Thread.currentThread().getThreadGroup());
     System.exit(status);
