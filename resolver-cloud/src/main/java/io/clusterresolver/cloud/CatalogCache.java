@@ -101,6 +101,27 @@ public final class CatalogCache<V> {
     return new Name(Objects.requireNonNull(scope, "scope"), Objects.requireNonNull(key, "key"));
   }
 
-  /** An entry's name: two parts, so that no scope and key can spell another's. */
-  private record Name(String scope, String key) {}
+  /**
+   * An entry's name: two parts, so that no scope and key can spell another's. A class, not a record: a
+   * record's {@code equals}/{@code hashCode} are bootstrapped through method handles, ~40 classes at a cold start.
+   */
+  private static final class Name {
+    private final String scope;
+    private final String key;
+
+    Name(String scope, String key) {
+      this.scope = scope;
+      this.key = key;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof Name && ((Name) other).scope.equals(scope) && ((Name) other).key.equals(key);
+    }
+
+    @Override
+    public int hashCode() {
+      return 31 * scope.hashCode() + key.hashCode();
+    }
+  }
 }

@@ -55,16 +55,19 @@ public final class MembersLeftOut {
     if (leftOut.isEmpty()) {
       return "";
     }
-    return provider + ": " + leftOut.size() + " " + machines + " without a " + address.configName() + " address"
-        + (where.isEmpty() ? "" : " " + where) + " left out: "
-        + String.join(", ", leftOut.subList(0, Math.min(SHOWN, leftOut.size())))
-        + (leftOut.size() > SHOWN ? ", …" : "");
+    StringBuilder line = new StringBuilder(provider).append(": ").append(leftOut.size()).append(' ').append(machines)
+        .append(" without a ").append(address.configName()).append(" address")
+        .append(where.isEmpty() ? "" : " " + where).append(" left out: ");
+    for (int i = 0; i < Math.min(SHOWN, leftOut.size()); i++) {
+      line.append(i == 0 ? "" : ", ").append(leftOut.get(i));
+    }
+    return line.append(leftOut.size() > SHOWN ? ", …" : "").toString();
   }
 
   /** Writes {@link #message()} at INFO to the provider's logger, when any machine was left out. */
   public void log(Logger log) {
-    if (!leftOut.isEmpty()) {
-      log.log(Level.INFO, this::message);
+    if (!leftOut.isEmpty() && log.isLoggable(Level.INFO)) {
+      log.log(Level.INFO, message());
     }
   }
 }

@@ -19,7 +19,12 @@ public record RequiredLabels(Map<String, String> wanted) {
   /** Whether {@code labels} hold every wanted {@code name=value}, names and values exactly. */
   public boolean matches(Map<String, String> labels) {
     Map<String, String> held = labels == null ? Map.of() : labels;
-    return matches(held::get);
+    for (Map.Entry<String, String> label : wanted.entrySet()) {
+      if (!label.getValue().equals(held.get(label.getKey()))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
