@@ -50,12 +50,7 @@ final class AwsResolverFactory {
     if (hasKey && config.isSet(AwsProperties.PROFILE)) {
       problems.add("Set either " + config.key(AwsProperties.PROFILE) + " or static keys, not both");
     }
-    for (String state : config.get(AwsProperties.STATES)) {
-      if (!INSTANCE_STATES.contains(state)) {
-        problems.add(config.key(AwsProperties.STATES) + ": '" + state + "' is not an instance state ("
-            + String.join(", ", INSTANCE_STATES) + ")");
-      }
-    }
+    setup.knownValues(AwsProperties.STATES, INSTANCE_STATES, "an instance state", state -> state);
     String retryMode = config.get(AwsProperties.RETRY_MODE);
     if (!retryMode.equals("standard") && !retryMode.equals("adaptive")) {
       problems.add(config.key(AwsProperties.RETRY_MODE) + ": '" + retryMode + "' is not a retry mode: use standard or"

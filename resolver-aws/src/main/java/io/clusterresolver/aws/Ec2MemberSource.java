@@ -2,11 +2,12 @@ package io.clusterresolver.aws;
 
 import io.clusterresolver.cloud.Member;
 import io.clusterresolver.cloud.MemberSource;
+import io.clusterresolver.cloud.MembersLeftOut;
 import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.ApiFailure;
+import io.clusterresolver.cloud.CatalogCache;
 import io.clusterresolver.cloud.CloudApi;
 import io.clusterresolver.cloud.NotTheApiException;
-import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,9 +18,7 @@ import java.util.TreeSet;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Collectors;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
@@ -52,7 +51,7 @@ final class Ec2MemberSource implements MemberSource {
       .build();
 
   /** Accelerators by instance type, per API endpoint (region or override): facts that never change. */
-  private static final Map<String, Map<String, Integer>> TYPE_CACHE = new ConcurrentHashMap<>();
+  private static final CatalogCache<Map<String, Integer>> TYPE_CACHE = CatalogCache.create();
 
   private final Ec2Client ec2;
   private final List<Filter> filters;
@@ -81,7 +80,7 @@ final class Ec2MemberSource implements MemberSource {
     onListing.run(); // the metadata identity, asked while the first page is in flight
     // Only what the layout needs is kept of each page.
     List<Listed> listed = new ArrayList<>();
-    List<String> withoutAddress = new ArrayList<>();
+    MembersLeftOut withoutAddress = MembersLeftOut.of(PROVIDER, "instance(s)", address, "");
     TypeCatalog catalog = new TypeCatalog(session);
     session.forEachPage("DescribeInstances",
         (token, remaining) -> {
@@ -120,12 +119,7 @@ final class Ec2MemberSource implements MemberSource {
       Listed i = listed.set(k, null); // each instance is held once: as read, or as a member
       members.add(i.member(typeAccelerators.getOrDefault(i.type, Map.of())));
     }
-    if (!withoutAddress.isEmpty()) {
-      LOG.log(Level.INFO, () -> PROVIDER + ": " + withoutAddress.size() + " instance(s) without a "
-          + address.configName() + " address left out: "
-          + withoutAddress.stream().limit(20).collect(Collectors.joining(", "))
-          + (withoutAddress.size() > 20 ? ", …" : ""));
-    }
+    withoutAddress.log(LOG);
     return members;
   }
 
@@ -212,7 +206,7 @@ final class Ec2MemberSource implements MemberSource {
       ask(missing);
       Map<String, Map<String, Integer>> result = new LinkedHashMap<>();
       for (String type : types) {
-        result.put(type, TYPE_CACHE.getOrDefault(cacheScope + "|" + type, Map.of()));
+        result.put(type, TYPE_CACHE.get(cacheScope, type).orElse(Map.of()));
       }
       return result;
     }
@@ -220,7 +214,7 @@ final class Ec2MemberSource implements MemberSource {
     private List<String> missing(Set<String> types) {
       Set<String> missing = new TreeSet<>();
       for (String type : types) {
-        if (!asked.contains(type) && !TYPE_CACHE.containsKey(cacheScope + "|" + type)) {
+        if (!asked.contains(type) && !TYPE_CACHE.contains(cacheScope, type)) {
           missing.add(type);
         }
       }
@@ -237,9 +231,9 @@ final class Ec2MemberSource implements MemberSource {
                 .overrideConfiguration(c -> c.apiCallTimeout(remaining)
                     .putExecutionAttribute(StreamingInstances.TYPES_SINK, sink::set))));
         InstanceTypeAccelerators answer = Objects.requireNonNull(sink.get(), "the DescribeInstanceTypes answer was not read");
-        answer.types().forEach((type, devices) -> TYPE_CACHE.put(cacheScope + "|" + type, devices));
+        answer.types().forEach((type, devices) -> TYPE_CACHE.put(cacheScope, type, devices));
         for (String type : chunk) {
-          TYPE_CACHE.putIfAbsent(cacheScope + "|" + type, Map.of()); // not reported: no accelerators
+          TYPE_CACHE.putIfAbsent(cacheScope, type, Map.of()); // not reported: no accelerators
         }
       }
     }

@@ -12,6 +12,7 @@ import io.clusterresolver.cloud.InBackground;
 import io.clusterresolver.cloud.RetryPolicy;
 import io.clusterresolver.cloud.Member;
 import io.clusterresolver.cloud.MemberSource;
+import io.clusterresolver.cloud.MembersLeftOut;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,7 +25,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
-import java.util.stream.Collectors;
 
 /**
  * Lists Azure VMs as members, in pages, never one call per VM:
@@ -340,7 +340,8 @@ final class AzureMemberSource implements MemberSource {
     }
     skus.load(locations, session);
     List<Member> members = new ArrayList<>(listed.size());
-    List<String> withoutAddress = new ArrayList<>();
+    MembersLeftOut withoutAddress = MembersLeftOut.of(PROVIDER, "running VM(s)", address,
+        "on their primary network interface");
     for (Listed vm : listed) {
       NicIndex.Nic nic = nics.of(vm.id(), vm.primaryNic());
       String chosen = nic == null ? null
@@ -360,12 +361,7 @@ final class AzureMemberSource implements MemberSource {
       }
       members.add(m.build());
     }
-    if (!withoutAddress.isEmpty()) {
-      LOG.log(Level.INFO, () -> PROVIDER + ": " + withoutAddress.size() + " running VM(s) without a "
-          + address.configName() + " address on their primary network interface left out: "
-          + withoutAddress.stream().limit(20).collect(Collectors.joining(", "))
-          + (withoutAddress.size() > 20 ? ", …" : ""));
-    }
+    withoutAddress.log(LOG);
     return members;
   }
 

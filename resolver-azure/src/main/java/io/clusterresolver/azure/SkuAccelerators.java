@@ -1,12 +1,12 @@
 package io.clusterresolver.azure;
 
+import io.clusterresolver.cloud.CatalogCache;
 import io.clusterresolver.cloud.CloudApi;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * GPUs per VM size from Resource SKUs ({@code $filter=location eq '…'}, capability {@code GPUs}),
@@ -14,8 +14,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class SkuAccelerators {
 
-  /** scope|location -> (lower-case size name -> GPUs). */
-  private static final Map<String, Map<String, Integer>> BY_LOCATION = new ConcurrentHashMap<>();
+  /** (scope, location) -> (lower-case size name -> GPUs). */
+  private static final CatalogCache<Map<String, Integer>> BY_LOCATION = CatalogCache.create();
 
   private final ArmClients arm;
   private final String scope;
@@ -28,8 +28,7 @@ final class SkuAccelerators {
   /** Lists the SKUs of every location not yet known (all pages of each). */
   void load(Set<String> locations, CloudApi.Session session) {
     for (String location : new TreeSet<>(locations)) {
-      String key = key(location);
-      if (BY_LOCATION.containsKey(key)) {
+      if (known(location)) {
         continue;
       }
       Map<String, Integer> gpus = new HashMap<>();
@@ -44,13 +43,13 @@ final class SkuAccelerators {
               }
             }
           });
-      BY_LOCATION.put(key, Map.copyOf(gpus));
+      BY_LOCATION.put(scope, key(location), Map.copyOf(gpus));
     }
   }
 
   /** Whether the SKUs of {@code location} are known to this JVM. */
   boolean known(String location) {
-    return BY_LOCATION.containsKey(key(location));
+    return BY_LOCATION.contains(scope, key(location));
   }
 
   /** GPUs of a size in a location ({@link #load} first); 0 when none or unknown. */
@@ -58,11 +57,11 @@ final class SkuAccelerators {
     if (location == null || size == null) {
       return 0;
     }
-    return BY_LOCATION.getOrDefault(key(location), Map.of()).getOrDefault(size.toLowerCase(Locale.ROOT), 0);
+    return BY_LOCATION.get(scope, key(location)).orElse(Map.of()).getOrDefault(size.toLowerCase(Locale.ROOT), 0);
   }
 
-  private String key(String location) {
-    return scope + "|" + location.toLowerCase(Locale.ROOT).replace(" ", "");
+  private static String key(String location) {
+    return location.toLowerCase(Locale.ROOT).replace(" ", "");
   }
 
   private static int gpus(ArmResources.Sku sku) {

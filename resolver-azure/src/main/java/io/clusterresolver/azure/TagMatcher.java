@@ -1,5 +1,6 @@
 package io.clusterresolver.azure;
 
+import io.clusterresolver.cloud.RequiredLabels;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -13,7 +14,7 @@ import java.util.Set;
  */
 final class TagMatcher {
 
-  private final Map<String, String> wanted;
+  private final RequiredLabels wanted;
   private final Set<String> names;
   private final boolean ignoreNameCase;
 
@@ -23,7 +24,7 @@ final class TagMatcher {
    * @param ignoreNameCase whether names match ignoring case
    */
   TagMatcher(Map<String, String> wanted, Set<String> names, boolean ignoreNameCase) {
-    this.wanted = Map.copyOf(wanted);
+    this.wanted = new RequiredLabels(wanted);
     this.names = Set.copyOf(names);
     this.ignoreNameCase = ignoreNameCase;
   }
@@ -31,12 +32,7 @@ final class TagMatcher {
   /** Whether the tags hold every wanted {@code name=value}. */
   boolean matches(Map<String, String> tags) {
     Map<String, String> t = tags == null ? Map.of() : tags;
-    for (Map.Entry<String, String> w : wanted.entrySet()) {
-      if (!w.getValue().equals(value(t, w.getKey()))) {
-        return false;
-      }
-    }
-    return true;
+    return wanted.matches(name -> value(t, name));
   }
 
   /** The tags as labels; with case-insensitive names, a name the layout reads is spelled as configured. */

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
 /**
@@ -155,6 +156,31 @@ public final class CloudResolverSetup {
    */
   public List<String> problems() {
     return problems;
+  }
+
+  /**
+   * The values of a list property the cloud knows (its instance states, say), each spelled as
+   * {@code spelling} writes it before it is compared ({@code String::trim}, upper case…). Every other value
+   * is a problem: {@code KEY: 'value' is not WHAT (known, …)}.
+   *
+   * @param property the list property
+   * @param known the cloud's values, in the order the problem lists them
+   * @param what what one value is, with its article: {@code an instance state}
+   * @param spelling how a configured value is written before it is compared
+   * @return the known values given, spelled, in the order given
+   */
+  public List<String> knownValues(ConfigProperty<List<String>> property, List<String> known, String what,
+      UnaryOperator<String> spelling) {
+    List<String> values = new ArrayList<>();
+    for (String given : config.get(property)) {
+      String value = spelling.apply(given);
+      if (known.contains(value)) {
+        values.add(value);
+      } else {
+        problems.add(config.key(property) + ": '" + given + "' is not " + what + " (" + String.join(", ", known) + ")");
+      }
+    }
+    return List.copyOf(values);
   }
 
   /**

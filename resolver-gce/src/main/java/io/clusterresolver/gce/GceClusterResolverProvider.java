@@ -2,14 +2,10 @@ package io.clusterresolver.gce;
 
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.cloud.CloudResolverProvider;
-import io.clusterresolver.cloud.PlatformProbes;
-import io.clusterresolver.cloud.MetadataClient;
 import io.clusterresolver.google.GoogleMetadata;
 import io.clusterresolver.spi.ResolverConfig;
 import io.clusterresolver.spi.ResolverContext;
-import java.net.URI;
 import java.nio.file.Path;
-import java.util.Optional;
 
 /**
  * The {@code gce} provider: the Compute Engine instances selected by labels, status, zones or an
@@ -23,7 +19,7 @@ public final class GceClusterResolverProvider extends CloudResolverProvider {
   public static final String NAME = "gce";
 
   /** The DMI product name of every Compute Engine machine. */
-  static final Path DMI_PRODUCT_NAME = Path.of("/sys/class/dmi/id/product_name");
+  static final Path DMI_PRODUCT_NAME = GoogleMetadata.DMI_PRODUCT_NAME;
 
   /** A public zero-argument constructor that does no work, for {@link java.util.ServiceLoader}. */
   public GceClusterResolverProvider() {
@@ -37,17 +33,8 @@ public final class GceClusterResolverProvider extends CloudResolverProvider {
    */
   @Override
   protected boolean detect(ResolverContext context) {
-    if (PlatformProbes.fileContains(DMI_PRODUCT_NAME, "Google Compute Engine")) {
-      return true;
-    }
-    Optional<String> explicit = context.property(GceProperties.METADATA_ENDPOINT.key(NAME));
-    Optional<String> host = context.getenv("GCE_METADATA_HOST");
-    if (explicit.isEmpty() && host.isEmpty()) {
-      return false;
-    }
-    URI base = GoogleMetadata.base(explicit.map(URI::create).orElse(null), host.orElse(null));
-    return new GoogleMetadata(NAME, base, context.probeTimeout(), context.probeTimeout(),
-        MetadataClient.DEFAULT_MAX_ANSWER_BYTES).answers();
+    return GoogleMetadata.onComputeEngine()
+        || GoogleMetadata.forDetection(NAME, context, false).map(GoogleMetadata::answers).orElse(false);
   }
 
   /** Validates the configuration and builds the resolver (in another class, so loading this one loads no SDK class). */

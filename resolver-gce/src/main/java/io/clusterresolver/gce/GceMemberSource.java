@@ -7,9 +7,10 @@ import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.CloudApi;
 import io.clusterresolver.cloud.Member;
 import io.clusterresolver.cloud.MemberSource;
+import io.clusterresolver.cloud.MembersLeftOut;
 import io.clusterresolver.cloud.NotTheApiException;
+import io.clusterresolver.cloud.RequiredLabels;
 import io.clusterresolver.google.GoogleClients;
-import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,7 +20,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
-import java.util.stream.Collectors;
 
 /**
  * Lists Compute Engine instances as members, in as few calls as the API allows: one
@@ -33,7 +33,7 @@ final class GceMemberSource implements MemberSource {
   private static final System.Logger LOG = System.getLogger(GceMemberSource.class.getName());
 
   /** What to list. */
-  record Query(String project, List<String> zones, Map<String, String> labels, List<String> states,
+  record Query(String project, List<String> zones, RequiredLabels labels, List<String> states,
       String instanceGroup, String groupZone) {}
 
   private final ComputeClients compute;
@@ -63,9 +63,10 @@ final class GceMemberSource implements MemberSource {
     List<GceInstance> listed = query.instanceGroup() != null ? groupMembers(session)
         : query.zones().isEmpty() ? aggregated(session) : perZone(session);
     List<Member> members = new ArrayList<>(listed.size());
-    List<String> withoutAddress = new ArrayList<>();
+    MembersLeftOut withoutAddress = MembersLeftOut.of(GceClusterResolverProvider.NAME, "instance(s)", address, "on nic0");
     for (GceInstance i : listed) {
-      if (InstanceFacts.isTpuVmHost(i) || !query.states().contains(i.status()) || !hasLabels(i)) {
+      boolean selected = query.states().contains(i.status()) && query.labels().matches(i.labels());
+      if (InstanceFacts.isTpuVmHost(i) || !selected) {
         continue;
       }
       String chosen = InstanceFacts.address(address, i).orElse(null);
@@ -79,11 +80,7 @@ final class GceMemberSource implements MemberSource {
       members.add(Member.builder(id, chosen).name(i.name()).creationTime(InstanceFacts.creationTime(i))
           .labels(i.labels()).accelerators("GPU", gpus(i, session)).build());
     }
-    if (!withoutAddress.isEmpty()) {
-      LOG.log(Level.INFO, () -> "gce: " + withoutAddress.size() + " instance(s) without a " + address.configName()
-          + " address on nic0 left out: " + withoutAddress.stream().limit(20).collect(Collectors.joining(", "))
-          + (withoutAddress.size() > 20 ? ", …" : ""));
-    }
+    withoutAddress.log(LOG);
     return members;
   }
 
@@ -94,15 +91,6 @@ final class GceMemberSource implements MemberSource {
   private static <P> P compute(P page, Function<P, String> kind, String expected) {
     return NotTheApiException.require(page, expected.equals(kind.apply(page)),
         "no \"kind\": \"" + expected + "\"");
-  }
-
-  private boolean hasLabels(GceInstance i) {
-    for (Map.Entry<String, String> label : query.labels().entrySet()) {
-      if (!label.getValue().equals(i.labels().get(label.getKey()))) {
-        return false;
-      }
-    }
-    return true;
   }
 
   private int gpus(GceInstance i, CloudApi.Session session) {
@@ -118,7 +106,7 @@ final class GceMemberSource implements MemberSource {
   String filter(boolean withLabels) {
     List<String> terms = new ArrayList<>();
     if (withLabels) {
-      query.labels().forEach((k, v) -> terms.add("(labels." + k + " = \"" + v + "\")"));
+      query.labels().wanted().forEach((k, v) -> terms.add("(labels." + k + " = \"" + v + "\")"));
     }
     if (query.states().size() == 1) {
       terms.add("(status = \"" + query.states().get(0) + "\")");

@@ -6,6 +6,7 @@ import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.CloudProperties;
 import io.clusterresolver.cloud.CloudResolverSetup;
+import io.clusterresolver.cloud.RequiredLabels;
 import io.clusterresolver.cloud.SelfIdentity;
 import io.clusterresolver.cloud.MetadataClient;
 import io.clusterresolver.google.GoogleCredentialsSetting;
@@ -13,7 +14,6 @@ import io.clusterresolver.google.GoogleMetadata;
 import io.clusterresolver.spi.ResolverConfig;
 import java.net.URI;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -43,7 +43,11 @@ final class GceResolverFactory {
     GoogleMetadata metadata = new GoogleMetadata(GceClusterResolverProvider.NAME, GoogleMetadata.base(metadataEndpoint,
         config.getenv("GCE_METADATA_HOST")), Duration.ofSeconds(2), Duration.ofSeconds(2), MetadataClient.DEFAULT_MAX_ANSWER_BYTES);
     Duration timeout = config.get(CloudProperties.TIMEOUT);
-    List<String> states = states(config, problems);
+    List<String> states = setup.knownValues(GceProperties.STATES, GceProperties.STATUSES, "an instance status",
+        state -> state.trim().toUpperCase(Locale.ROOT));
+    if (states.isEmpty() && problems.isEmpty()) {
+      problems.add(config.key(GceProperties.STATES) + " is empty: give at least one status, like RUNNING");
+    }
     List<String> zones = config.get(GceProperties.ZONES);
     zones.stream().filter(z -> !ZONE.matcher(z).matches()).forEach(z -> problems.add(config.key(GceProperties.ZONES)
         + ": '" + z + "' is not a zone name, like us-east1-b"));
@@ -74,7 +78,7 @@ final class GceResolverFactory {
     setup.requireValid();
 
     GceMemberSource.Query query = new GceMemberSource.Query(project, group != null ? List.of() : zones,
-        config.get(GceProperties.LABELS), states, group, groupZone);
+        new RequiredLabels(config.get(GceProperties.LABELS)), states, group, groupZone);
     ComputeClients compute = new ComputeClients(endpoint, credentials, timeout, AnswerLimit.of(config));
     GceMemberSource source = new GceMemberSource(compute, query, address(config.get(GceProperties.ADDRESS)), timeout,
         endpoint != null ? endpoint.toString() : "compute.googleapis.com");
@@ -92,23 +96,6 @@ final class GceResolverFactory {
       default:
         return AddressType.parse(configured);
     }
-  }
-
-  private static List<String> states(ResolverConfig config, List<String> problems) {
-    List<String> states = new ArrayList<>();
-    for (String state : config.get(GceProperties.STATES)) {
-      String upper = state.trim().toUpperCase(Locale.ROOT);
-      if (GceProperties.STATUSES.contains(upper)) {
-        states.add(upper);
-      } else {
-        problems.add(config.key(GceProperties.STATES) + ": '" + state + "' is not an instance status ("
-            + String.join(", ", GceProperties.STATUSES) + ")");
-      }
-    }
-    if (states.isEmpty() && problems.isEmpty()) {
-      problems.add(config.key(GceProperties.STATES) + " is empty: give at least one status, like RUNNING");
-    }
-    return List.copyOf(states);
   }
 
   private static void labels(ResolverConfig config, List<String> problems) {

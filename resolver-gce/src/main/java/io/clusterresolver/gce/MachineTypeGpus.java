@@ -1,12 +1,11 @@
 package io.clusterresolver.gce;
 
 import com.google.gson.stream.JsonReader;
+import io.clusterresolver.cloud.CatalogCache;
 import io.clusterresolver.cloud.CloudApi;
 import io.clusterresolver.cloud.NotTheApiException;
 import io.clusterresolver.google.GoogleJson;
 import java.io.IOException;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * GPUs of machine types whose GPUs are bundled (a2, a3, g2…), from {@code machineTypes.get}, asked
@@ -14,26 +13,19 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class MachineTypeGpus {
 
-  private static final Map<String, Integer> CACHE = new ConcurrentHashMap<>();
+  private static final CatalogCache<Integer> CACHE = CatalogCache.create();
 
   private MachineTypeGpus() {}
 
   /** The GPU count of a type in a zone, asked of the API the first time only. */
   static int of(ComputeClients compute, CloudApi.Session session, String scope, String project, String zone,
       String type) {
-    String key = scope + "|" + project + "|" + zone + "|" + type;
-    Integer known = CACHE.get(key);
-    if (known != null) {
-      return known;
-    }
-    Answer machineType = session.call("machineTypes.get " + zone + "/" + type, remaining -> {
+    String zonalType = zone + "/" + type;
+    return CACHE.get(scope + "|" + project, zonalType, () -> session.call("machineTypes.get " + zonalType, remaining -> {
       Answer answer = compute.machineType(project, zone, type, remaining);
       return NotTheApiException.require(answer, "compute#machineType".equals(answer.kind()),
           "no \"kind\": \"compute#machineType\"");
-    });
-    int gpus = machineType.gpus();
-    CACHE.put(key, gpus);
-    return gpus;
+    }).gpus());
   }
 
   /**

@@ -1,8 +1,11 @@
 package io.clusterresolver.google;
 
 import io.clusterresolver.cloud.MetadataClient;
+import io.clusterresolver.cloud.PlatformProbes;
+import io.clusterresolver.spi.ResolverContext;
 import java.lang.System.Logger.Level;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -28,6 +31,12 @@ public final class GoogleMetadata {
   public static final String ZONE = "instance/zone";
   /** The first network interface's internal IP address. */
   public static final String INTERNAL_IP = "instance/network-interfaces/0/ip";
+
+  /** The DMI product name file of every Compute Engine machine, TPU VMs included. */
+  public static final Path DMI_PRODUCT_NAME = Path.of("/sys/class/dmi/id/product_name");
+
+  /** The variable Google's client libraries read a metadata server's {@code host:port} from. */
+  public static final String GCE_METADATA_HOST = "GCE_METADATA_HOST";
 
   private static final String FLAVOR = "Metadata-Flavor";
 
@@ -65,6 +74,31 @@ public final class GoogleMetadata {
       return URI.create(host.startsWith("http://") || host.startsWith("https://") ? host : "http://" + host);
     }
     return DEFAULT;
+  }
+
+  /** Whether this machine says it is Compute Engine (its DMI product name, no network): a TPU VM says so too. */
+  public static boolean onComputeEngine() {
+    return PlatformProbes.fileContains(DMI_PRODUCT_NAME, "Google Compute Engine");
+  }
+
+  /**
+   * The metadata server a provider's {@code detect} asks, each wait bounded by the context's probe timeout:
+   * the one its {@code metadata-endpoint} or {@code GCE_METADATA_HOST} names, else, when {@code orDefault},
+   * {@link #DEFAULT}. Empty, touching no network, when none is named and not {@code orDefault}.
+   *
+   * @param provider the provider's name, which names its {@code clusterresolver.PROVIDER.metadata-endpoint}
+   * @param context what detection reads
+   * @param orDefault whether to ask {@link #DEFAULT} when no server is named (on Compute Engine, say)
+   */
+  public static Optional<GoogleMetadata> forDetection(String provider, ResolverContext context, boolean orDefault) {
+    Optional<String> configured = context.property("clusterresolver." + provider + ".metadata-endpoint");
+    Optional<String> host = context.getenv(GCE_METADATA_HOST);
+    if (configured.isEmpty() && host.isEmpty() && !orDefault) {
+      return Optional.empty();
+    }
+    URI base = base(configured.map(URI::create).orElse(null), host.orElse(null));
+    return Optional.of(new GoogleMetadata(provider, base, context.probeTimeout(), context.probeTimeout(),
+        MetadataClient.DEFAULT_MAX_ANSWER_BYTES));
   }
 
   /** The server's address, without {@code /computeMetadata/v1}. */

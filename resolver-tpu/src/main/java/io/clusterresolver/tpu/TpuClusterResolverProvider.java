@@ -2,14 +2,9 @@ package io.clusterresolver.tpu;
 
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.cloud.CloudResolverProvider;
-import io.clusterresolver.cloud.MetadataClient;
-import io.clusterresolver.cloud.PlatformProbes;
 import io.clusterresolver.google.GoogleMetadata;
 import io.clusterresolver.spi.ResolverConfig;
 import io.clusterresolver.spi.ResolverContext;
-import java.net.URI;
-import java.nio.file.Path;
-import java.util.Optional;
 
 /**
  * The {@code tpu} provider: the workers of one Cloud TPU node (v2 to v6e, a single host or a pod
@@ -28,8 +23,6 @@ public final class TpuClusterResolverProvider extends CloudResolverProvider {
   /** Above the plain cloud providers (a TPU VM is also a Compute Engine VM), below scheduler and configuration ones. */
   private static final int PRIORITY = 60;
 
-  private static final Path DMI_PRODUCT_NAME = Path.of("/sys/class/dmi/id/product_name");
-
   /** A public zero-argument constructor that does no work, for {@link java.util.ServiceLoader}. */
   public TpuClusterResolverProvider() {
     super(NAME, PRIORITY, TpuProperties.ALL);
@@ -37,9 +30,10 @@ public final class TpuClusterResolverProvider extends CloudResolverProvider {
 
   /**
    * TensorFlow's variables ({@code KUBE_GOOGLE_CLOUD_TPU_ENDPOINTS}, {@code TPU_NAME},
-   * {@code TPU_CONFIG}) first; else, only on Compute Engine (DMI product name) or with an explicit
-   * {@code metadata-endpoint}, one metadata request for the {@code accelerator-type} attribute every
-   * TPU VM has, bounded by the context's probe timeout. Off Google Cloud no network is touched.
+   * {@code TPU_CONFIG}) first; else, only on Compute Engine (DMI product name) or with a named metadata
+   * server ({@code metadata-endpoint} or {@code GCE_METADATA_HOST}), one metadata request for the
+   * {@code accelerator-type} attribute every TPU VM has, bounded by the context's probe timeout. Off
+   * Compute Engine without a named server no network is touched.
    */
   @Override
   protected boolean detect(ResolverContext context) {
@@ -47,13 +41,8 @@ public final class TpuClusterResolverProvider extends CloudResolverProvider {
         .isPresent() || context.getenv(TpuResolverFactory.TPU_CONFIG).isPresent()) {
       return true;
     }
-    Optional<String> explicit = context.property(TpuProperties.METADATA_ENDPOINT.key(NAME));
-    if (explicit.isEmpty() && !PlatformProbes.fileContains(DMI_PRODUCT_NAME, "google compute engine")) {
-      return false;
-    }
-    URI base = GoogleMetadata.base(explicit.map(URI::create).orElse(null), context.getenv("GCE_METADATA_HOST").orElse(null));
-    return new GoogleMetadata(NAME, base, context.probeTimeout(), context.probeTimeout(),
-        MetadataClient.DEFAULT_MAX_ANSWER_BYTES).get(TpuNodeSource.ACCELERATOR_TYPE).isPresent();
+    return GoogleMetadata.forDetection(NAME, context, GoogleMetadata.onComputeEngine())
+        .flatMap(metadata -> metadata.get(TpuNodeSource.ACCELERATOR_TYPE)).isPresent();
   }
 
   /** Validates the configuration and builds the resolver (in {@link TpuResolverFactory}, so that loading this provider loads no SDK class). */

@@ -440,6 +440,21 @@ class TpuProviderTest {
     Files.exists(Path.of("/"));
   }
 
+  /** GCE_METADATA_HOST names a metadata server as gce's detection reads it (Google's libraries read it so too). */
+  @Test
+  void detectionAsksTheServerGceMetadataHostNamesForTheAcceleratorType() {
+    TpuClusterResolverProvider p = new TpuClusterResolverProvider();
+    String host = "127.0.0.1:" + tpu.metadataEndpoint().getPort();
+    tpu.add(SimulatedTpuNode.builder("pod").acceleratorType("v4-8").workers("10.0.0.1").build());
+    tpu.identifyAs("pod", 0);
+    assertThat(p.isAvailable(io.clusterresolver.spi.ResolverContext.of(io.clusterresolver.spi.PropertySources.of(
+        Map.of(), Map.of(), Map.of("GCE_METADATA_HOST", host), Map.of())))).isTrue();
+    tpu.identifyAs(null, -1);
+    assertThat(p.isAvailable(io.clusterresolver.spi.ResolverContext.of(io.clusterresolver.spi.PropertySources.of(
+        Map.of(), Map.of(), Map.of("GCE_METADATA_HOST", host), Map.of()))))
+        .as("a Compute Engine VM that is not a TPU VM has no accelerator-type").isFalse();
+  }
+
   /** Processes of one TPU VM share one nodes.get, worker ports and accelerators included. */
   @Test
   void twoResolversOnOneHostShareOneNodesGetAndAnotherNodeIsAskedForItself(@TempDir Path dir) throws Exception {
