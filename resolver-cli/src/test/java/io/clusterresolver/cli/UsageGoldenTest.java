@@ -41,14 +41,21 @@ class UsageGoldenTest {
       "resolve-d-no-arg  | resolve -D",
       "resolve-config    | resolve --config",
       "resolve-twice     | resolve --provider a --provider b",
+      "resolve-formt     | resolve --formt json",
+      "resolve-provder   | resolve --provder gce",
+      "resolve-task      | resolve --task 1",
+      "resolve-help-more | resolve --help --bogus",
+      "resolve-wait-bad  | resolve --wait",
       "serve-help        | serve --help",
       "serve-unknown     | serve --bogus",
+      "serve-provder     | serve --provder gce",
       "connect-help      | connect --help",
       "connect-bad-index | connect --task-index x",
       "tf-server-help    | tf-server --help",
       "relay-help        | relay --help",
       "detect-help       | detect --help",
       "providers-help    | providers --help",
+      "detect-confg      | detect --confg x",
   })
   void printsWhatMainPrinted(String name, String arguments) throws IOException {
     String[] args = arguments == null ? new String[0] : arguments.trim().split(" +");
