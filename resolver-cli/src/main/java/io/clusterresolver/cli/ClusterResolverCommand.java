@@ -49,7 +49,7 @@ public final class ClusterResolverCommand implements Runnable {
 
   /**
    * The names of {@link #SUBCOMMANDS}, in the same order, so that choosing the one to register reads no
-   * annotation (a test checks they match the {@code @Command} names).
+   * annotation (a test checks they match the names the commands' models give them).
    */
   static final List<String> SUBCOMMAND_NAMES =
       List.of("providers", "detect", "resolve", "serve", "tf-server", "connect", "relay");

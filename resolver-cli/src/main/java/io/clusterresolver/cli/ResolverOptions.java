@@ -22,8 +22,9 @@ import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * The options that choose and configure a resolver: {@code --provider}, {@code -D},
- * {@code --config}, {@code --task-type} and {@code --task-id}. A mixin, shared by every command
- * that needs a resolver ({@code resolve}, and later {@code serve} and {@code connect}).
+ * {@code --config}, {@code --task-type} and {@code --task-id}, and {@code --wait} and {@code --min-tasks}. A
+ * mixin whose model is built in code ({@link #model()}), shared by every command that needs a resolver
+ * ({@code resolve}, {@code serve}, {@code tf-server}, {@code connect}, {@code relay}).
  */
 public final class ResolverOptions {
 
