@@ -12,12 +12,11 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.UsageMessageSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
-import picocli.CommandLine.Spec;
 
 /**
  * The {@code cluster-resolver} command. Each subcommand is its own class, listed in
@@ -27,22 +26,10 @@ import picocli.CommandLine.Spec;
  * <p>Exit codes are those of {@link ExitCodes}. Errors go to standard error only; a command writes
  * to standard output only once it has its whole answer, so nothing reaches standard output when it
  * fails.
+ *
+ * <p>This command's picocli model, like {@code resolve}'s, is built in code ({@link #model()}): every run builds
+ * it, and reading it from annotations was the largest part of a cold start's command phase (issue 23).
  */
-@Command(
-    name = "cluster-resolver",
-    mixinStandardHelpOptions = true,
-    versionProvider = ClusterResolverCommand.Version.class,
-    description = {
-      "Tells a distributed program who is in its cluster, at which address, with which accelerators,"
-          + " and which member it is.",
-      ""
-    },
-    exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {
-      "0:success",
-      "2:usage or configuration error (unknown option or provider, invalid property, malformed TF_CONFIG)",
-      "3:resolution failure (the cloud, scheduler or metadata server gave no answer)"
-    })
 public final class ClusterResolverCommand implements Runnable {
 
   /**
@@ -62,18 +49,41 @@ public final class ClusterResolverCommand implements Runnable {
 
   /**
    * The names of {@link #SUBCOMMANDS}, in the same order, so that choosing the one to register reads no
-   * annotation (a test checks they match the {@code @Command} names).
+   * annotation (a test checks they match the names the commands' models give them).
    */
   static final List<String> SUBCOMMAND_NAMES =
       List.of("providers", "detect", "resolve", "serve", "tf-server", "connect", "relay");
 
+  private static final String[] DESCRIPTION = {
+    "Tells a distributed program who is in its cluster, at which address, with which accelerators,"
+        + " and which member it is.",
+    ""
+  };
+
+  private static final String[] EXIT_CODES = {
+    "0:success",
+    "2:usage or configuration error (unknown option or provider, invalid property, malformed TF_CONFIG)",
+    "3:resolution failure (the cloud, scheduler or metadata server gave no answer)"
+  };
+
   private final Map<String, String> environment;
 
-  @Spec private CommandSpec spec;
+  private final CommandSpec spec;
 
   /** A command that reads this environment (the process's, or a map given by a test). */
   public ClusterResolverCommand(Map<String, String> environment) {
     this.environment = Map.copyOf(Objects.requireNonNull(environment, "environment"));
+    this.spec = CommandSpec.wrapWithoutInspection(this).name("cluster-resolver").versionProvider(new Version());
+    spec.usageMessage()
+        .description(DESCRIPTION)
+        .exitCodeListHeading("%nExit codes:%n")
+        .exitCodeList(UsageMessageSpec.keyValuesMap(EXIT_CODES));
+    StandardHelpOptions.addTo(spec);
+  }
+
+  /** The model of this command, without subcommands: {@link #commandLine(Map, PrintWriter, PrintWriter)} adds them. */
+  CommandSpec model() {
+    return spec;
   }
 
   /** The environment variables resolvers read and {@code CLUSTERRESOLVER_*} settings come from. */
@@ -116,13 +126,14 @@ public final class ClusterResolverCommand implements Runnable {
    */
   static CommandLine commandLine(
       Map<String, String> environment, PrintWriter out, PrintWriter err, String... args) {
-    CommandLine commandLine = new CommandLine(new ClusterResolverCommand(environment));
+    ClusterResolverCommand command = new ClusterResolverCommand(environment);
+    CommandLine commandLine = new CommandLine(command.model());
     int named = args.length > 0 ? SUBCOMMAND_NAMES.indexOf(args[0]) : -1;
     if (named >= 0) {
-      commandLine.addSubcommand(SUBCOMMANDS.get(named));
+      command.addSubcommand(commandLine, SUBCOMMANDS.get(named));
     } else {
       for (Class<?> subcommand : SUBCOMMANDS) {
-        commandLine.addSubcommand(subcommand);
+        command.addSubcommand(commandLine, subcommand);
       }
       commandLine.addSubcommand(CommandLine.HelpCommand.class);
     }
@@ -133,6 +144,15 @@ public final class ClusterResolverCommand implements Runnable {
     commandLine.setExecutionExceptionHandler(new FailureHandler());
     commandLine.setParameterExceptionHandler(new UsageErrorHandler());
     return commandLine;
+  }
+
+  /** Adds a subcommand: {@code resolve}'s model is built in code, the others' read from their annotations. */
+  private void addSubcommand(CommandLine commandLine, Class<?> subcommand) {
+    if (subcommand == ResolveCommand.class) {
+      commandLine.addSubcommand(ResolveCommand.NAME, new CommandLine(new ResolveCommand(this).model()));
+    } else {
+      commandLine.addSubcommand(subcommand);
+    }
   }
 
   /** Classes rather than method references: a cold start spins no lambda class for them. */

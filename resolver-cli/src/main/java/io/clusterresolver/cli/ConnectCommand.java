@@ -36,7 +36,10 @@ public final class ConnectCommand implements Callable<Integer> {
 
   @Spec private CommandSpec spec;
 
-  @Mixin private ResolverOptions resolverOptions;
+  private final ResolverOptions resolverOptions = new ResolverOptions();
+
+  /** Its model, built in code: picocli takes a mixin given as a {@code CommandSpec} as it is. */
+  @Mixin(name = "resolverOptions") private final CommandSpec resolverOptionsModel = resolverOptions.model();
 
   @Mixin private TransportOptions transport;
 

@@ -29,7 +29,10 @@ public final class DetectCommand implements Callable<Integer> {
 
   @Spec private CommandSpec spec;
 
-  @Mixin private PropertyOptions propertyOptions;
+  private final PropertyOptions propertyOptions = new PropertyOptions();
+
+  /** Its model, built in code: picocli takes a mixin given as a {@code CommandSpec} as it is. */
+  @Mixin(name = "propertyOptions") private final CommandSpec propertyOptionsModel = propertyOptions.model();
 
   @Option(names = {"-v", "--verbose"}, description = "Also print, on stderr, each provider tried and its answer.")
   private boolean verbose;

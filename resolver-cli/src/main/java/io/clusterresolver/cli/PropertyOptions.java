@@ -23,7 +23,8 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * The {@code -D key=value} and {@code --config FILE} options: where provider properties come from
@@ -34,23 +35,44 @@ import picocli.CommandLine.Option;
  */
 public final class PropertyOptions {
 
-  @Option(
-      names = "-D",
-      paramLabel = "KEY=VALUE",
-      description = "A provider property, such as -D clusterresolver.tfconfig.rpc-layer=grpc."
+  // The model is built in code, not read from annotations at every start (issue 23): see model().
+  private final OptionSpec properties = OptionSpec.builder("-D")
+      .paramLabel("KEY=VALUE")
+      .type(Map.class)
+      .auxiliaryTypes(String.class, String.class)
+      .description("A provider property, such as -D clusterresolver.tfconfig.rpc-layer=grpc."
           + " Repeatable; overrides every other source.")
-  private Map<String, String> properties = new LinkedHashMap<>();
+      .build();
 
-  @Option(
-      names = "--config",
-      paramLabel = "FILE",
-      description = "A properties file of provider properties (clusterresolver.<provider>.<name>=value);"
+  private final OptionSpec configFile = OptionSpec.builder("--config")
+      .paramLabel("FILE")
+      .type(Path.class)
+      .description("A properties file of provider properties (clusterresolver.<provider>.<name>=value);"
           + " the lowest-precedence source.")
-  private Path configFile;
+      .build();
+
+  private final CommandSpec model = CommandSpec.create().addOption(properties).addOption(configFile);
+
+  /**
+   * These options as a mixin, for a command to add once: {@code @Mixin(name = "propertyOptions") CommandSpec},
+   * which picocli takes as it is, or {@link CommandSpec#addMixin(String, CommandSpec)}.
+   */
+  CommandSpec model() {
+    return model;
+  }
+
+  private Map<String, String> given() {
+    Map<String, String> given = properties.getValue(); // null until a -D is given
+    return given == null ? Map.of() : given;
+  }
+
+  private Path configFile() {
+    return configFile.getValue();
+  }
 
   /** The {@code -D} properties, in the order given. */
   public Map<String, String> properties() {
-    return Map.copyOf(properties);
+    return Map.copyOf(given());
   }
 
   /**
@@ -63,11 +85,21 @@ public final class PropertyOptions {
    *     known provider
    */
   public PropertySources sources(Map<String, String> environment, Map<String, String> extra) {
+    return sources(environment, extra, null);
+  }
+
+  /**
+   * Like {@link #sources(Map, Map)}, with the providers on the class path when the caller has found them already
+   * ({@code null}: found here if needed): finding them reads every jar's service file, once is enough.
+   */
+  PropertySources sources(Map<String, String> environment, Map<String, String> extra,
+      List<ClusterResolverProvider> onClassPath) {
+    Path configFile = configFile();
     Map<String, String> fileProperties = configFile == null ? Map.of() : readConfigFile(configFile);
-    checkKeys(properties, "-D ");
-    checkKeys(fileProperties, configFile + ": ");
+    checkKeys(given(), "-D ", onClassPath);
+    checkKeys(fileProperties, configFile + ": ", onClassPath);
     Map<String, String> explicit = new LinkedHashMap<>(extra);
-    explicit.putAll(properties);
+    explicit.putAll(given());
     return PropertySources.withEnvironment(explicit, environment).withFile(fileProperties);
   }
 
@@ -76,11 +108,12 @@ public final class PropertyOptions {
 
   /** The keys given with {@code -D}. */
   java.util.Set<String> commandLineKeys() {
-    return properties.keySet();
+    return given().keySet();
   }
 
   /** The keys of the {@code --config} file (read again; it is small). */
   java.util.Set<String> fileKeys() {
+    Path configFile = configFile();
     return configFile == null ? java.util.Set.of() : readConfigFile(configFile).keySet();
   }
 
@@ -121,12 +154,13 @@ public final class PropertyOptions {
    * classpath: a typo in the provider part would otherwise be ignored silently. The provider that
    * is used checks the name part itself (with a "did you mean" suggestion).
    */
-  private static void checkKeys(Map<String, String> properties, String where) {
+  private static void checkKeys(Map<String, String> properties, String where,
+      List<ClusterResolverProvider> onClassPath) {
     if (properties.isEmpty()) {
       return;
     }
     Set<String> known = new TreeSet<>();
-    for (ClusterResolverProvider provider : ClusterResolvers.providers()) { // a loop: no lambda at a cold start
+    for (ClusterResolverProvider provider : onClassPath != null ? onClassPath : ClusterResolvers.providers()) { // a loop: no lambda at a cold start
       known.add(provider.name());
     }
     known.addAll(ProviderCatalog.ofDistribution().names()); // the distribution's, on the class path or not

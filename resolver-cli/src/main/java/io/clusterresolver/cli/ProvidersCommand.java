@@ -36,7 +36,10 @@ public final class ProvidersCommand implements Callable<Integer> {
 
   @Spec private CommandSpec spec;
 
-  @Mixin private PropertyOptions propertyOptions;
+  private final PropertyOptions propertyOptions = new PropertyOptions();
+
+  /** Its model, built in code: picocli takes a mixin given as a {@code CommandSpec} as it is. */
+  @Mixin(name = "propertyOptions") private final CommandSpec propertyOptionsModel = propertyOptions.model();
 
   @Option(names = "--markdown", description = "Print the Markdown tables module READMEs carry instead of plain text.")
   private boolean markdown;

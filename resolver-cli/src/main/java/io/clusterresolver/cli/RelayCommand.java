@@ -41,7 +41,10 @@ public final class RelayCommand implements Callable<Integer> {
 
   @Spec private CommandSpec spec;
 
-  @Mixin private ResolverOptions resolverOptions;
+  private final ResolverOptions resolverOptions = new ResolverOptions();
+
+  /** Its model, built in code: picocli takes a mixin given as a {@code CommandSpec} as it is. */
+  @Mixin(name = "resolverOptions") private final CommandSpec resolverOptionsModel = resolverOptions.model();
 
   @Option(names = "--for", paramLabel = "DURATION",
       description = "Serve for DURATION (like 10m), then exit 0; default: until interrupted.")

@@ -17,15 +17,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * The options that choose and configure a resolver: {@code --provider}, {@code -D},
- * {@code --config}, {@code --task-type} and {@code --task-id}. A mixin, shared by every command
- * that needs a resolver ({@code resolve}, and later {@code serve} and {@code connect}).
+ * {@code --config}, {@code --task-type} and {@code --task-id}, and {@code --wait} and {@code --min-tasks}. A
+ * mixin whose model is built in code ({@link #model()}), shared by every command that needs a resolver
+ * ({@code resolve}, {@code serve}, {@code tf-server}, {@code connect}, {@code relay}).
  */
 public final class ResolverOptions {
 
@@ -39,46 +38,67 @@ public final class ResolverOptions {
   /** See {@link #TASK_TYPE_PROPERTY}. */
   static final String TASK_ID_PROPERTY = "task-id";
 
-  @Option(
-      names = "--provider",
-      paramLabel = "NAME",
-      description = "The provider to use (see 'cluster-resolver providers')."
+  // The model is built in code, not read from annotations at every start (issue 23): see model().
+  private final OptionSpec provider = OptionSpec.builder("--provider")
+      .paramLabel("NAME")
+      .type(String.class)
+      .description("The provider to use (see 'cluster-resolver providers')."
           + " Default: the first that applies here, in priority order, 'local' last.")
-  private String provider;
+      .build();
 
-  @Mixin private PropertyOptions propertyOptions;
+  private final PropertyOptions propertyOptions = new PropertyOptions();
 
-  @Option(
-      names = "--task-type",
-      paramLabel = "JOB",
-      description = "This process's job (such as worker or chief). Passed to the provider as"
+  private final OptionSpec taskType = OptionSpec.builder("--task-type")
+      .paramLabel("JOB")
+      .type(String.class)
+      .description("This process's job (such as worker or chief). Passed to the provider as"
           + " clusterresolver.<provider>.task-type when it declares that property; otherwise it"
           + " selects the task whose view is printed.")
-  private String taskType;
+      .build();
 
-  @Option(
-      names = "--task-id",
-      paramLabel = "INDEX",
-      description = "This process's task index within its job; like --task-type, via"
+  private final OptionSpec taskId = OptionSpec.builder("--task-id")
+      .paramLabel("INDEX")
+      .type(Integer.class)
+      .description("This process's task index within its job; like --task-type, via"
           + " clusterresolver.<provider>.task-id when the provider declares it.")
-  private Integer taskId;
+      .build();
 
-  @Option(
-      names = "--wait",
-      paramLabel = "DURATION",
-      description = "Wait up to DURATION (like 30s or 5m) for the cluster to form: poll with backoff until it"
+  private final OptionSpec waitFor = OptionSpec.builder("--wait")
+      .paramLabel("DURATION")
+      .type(String.class)
+      .description("Wait up to DURATION (like 30s or 5m) for the cluster to form: poll with backoff until it"
           + " has --min-tasks tasks, with progress on standard error; past it, exit 3.")
-  private String waitFor;
+      .build();
 
-  @Option(
-      names = "--min-tasks",
-      paramLabel = "N",
-      description = "The number of tasks the cluster must have (with --wait, default 1); without --wait, fewer"
+  private final OptionSpec minTasks = OptionSpec.builder("--min-tasks")
+      .paramLabel("N")
+      .type(Integer.class)
+      .description("The number of tasks the cluster must have (with --wait, default 1); without --wait, fewer"
           + " is exit 3 at once.")
-  private Integer minTasks;
+      .build();
 
-  @Spec(Spec.Target.MIXEE)
-  private CommandSpec command;
+  // In the order the annotated fields had: it is the order of picocli's suggestions for a misspelt option.
+  private final CommandSpec model = CommandSpec.create()
+      .addOption(provider)
+      .addMixin("propertyOptions", propertyOptions.model())
+      .addOption(taskType)
+      .addOption(taskId)
+      .addOption(waitFor)
+      .addOption(minTasks);
+
+  /**
+   * These options as a mixin, for a command to add once: {@code @Mixin(name = "resolverOptions") CommandSpec},
+   * which picocli takes as it is, or {@link CommandSpec#addMixin(String, CommandSpec)}.
+   */
+  CommandSpec model() {
+    return model;
+  }
+
+  /** The command these options were mixed into (picocli sets an option's command when it is added). */
+  private CommandSpec command() {
+    CommandSpec command = provider.command();
+    return command == model ? null : command;
+  }
 
   /**
    * Chooses the provider (the named one, or the first that applies) and creates its resolver.
@@ -95,8 +115,11 @@ public final class ResolverOptions {
    * a simulation) below {@code -D} and above every other source.
    */
   public Selection select(Map<String, String> environment, Map<String, String> defaults) {
-    PropertySources plain = propertyOptions.sources(environment, defaults);
     List<ClusterResolverProvider> onClassPath = ClusterResolvers.providers(); // found once: each search reads every jar
+    PropertySources plain = propertyOptions.sources(environment, defaults, onClassPath);
+    String provider = providerName();
+    String taskType = this.taskType.getValue();
+    Integer taskId = this.taskId.getValue();
     ClusterResolverProvider chosen = provider != null
         ? named(onClassPath, provider)
         : ClusterResolvers.detectProvider(ResolverContext.of(plain));
@@ -117,12 +140,13 @@ public final class ResolverOptions {
     derived.putAll(taskProperties);
     PropertySources sources = taskProperties.isEmpty()
         ? plain
-        : propertyOptions.sources(environment, derived);
+        : propertyOptions.sources(environment, derived, onClassPath);
     warnAboutUnknownKeys(onClassPath, chosen, environment);
     ResolverConfig config = ResolverConfig.resolve(chosen.name(), chosen.properties(), sources);
     ClusterResolver resolver = chosen.create(config);
     // ... otherwise they only choose which task's view is printed.
-    return new Selection(chosen, resolver, viewTaskType, viewTaskId, clusterWait(), minTasks,
+    CommandSpec command = command();
+    return new Selection(chosen, resolver, viewTaskType, viewTaskId, clusterWait(), minTasks.getValue(),
         filterOf(chosen, config), command == null ? null : command.commandLine().getErr());
   }
 
@@ -176,6 +200,7 @@ public final class ResolverOptions {
     }
     List<String> warnings = UnknownKeys.warnings(onClassPath, ProviderCatalog.ofDistribution(),
         chosen, keys, environment);
+    CommandSpec command = command();
     if (!warnings.isEmpty() && command != null) {
       PrintWriter err = command.commandLine().getErr();
       for (String warning : warnings) {
@@ -187,6 +212,8 @@ public final class ResolverOptions {
 
   /** The wait --wait and --min-tasks ask for, or {@code null} for none (then --min-tasks is checked once). */
   private ClusterWait clusterWait() {
+    Integer minTasks = this.minTasks.getValue();
+    String waitFor = this.waitFor.getValue();
     if (minTasks != null && minTasks < 1) {
       throw new ConfigurationException("--min-tasks " + minTasks + ": give at least 1");
     }
@@ -194,7 +221,7 @@ public final class ResolverOptions {
       return null;
     }
     Duration timeout = ConfigProperty.duration("wait").build().parse("--wait", waitFor);
-    PrintWriter err = command.commandLine().getErr();
+    PrintWriter err = command().commandLine().getErr();
     boolean live = System.console() != null; // a terminal: one line rewritten in place
     return ClusterWait.forTasks(minTasks == null ? 1 : minTasks)
         .timeout(timeout)
@@ -209,7 +236,7 @@ public final class ResolverOptions {
 
   /** The provider named with {@code --provider}, or {@code null} when it is to be detected. */
   public String providerName() {
-    return provider;
+    return provider.getValue();
   }
 
   private static boolean declares(ClusterResolverProvider provider, String name) {

@@ -38,8 +38,7 @@ class ProvidersAndDetectTest {
   void helpListsEverySubcommand() {
     CliRun run = CliRun.run(Map.of(), "--help");
     assertThat(run.code).isZero();
-    for (Class<?> command : ClusterResolverCommand.SUBCOMMANDS) {
-      String name = command.getAnnotation(picocli.CommandLine.Command.class).name();
+    for (String name : ClusterResolverCommand.SUBCOMMAND_NAMES) {
       assertThat(run.out).containsPattern("(?m)^  " + name + " ");
     }
     assertThat(run.out).contains("Exit codes:");
@@ -48,11 +47,19 @@ class ProvidersAndDetectTest {
 
   @Test
   void eachSubcommandIsRegisteredUnderItsOwnName() {
+    // Each class under the name its model gives it (annotated, or resolve's built in code), in the list's order.
+    picocli.CommandLine all = ClusterResolverCommand.commandLine(Map.of(), new java.io.PrintWriter(
+        java.io.Writer.nullWriter()), new java.io.PrintWriter(java.io.Writer.nullWriter()));
     List<String> names = new java.util.ArrayList<>();
-    for (Class<?> command : ClusterResolverCommand.SUBCOMMANDS) {
-      names.add(command.getAnnotation(picocli.CommandLine.Command.class).name());
-    }
+    List<Class<?>> classes = new java.util.ArrayList<>();
+    all.getSubcommands().forEach((name, command) -> {
+      if (!name.equals("help")) {
+        names.add(command.getCommandSpec().name());
+        classes.add(command.getCommandSpec().userObject().getClass());
+      }
+    });
     assertThat(ClusterResolverCommand.SUBCOMMAND_NAMES).isEqualTo(names);
+    assertThat(ClusterResolverCommand.SUBCOMMANDS).isEqualTo(classes);
     for (String name : names) {
       picocli.CommandLine alone = ClusterResolverCommand.commandLine(Map.of(), new java.io.PrintWriter(
           java.io.Writer.nullWriter()), new java.io.PrintWriter(java.io.Writer.nullWriter()), name, "--help");
