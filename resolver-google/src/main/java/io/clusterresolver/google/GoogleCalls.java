@@ -11,6 +11,7 @@ import com.google.api.pathtemplate.PathTemplate;
 import com.google.auth.Credentials;
 import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
+import io.clusterresolver.cloud.AnswerLimit;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -60,6 +61,8 @@ public final class GoogleCalls implements AutoCloseable {
   private static final Set<Integer> REDIRECTS = Set.of(301, 302, 303, 307, 308);
 
   private final ConnectionFactory connections;
+  /** Bounds what a gzip answer inflates to, as the connection bounds what comes on the wire. */
+  private final AnswerLimit limit;
   /** The credentials, or {@code null} without. */
   private final Credentials credentials;
   /** The endpoint with its scheme ({@code https://} unless given) and a trailing {@code /}, as gax writes it. */
@@ -74,6 +77,7 @@ public final class GoogleCalls implements AutoCloseable {
   public GoogleCalls(GoogleRest rest, String defaultEndpoint) throws IOException {
     this.credentials = rest.credentials();
     this.connections = rest.connections();
+    this.limit = rest.limit();
     String endpoint = rest.endpoint() != null ? rest.endpoint().toString() : defaultEndpoint;
     endpoint = endpoint.contains("://") ? endpoint : "https://" + endpoint;
     this.base = endpoint.endsWith("/") ? endpoint : endpoint + "/";
@@ -136,9 +140,9 @@ public final class GoogleCalls implements AutoCloseable {
         throw timedOut(method, millis); // the alarm closed the connection
       }
       if (status / 100 != 2) {
-        throw new UncheckedIOException(errorAnswer(http, status));
+        throw new UncheckedIOException(errorAnswer(http, status, millis));
       }
-      return read(method, body(http, http.getInputStream()));
+      return read(method, body(http, http.getInputStream(), millis));
     } catch (IOException e) {
       alarm.close();
       throw alarm.rang() ? timedOut(method, millis) : new UncheckedIOException(e);
@@ -228,21 +232,28 @@ public final class GoogleCalls implements AutoCloseable {
     return http;
   }
 
-  /** The body as sent: unpacked when gzip (the bounded connection bounds the bytes that came). */
-  private static InputStream body(HttpURLConnection http, InputStream sent) throws IOException {
+  /**
+   * The body as sent: unpacked when gzip. The bounded connection bounds the bytes that came; what they inflate to is
+   * bounded by the same answer limit here, so that a small answer cannot unpack into more than a resolve may read.
+   */
+  private InputStream body(HttpURLConnection http, InputStream sent, int millis) throws IOException {
     if (sent == null) {
       return InputStream.nullInputStream();
     }
     String encoding = http.getContentEncoding();
-    return encoding != null && (encoding.equalsIgnoreCase("gzip") || encoding.equalsIgnoreCase("x-gzip"))
-        ? new GZIPInputStream(sent) : sent;
+    if (encoding == null || !(encoding.equalsIgnoreCase("gzip") || encoding.equalsIgnoreCase("x-gzip"))) {
+      return sent;
+    }
+    URL url = http.getURL();
+    return limit.bound(new GZIPInputStream(sent), url.getProtocol() + "://" + url.getAuthority() + url.getPath()
+        + " (unpacked)", Duration.ofMillis(millis));
   }
 
   /**
    * An error status as google-http-client reports it, for {@link GoogleFailure}: status, reason, headers and body.
    * The headers typed as numbers in its {@link HttpHeaders} (Content-Length, Age) are not copied: nothing reads them.
    */
-  private static HttpResponseException errorAnswer(HttpURLConnection http, int status) throws IOException {
+  private HttpResponseException errorAnswer(HttpURLConnection http, int status, int millis) throws IOException {
     HttpHeaders headers = new HttpHeaders();
     http.getHeaderFields().forEach((name, values) -> {
       if (name != null && !name.equalsIgnoreCase("Content-Length") && !name.equalsIgnoreCase("Age")) {
@@ -250,7 +261,7 @@ public final class GoogleCalls implements AutoCloseable {
       }
     });
     String content;
-    try (InputStream in = body(http, http.getErrorStream())) {
+    try (InputStream in = body(http, http.getErrorStream(), millis)) {
       content = new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
     String reason = http.getResponseMessage() == null ? "" : http.getResponseMessage();

@@ -33,6 +33,8 @@ public final class GoogleRest {
    * GoogleCalls} opens them itself; a gax client reads them through a google-http-client transport).
    */
   private final ConnectionFactory connections;
+  /** The resolver's answer limit, also over what a gzip answer inflates to ({@link GoogleCalls}). */
+  private final AnswerLimit limit;
   private Credentials loaded;
 
   /**
@@ -43,6 +45,7 @@ public final class GoogleRest {
   public GoogleRest(URI endpoint, CredentialsProvider credentials, AnswerLimit limit) {
     this.endpoint = endpoint;
     this.connections = limit::open;
+    this.limit = limit;
     this.credentials = () -> {
       synchronized (this) {
         if (loaded == null) {
@@ -71,6 +74,11 @@ public final class GoogleRest {
   /** The endpoint, or {@code null} for Google's. */
   URI endpoint() {
     return endpoint;
+  }
+
+  /** The resolver's answer limit. */
+  AnswerLimit limit() {
+    return limit;
   }
 
   /** Opens the bounded connections of the transport. */

@@ -9,6 +9,7 @@ import com.google.auth.oauth2.AccessToken;
 import com.google.auth.oauth2.GoogleCredentials;
 import com.sun.net.httpserver.HttpServer;
 import io.clusterresolver.cloud.AnswerLimit;
+import io.clusterresolver.cloud.AnswerLimitException;
 import io.clusterresolver.cloud.ApiFailure;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -139,6 +140,18 @@ class GoogleCallsTest {
     String answer = calls(endpoint, NoCredentialsProvider.create()).call(GET_NAME, get("projects/p/things/a"),
         Duration.ofSeconds(10));
     assertThat(answer).isEqualTo("packed ".repeat(500).strip());
+  }
+
+  @Test
+  void aGzipAnswerThatUnpacksPastTheAnswerLimitIsCutThere() throws IOException {
+    gzip = true;
+    // ~2 KB on the wire (under the 1 MiB limit of calls()), 2 MiB once unpacked.
+    body = "{\"name\": \"" + "a".repeat(2 << 20) + "\"}";
+    RuntimeException e = catchThrowableOfType(() -> calls(endpoint, NoCredentialsProvider.create())
+        .call(GET_NAME, get("projects/p/things/a"), Duration.ofSeconds(10)), RuntimeException.class);
+    AnswerLimitException limit = AnswerLimitException.find(e);
+    assertThat(limit).as("%s", e).isNotNull();
+    assertThat(limit).hasMessageContaining("1 MiB").hasMessageContaining("(unpacked)");
   }
 
   @Test
