@@ -74,6 +74,8 @@ final class AzureMemberSource implements MemberSource {
   private final AddressType address;
   private final Duration timeout;
   private final SkuAccelerators skus;
+  /** Run as a listing starts: asks this VM's identity meanwhile (a metadata round trip off the critical path). */
+  private final Runnable onListing;
   /** The scale set's id and orchestration mode: neither changes while the set exists. */
   private final AtomicReference<ScaleSet> scaleSet = new AtomicReference<>();
 
@@ -86,18 +88,20 @@ final class AzureMemberSource implements MemberSource {
   private record ScaleSet(String id, boolean uniform) {}
 
   AzureMemberSource(ArmClients arm, Scope scope, TagMatcher tags, AddressType address, Duration timeout,
-      SkuAccelerators skus) {
+      SkuAccelerators skus, Runnable onListing) {
     this.arm = arm;
     this.scope = scope;
     this.tags = tags;
     this.address = address;
     this.timeout = timeout;
     this.skus = skus;
+    this.onListing = onListing;
   }
 
   @Override
   public List<Member> members() {
     CloudApi.Session session = API.session(timeout);
+    onListing.run();
     if (scope.scaleSet() == null) {
       return standalone(session, null);
     }

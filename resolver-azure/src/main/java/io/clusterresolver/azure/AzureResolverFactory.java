@@ -2,6 +2,7 @@ package io.clusterresolver.azure;
 
 import com.azure.core.credential.AccessToken;
 import com.azure.core.credential.TokenCredential;
+import com.azure.core.credential.TokenRequestContext;
 import com.azure.core.http.HttpClient;
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.cloud.AddressType;
@@ -12,6 +13,7 @@ import io.clusterresolver.cloud.CloudResolverSetup;
 import io.clusterresolver.cloud.MemberOrder;
 import io.clusterresolver.cloud.SelfIdentity;
 import io.clusterresolver.spi.ResolverConfig;
+import io.clusterresolver.spi.TaskProperties;
 import java.net.URI;
 import java.time.OffsetDateTime;
 import java.util.LinkedHashSet;
@@ -78,11 +80,14 @@ final class AzureResolverFactory {
         () -> IdentityCredentials.tokenHttp(trust, BoundedAnswers.of(config), deadlines::latest)), trust, deadlines,
         config.get(CloudProperties.TIMEOUT), limit);
     String armScope = arm + "|" + subscription;
+    SelfIdentity identity = SelfIdentity.cached(imds::resourceId);
+    // This VM is asked for while the VMs are listed (not after them), unless task-type and task-id say who it is.
+    boolean placedByConfig = config.get(TaskProperties.TASK_TYPE) != null && config.get(TaskProperties.TASK_ID) != null;
     AzureMemberSource source = new AzureMemberSource(clients,
         new AzureMemberSource.Scope(armScope, rg, scaleSet),
         tagMatcher(config), AddressType.parse(config.get(AzureProperties.ADDRESS)), config.get(CloudProperties.TIMEOUT),
-        new SkuAccelerators(clients, armScope));
-    return setup.resolver(source, SelfIdentity.cached(imds::resourceId), NAME, armScope,
+        new SkuAccelerators(clients, armScope), placedByConfig ? () -> { } : identity::askInBackground);
+    return setup.resolver(source, identity, NAME, armScope,
         config.getenv("AZURE_CLIENT_ID"), config.getenv("AZURE_TENANT_ID"), config.getenv("AZURE_FEDERATED_TOKEN_FILE"));
   }
 
@@ -99,11 +104,42 @@ final class AzureResolverFactory {
         config.get(AzureProperties.TAG_NAMES_CASE_INSENSITIVE));
   }
 
+  /**
+   * A fixed token: it is the user's to renew; the SDK asks again after its stated expiry. The pipeline's
+   * calls are synchronous, and so is this answer (the interface's default would wrap it in a Reactor
+   * {@code Mono} and block on it, which costs a cold resolve Reactor's subscription classes).
+   */
+  private static final class FixedToken implements TokenCredential {
+    private final String token;
+
+    FixedToken(String token) {
+      this.token = token;
+    }
+
+    @Override
+    public Mono<AccessToken> getToken(TokenRequestContext request) {
+      return Mono.just(current());
+    }
+
+    @Override
+    public AccessToken getTokenSync(TokenRequestContext request) {
+      return current();
+    }
+
+    private AccessToken current() {
+      return new AccessToken(token, OffsetDateTime.now().plusHours(1));
+    }
+
+    @Override
+    public String toString() {
+      return "FixedToken"; // never the token
+    }
+  }
+
   private static TokenCredential credential(ResolverConfig config, Supplier<HttpClient> tokenHttp) {
     String token = config.get(AzureProperties.ACCESS_TOKEN);
     if (token != null) {
-      // A fixed token: it is the user's to renew; the SDK asks again after its stated expiry.
-      return request -> Mono.just(new AccessToken(token, OffsetDateTime.now().plusHours(1)));
+      return new FixedToken(token);
     }
     return IdentityCredentials.defaultChain(config.get(AzureProperties.CLIENT_ID), tokenHttp.get());
   }

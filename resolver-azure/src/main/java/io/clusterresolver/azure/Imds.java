@@ -26,6 +26,8 @@ final class Imds {
   private static final String COMPUTE = "/metadata/instance/compute?api-version=" + API_VERSION + "&format=json";
 
   private final MetadataClient imds;
+  /** What IMDS said, once it has: a VM's identity does not change while the process runs. */
+  private volatile Compute known;
 
   Imds(URI endpoint) {
     this.imds = client(endpoint, Duration.ofSeconds(2));
@@ -48,8 +50,15 @@ final class Imds {
     }
   }
 
-  /** This VM, or empty off Azure (logged once per caller; callers cache it). */
+  /**
+   * This VM, or empty off Azure (logged once per caller; callers cache it). An answer is kept: the
+   * subscription's lookup and the resolve's identity then take one request between them.
+   */
   Optional<Compute> compute() {
+    Compute seen = known;
+    if (seen != null) {
+      return Optional.of(seen);
+    }
     Optional<String> answer = imds.get(COMPUTE, why -> LOG.log(Level.INFO, () -> "azure: the instance metadata"
         + " service did not tell this VM (" + why + "); this process is not matched to a VM: set"
         + " clusterresolver.azure.task-type and task-id, or clusterresolver.azure.imds-endpoint"));
@@ -58,8 +67,9 @@ final class Imds {
     }
     try (JsonReader reader = JsonProviders.createReader(answer.get())) {
       Map<String, Object> json = reader.readMap(JsonReader::readUntyped);
-      return Optional.of(new Compute(text(json, "vmId"), text(json, "name"), text(json, "resourceId"),
-          text(json, "vmScaleSetName"), text(json, "subscriptionId")));
+      known = new Compute(text(json, "vmId"), text(json, "name"), text(json, "resourceId"),
+          text(json, "vmScaleSetName"), text(json, "subscriptionId"));
+      return Optional.of(known);
     } catch (IOException | RuntimeException e) {
       LOG.log(Level.INFO, () -> "azure: the instance metadata service at " + imds.base()
           + " answered something that is not its JSON (" + e.getClass().getSimpleName() + ")");

@@ -287,6 +287,39 @@ class AzureProviderTest {
   }
 
   @Test
+  void thisVmIsAskedOfImdsWhileTheVmsAreStillBeingListed() {
+    azure.addTypical(0, 300, b -> b);
+    List<SimulatedVm> members = Expected.members(azure, vm -> true);
+    SimulatedVm me = members.get(7);
+    azure.identifyAs(azure.resourceId(me));
+    // The second VM page answers 2 s late: this VM's identity is asked meanwhile, not after the listing.
+    azure.inject(Fault.slow(Duration.ofSeconds(2)).onOperation("ListVirtualMachines").onPage(2).times(1));
+    azure.resetCounts();
+
+    Resolution r = AzureTestSupport.resolver(azure, "timeout", "20s").resolve();
+
+    assertThat(r.taskId().getAsInt()).isEqualTo(r.clusterSpec().jobTasks("worker")
+        .indexOf(Expected.privateIp(me) + ":8888"));
+    List<String> order = azure.requests().stream().map(q -> q.action()).collect(Collectors.toList());
+    assertThat(order).filteredOn("IMDS"::equals).hasSize(1);
+    assertThat(order.indexOf("IMDS")).as("calls in order: %s", order)
+        .isLessThan(order.lastIndexOf("ListVirtualMachines"));
+  }
+
+  @Test
+  void taskTypeAndTaskIdFromTheConfigurationAskImdsNothing() {
+    azure.addTypical(0, 5, b -> b);
+    azure.identifyAs(azure.resourceId(azure.vms().get(0)));
+    azure.resetCounts();
+
+    Resolution r = AzureTestSupport.resolver(azure, "task-type", "worker", "task-id", "3").resolve();
+
+    assertThat(r.taskType()).contains("worker");
+    assertThat(r.taskId().getAsInt()).isEqualTo(3);
+    assertThat(azure.callCount("IMDS")).isZero();
+  }
+
+  @Test
   void throttlingPastTheDeadlineIsATypedErrorAtTheDeadlineNamingStatusAndRequestId() {
     azure.addTypical(0, 150, b -> b);
     azure.inject(Fault.throttled().onOperation("ListNetworkInterfaces").always());
