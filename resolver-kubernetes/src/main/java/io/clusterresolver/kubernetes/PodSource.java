@@ -132,7 +132,7 @@ final class PodSource implements MemberSource {
             }
           });
     } finally {
-      next.abandon(); // a listing that failed after its next page was asked for
+      next.close(); // a listing that failed after its next page was asked for, or ran out of time while reading one
     }
     return new Listing(members, leftOut);
   }
@@ -175,14 +175,16 @@ final class PodSource implements MemberSource {
    * The request for the page after the one being read, sent as soon as that page's continue token is read. The
    * token pins the first page's resource version, so asking early reads the same snapshot. Its answer is taken by
    * the next page's call (retries of that call ask again); a listing that ends before taking it cancels it: fabric8
-   * completes the call anyway and drops its answer, read to its end, so the connection goes back to the pool.
+   * completes the call anyway and drops its answer, read to its end, so the connection goes back to the pool. Once the
+   * listing has ended nothing more is asked for (a page still being read after the deadline gave up on it).
    */
   private final class NextPage {
     private String token;
     private CompletableFuture<HttpResponse<byte[]>> answer;
+    private boolean closed;
 
     synchronized void ask(String nextToken) {
-      if (answer == null) {
+      if (answer == null && !closed) {
         token = nextToken;
         answer = send(nextToken);
       }
@@ -199,7 +201,13 @@ final class PodSource implements MemberSource {
       return taken;
     }
 
-    synchronized void abandon() {
+    /** Ends the listing's asking: what was asked for and not taken is cancelled, and nothing more is asked for. */
+    synchronized void close() {
+      closed = true;
+      abandon();
+    }
+
+    private void abandon() {
       if (answer != null) {
         answer.cancel(true);
         answer = null;
