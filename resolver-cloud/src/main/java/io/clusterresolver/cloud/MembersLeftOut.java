@@ -7,9 +7,11 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The machines one listing leaves out because they have no address of the chosen {@link AddressType}
- * (a member is never given another), said once at INFO after the listing with the first
- * {@value #SHOWN}: {@code aws: 2 instance(s) without a public-ipv4 address left out: i-1 (running), i-2 (stopped)}.
+ * The machines one listing leaves out, said once at INFO after the listing with the first {@value #SHOWN}: those
+ * without an address of the chosen {@link AddressType} (a member is never given another, {@link #of}),
+ * {@code aws: 2 instance(s) without a public-ipv4 address left out: i-1 (running), i-2 (stopped)}, or those left
+ * out for reasons each machine's entry gives ({@link #because}),
+ * {@code kubernetes: 2 pod(s) matching the selector left out of the cluster: p-1 (not ready), p-2 (no IP)}.
  * For one listing, on one thread at a time.
  */
 public final class MembersLeftOut {
@@ -19,15 +21,13 @@ public final class MembersLeftOut {
 
   private final String provider;
   private final String machines;
-  private final AddressType address;
-  private final String where;
+  private final String why;
   private final List<String> leftOut = new ArrayList<>();
 
-  private MembersLeftOut(String provider, String machines, AddressType address, String where) {
+  private MembersLeftOut(String provider, String machines, String why) {
     this.provider = Objects.requireNonNull(provider, "provider");
     this.machines = Objects.requireNonNull(machines, "machines");
-    this.address = Objects.requireNonNull(address, "address");
-    this.where = Objects.requireNonNull(where, "where");
+    this.why = Objects.requireNonNull(why, "why");
   }
 
   /**
@@ -37,10 +37,26 @@ public final class MembersLeftOut {
    * @param where where that address is read, written after "address" ({@code on nic0}), or empty
    */
   public static MembersLeftOut of(String provider, String machines, AddressType address, String where) {
-    return new MembersLeftOut(provider, machines, address, where);
+    Objects.requireNonNull(address, "address");
+    Objects.requireNonNull(where, "where");
+    return new MembersLeftOut(provider, machines, "without a " + address.configName() + " address"
+        + (where.isEmpty() ? "" : " " + where) + " left out");
   }
 
-  /** Notes one machine left out, as it is named in the line ({@code i-1 (running)}). */
+  /**
+   * Machines left out for reasons of their own, which each one's entry gives ({@code p-1 (not ready)}): the line is
+   * {@code PROVIDER: N MACHINES WHY: } and the first {@value #SHOWN} entries.
+   *
+   * @param provider the provider's name, which starts the line
+   * @param machines what the cloud's machines are called, with the plural in parentheses: {@code pod(s)}
+   * @param why what the left-out machines have in common, written after their count and kind, before the colon:
+   *     {@code matching the selector left out of the cluster}
+   */
+  public static MembersLeftOut because(String provider, String machines, String why) {
+    return new MembersLeftOut(provider, machines, why);
+  }
+
+  /** Notes one machine left out, as it is named in the line ({@code i-1 (running)}, {@code p-1 (not ready)}). */
   public void add(String machine) {
     leftOut.add(machine);
   }
@@ -56,8 +72,7 @@ public final class MembersLeftOut {
       return "";
     }
     StringBuilder line = new StringBuilder(provider).append(": ").append(leftOut.size()).append(' ').append(machines)
-        .append(" without a ").append(address.configName()).append(" address")
-        .append(where.isEmpty() ? "" : " " + where).append(" left out: ");
+        .append(' ').append(why).append(": ");
     for (int i = 0; i < Math.min(SHOWN, leftOut.size()); i++) {
       line.append(i == 0 ? "" : ", ").append(leftOut.get(i));
     }

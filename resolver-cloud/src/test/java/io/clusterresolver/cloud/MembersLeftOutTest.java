@@ -53,6 +53,39 @@ class MembersLeftOutTest {
   }
 
   @Test
+  void aFreeReasonIsWrittenAfterTheCountAndEachMachineGivesItsOwn() {
+    MembersLeftOut leftOut = MembersLeftOut.because("kubernetes", "pod(s)",
+        "matching the selector left out of the cluster");
+    leftOut.add("trainer-3 (not ready)");
+    leftOut.add("trainer-7 (no private-ipv4 pod IP)");
+    assertThat(leftOut.count()).isEqualTo(2);
+    assertThat(leftOut.message()).isEqualTo("kubernetes: 2 pod(s) matching the selector left out of the cluster:"
+        + " trainer-3 (not ready), trainer-7 (no private-ipv4 pod IP)");
+  }
+
+  @Test
+  void aFreeReasonNamesTheFirstTwentyAndLogsNothingWhenNoneWasLeftOut() {
+    Recording log = new Recording();
+    MembersLeftOut none = MembersLeftOut.because("kubernetes", "pod(s)", "matching the selector left out of the"
+        + " cluster");
+    none.log(log);
+    assertThat(none.message()).isEmpty();
+    assertThat(log.lines).isEmpty();
+
+    MembersLeftOut many = MembersLeftOut.because("kubernetes", "pod(s)", "matching the selector left out of the"
+        + " cluster");
+    for (int i = 0; i < 21; i++) {
+      many.add("p-" + i + " (terminating)");
+    }
+    many.log(log);
+    assertThat(log.lines).containsExactly("INFO kubernetes: 21 pod(s) matching the selector left out of the cluster:"
+        + " p-0 (terminating), p-1 (terminating), p-2 (terminating), p-3 (terminating), p-4 (terminating),"
+        + " p-5 (terminating), p-6 (terminating), p-7 (terminating), p-8 (terminating), p-9 (terminating),"
+        + " p-10 (terminating), p-11 (terminating), p-12 (terminating), p-13 (terminating), p-14 (terminating),"
+        + " p-15 (terminating), p-16 (terminating), p-17 (terminating), p-18 (terminating), p-19 (terminating), …");
+  }
+
+  @Test
   void logsOnceAtInfoAndNothingWhenNoneWasLeftOut() {
     Recording log = new Recording();
     MembersLeftOut none = MembersLeftOut.of("aws", "instance(s)", AddressType.PRIVATE_IPV4, "");

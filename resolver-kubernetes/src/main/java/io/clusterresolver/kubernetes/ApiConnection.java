@@ -5,6 +5,11 @@ import io.clusterresolver.cloud.RetryPolicy;
 import io.clusterresolver.cloud.SmallFile;
 import io.clusterresolver.spi.ResolverConfig;
 import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.internal.KubeConfigUtils;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.fabric8.kubernetes.client.utils.Utils;
+import io.fabric8.kubernetes.model.jackson.Jackson2JdkTypesModule;
+import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -12,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.regex.Pattern;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Where the API server is and how to authenticate to it, and which namespace to list: in a pod,
@@ -110,8 +116,7 @@ final class ApiConnection {
         return null;
       }
       try {
-        client = Config.fromKubeconfig(null, SmallFile.read(kubeconfig, MAX_KUBECONFIG_BYTES),
-            kubeconfig.toString());
+        client = fromKubeconfig(SmallFile.read(kubeconfig, MAX_KUBECONFIG_BYTES), kubeconfig);
       } catch (IOException | RuntimeException e) {
         problems.add(kubeconfigKey + ": " + kubeconfig + " is not a usable kubeconfig ("
             + (e instanceof SmallFile.TooLarge ? e.getMessage() : e.getClass().getSimpleName())
@@ -191,6 +196,43 @@ final class ApiConnection {
     client.setHttp2Disable(true);
     return problems.size() > before ? null : new ApiConnection(client, namespace, token, credentials,
         tlsSource != null ? tlsSource : caKey);
+  }
+
+  /**
+   * The client configuration of a kubeconfig's current context, as fabric8's {@code Config.fromKubeconfig} makes it:
+   * the kubeconfig read by fabric8's own serialization (its mapper and YAML reading) into its kubeconfig model, each
+   * context, cluster and user tagged with its file (relative certificate and key paths resolve against it), merged by
+   * {@code KubeConfigUtils.merge}, then fabric8's system properties and environment variables unless auto
+   * configuration is off. What differs: fabric8's shared serialization first searches the class path for every
+   * Kubernetes kind (the model classes of ~20 jars, most of a cold kubeconfig read), which a kubeconfig's model never
+   * needs; and the contents read are these, bounded, not the file read again.
+   */
+  static Config fromKubeconfig(String contents, Path path) {
+    io.fabric8.kubernetes.api.model.Config kubeconfig =
+        KubeconfigReader.SERIALIZATION.unmarshal(contents, io.fabric8.kubernetes.api.model.Config.class);
+    File file = path.toFile();
+    // The keys fabric8's KubeConfigUtils.parseConfig(File) tags them with, and reads back to resolve relative paths.
+    if (kubeconfig.getContexts() != null) {
+      kubeconfig.getContexts().forEach(c -> c.getAdditionalProperties().put("KUBERNETES_CONFIG_CONTEXT_FILE_KEY", file));
+    }
+    if (kubeconfig.getClusters() != null) {
+      kubeconfig.getClusters().forEach(c -> c.getAdditionalProperties().put("KUBERNETES_CONFIG_CLUSTER_FILE_KEY", file));
+    }
+    if (kubeconfig.getUsers() != null) {
+      kubeconfig.getUsers().forEach(u -> u.getAdditionalProperties().put("KUBERNETES_CONFIG_AUTH_INFO_FILE_KEY", file));
+    }
+    Config client = Config.empty();
+    KubeConfigUtils.merge(client, null, kubeconfig);
+    if (!Utils.getSystemPropertyOrEnvVar(Config.KUBERNETES_DISABLE_AUTO_CONFIG_SYSTEM_PROPERTY, false)) {
+      Config.configFromSysPropsOrEnvVars(client);
+    }
+    return client;
+  }
+
+  /** fabric8's default serialization, made on first use, without its search of the class path for kinds. */
+  private static final class KubeconfigReader {
+    static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization(
+        JsonMapper.builderWithJackson2Defaults().addModule(new Jackson2JdkTypesModule()).build(), false);
   }
 
   private static Path defaultKubeconfig(ResolverConfig config) {

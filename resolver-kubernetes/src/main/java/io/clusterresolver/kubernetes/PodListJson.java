@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -53,6 +54,20 @@ final class PodListJson {
    *     server sends has {@code metadata.resourceVersion} (an empty one too), and every pod a name
    */
   static Page page(byte[] body) {
+    return page(body, token -> {});
+  }
+
+  /**
+   * Reads a {@code PodList}, giving its {@code metadata.continue} (when it has a non-empty one) to {@code onContinue}
+   * as soon as it is read: before the items, as the API server writes a list (its {@code ListMeta} before its
+   * {@code items}), so that the next page can be asked for while this one is read. The token is given whether or not
+   * the rest of the page turns out to be readable.
+   *
+   * @param body the whole answer: the parser reads an array without copying it in chunks
+   * @param onContinue takes the continue token (once: a list has one {@code metadata})
+   * @throws NotTheApiException as {@link #page(byte[])}
+   */
+  static Page page(byte[] body, Consumer<String> onContinue) {
     try (JsonParser p = JSON.createParser(ObjectReadContext.empty(), body)) {
       require(p.nextToken() == JsonToken.START_OBJECT, "an answer that is not a JSON object");
       String resourceVersion = null;
@@ -63,7 +78,12 @@ final class PodListJson {
           for (String meta = nextField(p); meta != null; meta = nextField(p)) {
             switch (meta) {
               case "resourceVersion" -> resourceVersion = scalar(p, meta);
-              case "continue" -> continueToken = scalar(p, meta);
+              case "continue" -> {
+                continueToken = scalar(p, meta);
+                if (continueToken != null && !continueToken.isEmpty()) {
+                  onContinue.accept(continueToken);
+                }
+              }
               default -> p.skipChildren();
             }
           }

@@ -6,13 +6,13 @@ import io.clusterresolver.cloud.CloudApi;
 import io.clusterresolver.cloud.InBackground;
 import io.clusterresolver.cloud.Member;
 import io.clusterresolver.cloud.MemberSource;
+import io.clusterresolver.cloud.MembersLeftOut;
 import io.clusterresolver.cloud.RetryAfter;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.HttpResponse;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.System.Logger.Level;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -38,7 +39,6 @@ import java.util.concurrent.TimeUnit;
 final class PodSource implements MemberSource {
 
   private static final System.Logger LOG = System.getLogger(PodSource.class.getName());
-  private static final int NAMES_LOGGED = 20;
 
   /** Pods per page: the API server's and kubectl's usual chunk size. */
   static final long PAGE_SIZE = 500;
@@ -70,19 +70,14 @@ final class PodSource implements MemberSource {
     this.timeout = timeout;
   }
 
-  /** The member pods and the pods left out (with the reason), from one complete listing. */
-  record Listing(List<Member> members, List<String> leftOut) {}
+  /** The member pods and the pods left out (each with its reason), from one complete listing. */
+  record Listing(List<Member> members, MembersLeftOut leftOut) {}
 
   /** The member pods of one complete listing; the pods left out are logged. */
   @Override
   public List<Member> members() {
     Listing listing = list();
-    List<String> pods = listing.leftOut();
-    if (!pods.isEmpty()) {
-      LOG.log(Level.INFO, () -> "kubernetes: " + pods.size() + " pod(s) matching the selector left out of the"
-          + " cluster: " + String.join(", ", pods.subList(0, Math.min(NAMES_LOGGED, pods.size())))
-          + (pods.size() > NAMES_LOGGED ? ", …" : ""));
-    }
+    listing.leftOut().log(LOG);
     return listing.members();
   }
 
@@ -117,43 +112,108 @@ final class PodSource implements MemberSource {
 
   private Listing listOnce(CloudApi.Session session) {
     List<Member> members = new ArrayList<>();
-    List<String> leftOut = new ArrayList<>();
-    session.forEachPage("list pods in namespace " + connection.namespace(),
-        // The request's timeout bounds its answer's headers, the answer bounds its body, the deadline them all.
-        (token, remaining) -> InBackground.start(CALLS, "kubernetes: a page", () -> page(token)).join(remaining),
-        PodListJson.Page::continueToken,
-        page -> {
-          for (ListedPod pod : page.pods()) {
-            Pods.Reading r = Pods.read(pod, addressType, port, portName);
-            if (r.member() != null) {
-              members.add(r.member());
-            } else {
-              leftOut.add(r.leftOutBecause());
+    MembersLeftOut leftOut = MembersLeftOut.because(KubernetesClusterResolverProvider.NAME, "pod(s)",
+        "matching the selector left out of the cluster");
+    NextPage next = new NextPage();
+    try {
+      session.forEachPage("list pods in namespace " + connection.namespace(),
+          // The request's timeout bounds its answer's headers, the answer bounds its body, the deadline them all.
+          (token, remaining) -> InBackground.start(CALLS, "kubernetes: a page", () -> page(token, next))
+              .join(remaining),
+          PodListJson.Page::continueToken,
+          page -> {
+            for (ListedPod pod : page.pods()) {
+              Pods.Reading r = Pods.read(pod, addressType, port, portName);
+              if (r.member() != null) {
+                members.add(r.member());
+              } else {
+                leftOut.add(r.leftOutBecause());
+              }
             }
-          }
-        });
+          });
+    } finally {
+      next.close(); // a listing that failed after its next page was asked for, or ran out of time while reading one
+    }
     return new Listing(members, leftOut);
   }
 
-  /** One page: {@code GET /api/v1/namespaces/NS/pods?labelSelector=…&limit=500[&continue=…]}. */
-  private PodListJson.Page page(String token) {
-    HttpRequest request = http.newHttpRequestBuilder().uri(pageUri(token))
-        .header("Accept", "application/json")
-        .timeout(connection.clientConfig().getRequestTimeout(), TimeUnit.MILLISECONDS)
-        .build();
+  /**
+   * One page: {@code GET /api/v1/namespaces/NS/pods?labelSelector=…&limit=500[&continue=…]}, the answer the page
+   * before it asked for already when there is one. Its own continue token asks for the next page as soon as it is
+   * read, while the rest of this page is read and laid out.
+   */
+  private PodListJson.Page page(String token, NextPage next) {
+    CompletableFuture<HttpResponse<byte[]>> answer = token == null ? null : next.take(token);
     // The whole body, then read: fabric8's InputStream over the body's buffers copies them one byte at a time
     // (about a tenth of a cold resolve's listing). AnswerBounds bounds its size and time as it arrives.
     HttpResponse<byte[]> response;
     try {
-      response = http.sendAsync(request, byte[].class).join();
+      response = (answer != null ? answer : send(token)).join();
     } catch (CompletionException e) {
       throw e.getCause() instanceof RuntimeException r ? r : new UncheckedIOException(new IOException(e.getCause()));
     }
     byte[] body = response.body();
     if (response.isSuccessful()) {
-      return PodListJson.page(body);
+      return PodListJson.page(body, nextToken -> {
+        if (!nextToken.equals(token)) { // the same token again is a loop CloudApi reports
+          next.ask(nextToken);
+        }
+      });
     }
     throw failure(response, PodListJson.status(body), token);
+  }
+
+  private CompletableFuture<HttpResponse<byte[]>> send(String token) {
+    HttpRequest request = http.newHttpRequestBuilder().uri(pageUri(token))
+        .header("Accept", "application/json")
+        .timeout(connection.clientConfig().getRequestTimeout(), TimeUnit.MILLISECONDS)
+        .build();
+    return http.sendAsync(request, byte[].class);
+  }
+
+  /**
+   * The request for the page after the one being read, sent as soon as that page's continue token is read. The
+   * token pins the first page's resource version, so asking early reads the same snapshot. Its answer is taken by
+   * the next page's call (retries of that call ask again); a listing that ends before taking it cancels it: fabric8
+   * completes the call anyway and drops its answer, read to its end, so the connection goes back to the pool. Once the
+   * listing has ended nothing more is asked for (a page still being read after the deadline gave up on it).
+   */
+  private final class NextPage {
+    private String token;
+    private CompletableFuture<HttpResponse<byte[]>> answer;
+    private boolean closed;
+
+    synchronized void ask(String nextToken) {
+      if (answer == null && !closed) {
+        token = nextToken;
+        answer = send(nextToken);
+      }
+    }
+
+    /** The answer asked for {@code pageToken}, or {@code null} when none was (or it was taken). */
+    synchronized CompletableFuture<HttpResponse<byte[]>> take(String pageToken) {
+      CompletableFuture<HttpResponse<byte[]>> taken = pageToken.equals(token) ? answer : null;
+      if (taken == null) {
+        abandon();
+      }
+      token = null;
+      answer = null;
+      return taken;
+    }
+
+    /** Ends the listing's asking: what was asked for and not taken is cancelled, and nothing more is asked for. */
+    synchronized void close() {
+      closed = true;
+      abandon();
+    }
+
+    private void abandon() {
+      if (answer != null) {
+        answer.cancel(true);
+        answer = null;
+        token = null;
+      }
+    }
   }
 
   private URI pageUri(String token) {

@@ -89,4 +89,21 @@ class KubernetesHostileEndpointTest extends HostileEndpointContract {
       assertThat(e.getMessage()).contains("redirect").contains("HTTP 302").contains("clusterresolver.kubernetes.endpoint");
     }
   }
+
+  @Test
+  void aPageUnreadableAfterItsContinueTokenFailsTheResolveThoughTheNextPageWasAskedFor() {
+    // A readable pod, then the answer breaks: the next page is asked for as soon as the token is read (the same
+    // broken answer here), and the resolve still fails as a whole, naming what was wrong.
+    String broken = "{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"5\","
+        + "\"continue\":\"next-page\"},\"items\":[{\"metadata\":{\"name\":\"p-0\"},\"status\":{\"phase\":"
+        + "\"Running\",\"podIP\":\"10.0.0.1\",\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\"}]}},"
+        + "{\"metadata\":{\"na";
+    try (HostileEndpoint api = HostileEndpoint.answer(200, Map.of("Content-Type", "application/json"), broken)) {
+      ClusterResolverException e = resolveAgainst(api.uri(), Map.of());
+
+      assertThat(e).as("never the one readable pod as a cluster").isNotNull();
+      assertThat(e.getMessage()).contains("list pods").contains("page 1").contains("malformed JSON");
+      assertThat(api.requests().size()).as("page 1, and at most the next page asked for early").isBetween(1, 2);
+    }
+  }
 }

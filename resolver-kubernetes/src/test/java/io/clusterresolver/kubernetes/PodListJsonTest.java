@@ -196,6 +196,29 @@ class PodListJsonTest {
   }
 
   @Test
+  void theContinueTokenIsGivenAsSoonAsItIsReadBeforeTheItemsAndOnlyWhenThereIsOne() {
+    // The API server writes a list's metadata before its items: the token is out before a broken item is reached.
+    List<String> given = new ArrayList<>();
+    assertThatThrownBy(() -> PodListJson.page(stream("{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":"
+        + "{\"resourceVersion\":\"41\",\"continue\":\"eyJydiI6NDF9\",\"remainingItemCount\":3},\"items\":[{\"metada"),
+        given::add)).isInstanceOf(NotTheApiException.class).hasMessageContaining("malformed JSON");
+    assertThat(given).containsExactly("eyJydiI6NDF9");
+
+    // Written after the items it is given too, as fabric8's model reads it; none and an empty one are not given.
+    String after = "{\"items\":[],\"metadata\":{\"continue\":\"tok-2\",\"resourceVersion\":\"9\"}}";
+    given.clear();
+    assertThat(PodListJson.page(stream(after), given::add).continueToken())
+        .isEqualTo(FABRIC8.unmarshal(after, PodList.class).getMetadata().getContinue());
+    assertThat(given).containsExactly("tok-2");
+    given.clear();
+    PodListJson.page(stream("{\"metadata\":{\"resourceVersion\":\"9\",\"continue\":\"\"},\"items\":[]}"), given::add);
+    PodListJson.page(stream("{\"metadata\":{\"resourceVersion\":\"9\"},\"items\":[]}"), given::add);
+    assertThat(given).isEmpty();
+    PodListJson.page(stream(fixture()), given::add);
+    assertThat(given).containsExactly(FABRIC8.unmarshal(fixture(), PodList.class).getMetadata().getContinue());
+  }
+
+  @Test
   void anAnswerThatIsNotAListOfPodsIsNotTheApi() {
     assertThatThrownBy(() -> PodListJson.page(stream("{\"message\": \"Welcome to the proxy\"}")))
         .isInstanceOf(NotTheApiException.class).hasMessageContaining("metadata.resourceVersion");
