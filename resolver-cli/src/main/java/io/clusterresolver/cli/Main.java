@@ -12,10 +12,19 @@ public final class Main {
    */
   static final String UNUSED_CONVERTERS = "java\\.(time|sql)\\..*";
 
+  /**
+   * picocli's switch for Groovy closures in annotations, which no command of ours has: without it picocli looks
+   * {@code groovy.lang.Closure} up at every start, through every jar of the class path, and fails (issue 23).
+   */
+  static final String NO_CLOSURES = "picocli.disable.closures";
+
   public static void main(String[] args) {
     // picocli's documented switch; one given to the JVM (-Dpicocli.converters.excludes=...) is kept.
     if (System.getProperty("picocli.converters.excludes") == null) {
       System.setProperty("picocli.converters.excludes", UNUSED_CONVERTERS);
+    }
+    if (System.getProperty(NO_CLOSURES) == null) {
+      System.setProperty(NO_CLOSURES, "true");
     }
     CommandLogging.configure(System.getProperties());
     int status = ClusterResolverCommand.execute(args);

@@ -53,6 +53,10 @@ public final class PropertyOptions {
 
   private final CommandSpec model = CommandSpec.create().addOption(properties).addOption(configFile);
 
+  /** The {@code --config} file last read ({@code null}: none yet), and its properties. */
+  private Path readFile;
+  private Map<String, String> fileProperties = Map.of();
+
   /**
    * These options as a mixin, for a command to add once: {@code @Mixin(name = "propertyOptions") CommandSpec},
    * which picocli takes as it is, or {@link CommandSpec#addMixin(String, CommandSpec)}.
@@ -94,10 +98,9 @@ public final class PropertyOptions {
    */
   PropertySources sources(Map<String, String> environment, Map<String, String> extra,
       List<ClusterResolverProvider> onClassPath) {
-    Path configFile = configFile();
-    Map<String, String> fileProperties = configFile == null ? Map.of() : readConfigFile(configFile);
+    Map<String, String> fileProperties = fileProperties();
     checkKeys(given(), "-D ", onClassPath);
-    checkKeys(fileProperties, configFile + ": ", onClassPath);
+    checkKeys(fileProperties, configFile() + ": ", onClassPath);
     Map<String, String> explicit = new LinkedHashMap<>(extra);
     explicit.putAll(given());
     return PropertySources.withEnvironment(explicit, environment).withFile(fileProperties);
@@ -111,10 +114,25 @@ public final class PropertyOptions {
     return given().keySet();
   }
 
-  /** The keys of the {@code --config} file (read again; it is small). */
+  /** The keys of the {@code --config} file. */
   java.util.Set<String> fileKeys() {
+    return fileProperties().keySet();
+  }
+
+  /**
+   * The {@code --config} file's properties, read once per command: a resolve asks for them up to three times
+   * (its sources, those with {@code --task-type}, the unknown-key warnings), and the file is the same.
+   */
+  private Map<String, String> fileProperties() {
     Path configFile = configFile();
-    return configFile == null ? java.util.Set.of() : readConfigFile(configFile).keySet();
+    if (configFile == null) {
+      return Map.of();
+    }
+    if (!configFile.equals(readFile)) {
+      fileProperties = readConfigFile(configFile);
+      readFile = configFile;
+    }
+    return fileProperties;
   }
 
   private static Map<String, String> readConfigFile(Path file) {
@@ -154,6 +172,24 @@ public final class PropertyOptions {
    * classpath: a typo in the provider part would otherwise be ignored silently. The provider that
    * is used checks the name part itself (with a "did you mean" suggestion).
    */
+  /**
+   * Whether every key is addressed to one of these providers: then the distribution's catalog, which only adds
+   * names for the error below, need not be read (issue 23: a cold start's work).
+   */
+  private static boolean addressedTo(Set<String> providers, Map<String, String> properties) {
+    for (String key : properties.keySet()) {
+      if (!key.startsWith(ConfigProperty.PREFIX)) {
+        return false;
+      }
+      String rest = key.substring(ConfigProperty.PREFIX.length());
+      int dot = rest.indexOf('.');
+      if (!providers.contains(dot < 0 ? rest : rest.substring(0, dot))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   private static void checkKeys(Map<String, String> properties, String where,
       List<ClusterResolverProvider> onClassPath) {
     if (properties.isEmpty()) {
@@ -163,7 +199,9 @@ public final class PropertyOptions {
     for (ClusterResolverProvider provider : onClassPath != null ? onClassPath : ClusterResolvers.providers()) { // a loop: no lambda at a cold start
       known.add(provider.name());
     }
-    known.addAll(ProviderCatalog.ofDistribution().names()); // the distribution's, on the class path or not
+    if (!addressedTo(known, properties)) {
+      known.addAll(ProviderCatalog.ofDistribution().names()); // the distribution's, on the class path or not
+    }
     List<String> problems = new ArrayList<>();
     for (String key : properties.keySet()) {
       if (!key.startsWith(ConfigProperty.PREFIX)) {

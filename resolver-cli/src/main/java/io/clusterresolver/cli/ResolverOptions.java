@@ -198,8 +198,7 @@ public final class ResolverOptions {
     for (String key : propertyOptions.fileKeys()) {
       keys.put(key, "--config file");
     }
-    List<String> warnings = UnknownKeys.warnings(onClassPath, ProviderCatalog.ofDistribution(),
-        chosen, keys, environment);
+    List<String> warnings = UnknownKeys.warnings(onClassPath, chosen, keys, environment);
     CommandSpec command = command();
     if (!warnings.isEmpty() && command != null) {
       PrintWriter err = command.commandLine().getErr();

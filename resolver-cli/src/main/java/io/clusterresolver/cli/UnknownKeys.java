@@ -24,15 +24,35 @@ final class UnknownKeys {
   private UnknownKeys() {}
 
   /**
-   * One warning line per unknown setting, in a stable order.
+   * One warning line per unknown setting, in a stable order. The distribution's catalog (its providers that are not
+   * on the class path, whose settings are known too) is read only when some setting could be unknown: a resolve
+   * whose settings are all the chosen provider's, the common case, does not read it (issue 23).
    *
-   * @param catalog the distribution's providers that are not on the class path: their settings are known too
    * @param chosen the provider in use (its own unknown keys are errors, reported elsewhere)
    * @param keys every setting's key with where it came from ({@code -D}, a file, a system property)
    * @param environment the environment variables
    */
-  static List<String> warnings(List<ClusterResolverProvider> providers, ProviderCatalog catalog,
-      ClusterResolverProvider chosen, Map<String, String> keys, Map<String, String> environment) {
+  static List<String> warnings(List<ClusterResolverProvider> providers, ClusterResolverProvider chosen,
+      Map<String, String> keys, Map<String, String> environment) {
+    String chosenKeys = ConfigProperty.PREFIX + chosen.name() + ".";
+    String chosenVariables = ConfigProperty.environmentVariableOf(chosenKeys);
+    // Loops, not lambdas: this runs at every cold start.
+    List<String> otherKeys = new ArrayList<>();
+    for (String key : new TreeSet<>(keys.keySet())) {
+      if (key.startsWith(ConfigProperty.PREFIX) && !key.startsWith(chosenKeys)) {
+        otherKeys.add(key);
+      }
+    }
+    List<String> otherVariables = new ArrayList<>();
+    for (String variable : new TreeSet<>(environment.keySet())) {
+      if (variable.toUpperCase(Locale.ROOT).startsWith(ENV_PREFIX) && !variable.startsWith(chosenVariables)) {
+        otherVariables.add(variable);
+      }
+    }
+    if (otherKeys.isEmpty() && otherVariables.isEmpty()) {
+      return List.of();
+    }
+    ProviderCatalog catalog = ProviderCatalog.ofDistribution();
     Set<String> declaredKeys = new TreeSet<>(catalog.keys());
     Set<String> declaredVariables = new TreeSet<>(catalog.variables());
     for (ClusterResolverProvider provider : providers) {
@@ -41,17 +61,14 @@ final class UnknownKeys {
         declaredVariables.add(property.environmentVariable(provider.name()));
       }
     }
-    String chosenKeys = ConfigProperty.PREFIX + chosen.name() + ".";
-    String chosenVariables = ConfigProperty.environmentVariableOf(chosenKeys);
     List<String> warnings = new ArrayList<>();
-    for (String key : new TreeSet<>(keys.keySet())) { // loops, not lambdas: this runs at every cold start
-      if (key.startsWith(ConfigProperty.PREFIX) && !key.startsWith(chosenKeys) && !declaredKeys.contains(key)) {
+    for (String key : otherKeys) {
+      if (!declaredKeys.contains(key)) {
         warnings.add(warning(key, keys.get(key), Suggestions.closest(key, declaredKeys)));
       }
     }
-    for (String variable : new TreeSet<>(environment.keySet())) {
-      if (variable.toUpperCase(Locale.ROOT).startsWith(ENV_PREFIX) && !variable.startsWith(chosenVariables)
-          && !declaredVariables.contains(variable)) {
+    for (String variable : otherVariables) {
+      if (!declaredVariables.contains(variable)) {
         warnings.add(warning(variable, "environment variable", Suggestions.closest(variable, declaredVariables)));
       }
     }

@@ -2,8 +2,12 @@ package io.clusterresolver.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Typos outside the provider in use are warned about once, with the closest valid key. */
 class UnknownKeysTest {
@@ -22,6 +26,16 @@ class UnknownKeysTest {
     CliRun run = CliRun.run(Map.of(), "resolve", "--provider", "local", "-D", "clusterresolver.slurm.port-bse=1");
     assertThat(run.code).as("%s", run).isZero();
     assertThat(run.err).contains("clusterresolver.slurm.port-bse (-D)").contains("did you mean clusterresolver.slurm.port-base?");
+  }
+
+  @Test
+  void aMisspelledKeyOfAnotherProviderInTheConfigFile(@TempDir Path dir) throws IOException {
+    Path file = Files.writeString(dir.resolve("cluster.properties"), "clusterresolver.slurm.port-bse=1\n");
+    CliRun run = CliRun.run(Map.of(), "resolve", "--provider", "local", "--config", file.toString());
+    assertThat(run.code).as("%s", run).isZero();
+    assertThat(run.err).contains("clusterresolver.slurm.port-bse (--config file)")
+        .contains("did you mean clusterresolver.slurm.port-base?");
+    assertThat(run.err.lines().filter(l -> l.contains("port-bse")).count()).isEqualTo(1);
   }
 
   @Test
