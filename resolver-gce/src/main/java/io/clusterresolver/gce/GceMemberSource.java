@@ -9,6 +9,7 @@ import io.clusterresolver.cloud.Member;
 import io.clusterresolver.cloud.MemberSource;
 import io.clusterresolver.cloud.MembersLeftOut;
 import io.clusterresolver.cloud.NotTheApiException;
+import io.clusterresolver.cloud.OnceNoted;
 import io.clusterresolver.cloud.RequiredLabels;
 import io.clusterresolver.google.GoogleClients;
 import java.time.Duration;
@@ -18,7 +19,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
@@ -41,7 +41,7 @@ final class GceMemberSource implements MemberSource {
   private final AddressType address;
   private final Duration timeout;
   private final String scope;
-  private final Set<String> reportedWithoutAddress = ConcurrentHashMap.newKeySet();
+  private final OnceNoted reportedWithoutAddress = new OnceNoted();
 
   GceMemberSource(ComputeClients compute, Query query, AddressType address, Duration timeout, String scope) {
     this.compute = compute;
@@ -72,7 +72,7 @@ final class GceMemberSource implements MemberSource {
       String chosen = InstanceFacts.address(address, i).orElse(null);
       String id = InstanceFacts.memberId(i.id());
       if (chosen == null) {
-        if (reportedWithoutAddress.add(id)) {
+        if (reportedWithoutAddress.first(id)) {
           withoutAddress.add(i.name() + " (" + i.status() + ")");
         }
         continue;
