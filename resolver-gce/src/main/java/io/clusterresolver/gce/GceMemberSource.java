@@ -12,6 +12,7 @@ import io.clusterresolver.cloud.NotTheApiException;
 import io.clusterresolver.cloud.OnceNoted;
 import io.clusterresolver.cloud.RequiredLabels;
 import io.clusterresolver.google.GoogleClients;
+import io.clusterresolver.google.ResourceNames;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -95,11 +96,11 @@ final class GceMemberSource implements MemberSource {
 
   private int gpus(GceInstance i, CloudApi.Session session) {
     int attached = i.guestGpus();
-    String type = InstanceFacts.lastSegment(i.machineType());
+    String type = ResourceNames.lastSegment(i.machineType());
     if (attached > 0 || !InstanceFacts.hasBundledGpus(type)) {
       return attached;
     }
-    return MachineTypeGpus.of(compute, session, scope, query.project(), InstanceFacts.lastSegment(i.zone()), type);
+    return MachineTypeGpus.of(compute, session, scope, query.project(), ResourceNames.lastSegment(i.zone()), type);
   }
 
   /** The server-side filter: labels (exact) and, when only one state is asked for, the status. */
@@ -156,7 +157,7 @@ final class GceMemberSource implements MemberSource {
             remaining), InstanceGroupsListInstances::getKind, "compute#instanceGroupsListInstances"),
         InstanceGroupsListInstances::getNextPageToken,
         page -> page.getItemsList().stream().map(InstanceWithNamedPorts::getInstance)
-            .forEach(url -> names.add(InstanceFacts.lastSegment(url))));
+            .forEach(url -> names.add(ResourceNames.lastSegment(url))));
     if (names.isEmpty()) {
       return List.of();
     }
