@@ -2,41 +2,16 @@ package io.clusterresolver.cloud;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.clusterresolver.testkit.LogCapture;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.ResourceBundle;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** A note is said the first time only; a source remembers at most {@link OnceNoted#MAX_NOTED}, then says new ones. */
 class OnceNotedTest {
 
-  /** The records logged, as "LEVEL message". */
-  private final List<String> logged = new ArrayList<>();
-
-  private final Logger log = new Logger() {
-    @Override
-    public String getName() {
-      return "test";
-    }
-
-    @Override
-    public boolean isLoggable(Level level) {
-      return true;
-    }
-
-    @Override
-    public void log(Level level, ResourceBundle bundle, String message, Throwable thrown) {
-      logged.add(level + " " + message);
-    }
-
-    @Override
-    public void log(Level level, ResourceBundle bundle, String format, Object... params) {
-      logged.add(level + " " + format);
-    }
-  };
+  private static final Logger LOG = System.getLogger(OnceNotedTest.class.getName());
 
   @Test
   void eachNoteIsFirstOnce() {
@@ -48,14 +23,19 @@ class OnceNotedTest {
   }
 
   @Test
-  void aMessageIsLoggedAndBuiltOnlyTheFirstTime() {
+  void aMessageIsLoggedAtItsLevelAndBuiltOnlyTheFirstTime() {
     OnceNoted noted = new OnceNoted();
     AtomicInteger built = new AtomicInteger();
-    for (int resolve = 0; resolve < 3; resolve++) {
-      noted.log(log, Level.INFO, "type v9-8", () -> "tpu: type v9-8 #" + built.incrementAndGet());
-      noted.log(log, Level.WARNING, "node n UNHEALTHY", () -> "tpu: node n UNHEALTHY");
+    try (LogCapture logs = new LogCapture()) {
+      for (int resolve = 0; resolve < 3; resolve++) {
+        noted.log(LOG, Level.INFO, "type v9-8", () -> "once-noted-test: type v9-8 #" + built.incrementAndGet());
+        noted.log(LOG, Level.WARNING, "node n UNHEALTHY", () -> "once-noted-test: node n UNHEALTHY");
+      }
+      assertThat(logs.messages()).filteredOn(m -> m.startsWith("once-noted-test: "))
+          .containsExactly("once-noted-test: type v9-8 #1", "once-noted-test: node n UNHEALTHY");
+      assertThat(logs.messages(java.util.logging.Level.WARNING)).filteredOn(m -> m.startsWith("once-noted-test: "))
+          .containsExactly("once-noted-test: node n UNHEALTHY");
     }
-    assertThat(logged).containsExactly("INFO tpu: type v9-8 #1", "WARNING tpu: node n UNHEALTHY");
     assertThat(built).hasValue(1);
   }
 

@@ -37,7 +37,7 @@ public final class RecordingHttpServer implements AutoCloseable {
   /** How the test answers a request (after it is recorded). */
   @FunctionalInterface
   public interface Answer {
-    /** Answers {@code request}: {@link #send} or the exchange's own methods. */
+    /** Answers {@code request}: {@link RecordingHttpServer#send} or the exchange's own methods. */
     void answer(Request request, HttpExchange exchange) throws IOException;
   }
 
