@@ -10,14 +10,11 @@ import io.clusterresolver.cloud.CloudApi;
 import io.clusterresolver.cloud.NotTheApiException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicReference;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
@@ -81,7 +78,10 @@ final class Ec2MemberSource implements MemberSource {
     // Only what the layout needs is kept of each page.
     List<Listed> listed = new ArrayList<>();
     MembersLeftOut withoutAddress = MembersLeftOut.of(PROVIDER, "instance(s)", address, "");
-    TypeCatalog catalog = new TypeCatalog(session);
+    // Instance types not yet known are asked in the background as each page is read, while the SDK ends that call
+    // and later pages are fetched; whatever is still missing at the end is asked then.
+    CatalogCache.Prefetch<Map<String, Integer>> catalog = TYPE_CACHE.prefetch(session, cacheScope, BACKGROUND,
+        "cluster-resolver-aws-catalog", types -> ask(session, types));
     session.forEachPage("DescribeInstances",
         (token, remaining) -> {
           AtomicReference<InstancePage> read = new AtomicReference<>();
@@ -94,7 +94,7 @@ final class Ec2MemberSource implements MemberSource {
                     read.set(page);
                     if (accelerators) {
                       // Asked the moment the page is read: while the SDK finishes this call and later pages come.
-                      catalog.prefetch(typesWithAddress(page));
+                      catalog.start(typesWithAddress(page));
                     }
                   }))
               .build());
@@ -113,7 +113,7 @@ final class Ec2MemberSource implements MemberSource {
           }
         });
 
-    Map<String, Map<String, Integer>> typeAccelerators = accelerators ? catalog.acceleratorsOf(listed) : Map.of();
+    Map<String, Map<String, Integer>> typeAccelerators = accelerators ? catalog.await(typesOf(listed)) : Map.of();
     List<Member> members = new ArrayList<>(listed.size());
     for (int k = 0; k < listed.size(); k++) {
       Listed i = listed.set(k, null); // each instance is held once: as read, or as a member
@@ -146,6 +146,17 @@ final class Ec2MemberSource implements MemberSource {
     }
   }
 
+  /** The instance types of the listed instances. */
+  private static Set<String> typesOf(List<Listed> listed) {
+    Set<String> types = new java.util.LinkedHashSet<>();
+    for (Listed i : listed) {
+      if (i.type != null) {
+        types.add(i.type);
+      }
+    }
+    return types;
+  }
+
   /** The instance types of the instances of {@code page} that are listed (those with an address of the chosen type). */
   private Set<String> typesWithAddress(InstancePage page) {
     Set<String> types = new java.util.LinkedHashSet<>();
@@ -158,85 +169,24 @@ final class Ec2MemberSource implements MemberSource {
   }
 
   /**
-   * The instance types of one listing: types not yet known are asked for (per 100) in the background as
-   * each page is read, while the SDK ends that call and later pages are fetched, and whatever is still
-   * missing at the end is asked for then. Pages are read on the listing's thread, or the SDK's: synchronized.
+   * The accelerators of {@code types}, one {@code DescribeInstanceTypes} per 100 (a type the answer does not report
+   * has none). Runs on the listing's thread or the catalog's (the session only reads its deadline: safe to share).
    */
-  private final class TypeCatalog {
-    private final CloudApi.Session session;
-    private final Set<String> asked = new TreeSet<>();
-    private final List<CompletableFuture<Void>> inFlight = new ArrayList<>();
-
-    TypeCatalog(CloudApi.Session session) {
-      this.session = session;
-    }
-
-    /** Starts asking for those of {@code types} not known nor asked yet. */
-    synchronized void prefetch(Set<String> types) {
-      List<String> missing = missing(types);
-      if (!missing.isEmpty()) {
-        asked.addAll(missing);
-        inFlight.add(CompletableFuture.runAsync(() -> ask(missing), BACKGROUND));
+  private Map<String, Map<String, Integer>> ask(CloudApi.Session session, List<String> types) {
+    Map<String, Map<String, Integer>> accelerators = new HashMap<>();
+    for (int from = 0; from < types.size(); from += 100) {
+      List<String> chunk = types.subList(from, Math.min(types.size(), from + 100));
+      AtomicReference<InstanceTypeAccelerators> sink = new AtomicReference<>();
+      session.call("DescribeInstanceTypes",
+          remaining -> ec2.describeInstanceTypes(r -> r.instanceTypesWithStrings(chunk)
+              .overrideConfiguration(c -> c.apiCallTimeout(remaining)
+                  .putExecutionAttribute(StreamingInstances.TYPES_SINK, sink::set))));
+      InstanceTypeAccelerators answer = Objects.requireNonNull(sink.get(), "the DescribeInstanceTypes answer was not read");
+      for (String type : chunk) {
+        accelerators.put(type, answer.types().getOrDefault(type, Map.of()));
       }
     }
-
-    /** Accelerators by type name for the instances' types, once every type is known. */
-    Map<String, Map<String, Integer>> acceleratorsOf(List<Listed> instances) {
-      List<CompletableFuture<Void>> started;
-      synchronized (this) {
-        started = List.copyOf(inFlight);
-      }
-      for (CompletableFuture<Void> f : started) {
-        try {
-          f.join();
-        } catch (CompletionException e) {
-          throw e.getCause() instanceof RuntimeException ? (RuntimeException) e.getCause() : e;
-        }
-      }
-      Set<String> types = new java.util.LinkedHashSet<>();
-      for (Listed i : instances) {
-        if (i.type != null) {
-          types.add(i.type);
-        }
-      }
-      List<String> missing;
-      synchronized (this) {
-        missing = missing(types);
-      }
-      ask(missing);
-      Map<String, Map<String, Integer>> result = new LinkedHashMap<>();
-      for (String type : types) {
-        result.put(type, TYPE_CACHE.get(cacheScope, type).orElse(Map.of()));
-      }
-      return result;
-    }
-
-    private List<String> missing(Set<String> types) {
-      Set<String> missing = new TreeSet<>();
-      for (String type : types) {
-        if (!asked.contains(type) && !TYPE_CACHE.contains(cacheScope, type)) {
-          missing.add(type);
-        }
-      }
-      return new ArrayList<>(missing);
-    }
-
-    /** One {@code DescribeInstanceTypes} per 100 types (the session only reads its deadline: safe to share). */
-    private void ask(List<String> types) {
-      for (int from = 0; from < types.size(); from += 100) {
-        List<String> chunk = types.subList(from, Math.min(types.size(), from + 100));
-        AtomicReference<InstanceTypeAccelerators> sink = new AtomicReference<>();
-        session.call("DescribeInstanceTypes",
-            remaining -> ec2.describeInstanceTypes(r -> r.instanceTypesWithStrings(chunk)
-                .overrideConfiguration(c -> c.apiCallTimeout(remaining)
-                    .putExecutionAttribute(StreamingInstances.TYPES_SINK, sink::set))));
-        InstanceTypeAccelerators answer = Objects.requireNonNull(sink.get(), "the DescribeInstanceTypes answer was not read");
-        answer.types().forEach((type, devices) -> TYPE_CACHE.put(cacheScope, type, devices));
-        for (String type : chunk) {
-          TYPE_CACHE.putIfAbsent(cacheScope, type, Map.of()); // not reported: no accelerators
-        }
-      }
-    }
+    return accelerators;
   }
 
   /** Runs the catalog calls that overlap later pages: at most 4 at once, on the kit's daemon threads. */

@@ -7,6 +7,7 @@ import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetInn
 import com.azure.resourcemanager.compute.models.OrchestrationMode;
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.cloud.AddressType;
+import io.clusterresolver.cloud.CatalogCache;
 import io.clusterresolver.cloud.CloudApi;
 import io.clusterresolver.cloud.InBackground;
 import io.clusterresolver.cloud.RetryPolicy;
@@ -135,7 +136,7 @@ final class AzureMemberSource implements MemberSource {
       } else {
         listVms(session, scaleSetId, rg != null, listed, other);
       }
-      return listed.isEmpty() ? List.of() : join(session, listed, other);
+      return listed.isEmpty() ? List.of() : join(listed, other);
     } finally {
       other.cancel();
     }
@@ -160,8 +161,8 @@ final class AzureMemberSource implements MemberSource {
     private final Function<Context, PagedIterable<ArmResources.PublicIp>> publicIpListing;
     private InBackground<NicIndex> nics;
     private InBackground<Map<String, String>> publicIps;
-    /** The Resource SKUs of the first listed VM's location, unless the JVM knew them. */
-    private InBackground<Void> firstLocationSkus;
+    /** The Resource SKUs: the first listed VM's location's loaded from that VM on, unless the JVM knew them. */
+    private final CatalogCache.Prefetch<Map<String, Integer>> skuCatalog;
     private boolean located;
 
     Listings(CloudApi.Session session, String nicOperation,
@@ -171,6 +172,7 @@ final class AzureMemberSource implements MemberSource {
       this.nicOperation = nicOperation;
       this.nicListing = nicListing;
       this.publicIpListing = publicIpListing;
+      this.skuCatalog = skus.prefetch(session);
     }
 
     /** Starts the listings unless they have started. */
@@ -194,19 +196,12 @@ final class AzureMemberSource implements MemberSource {
         return;
       }
       located = true;
-      if (!skus.known(location)) {
-        firstLocationSkus = InBackground.start("cluster-resolver-azure-skus", () -> {
-          skus.load(Set.of(location), session);
-          return null;
-        });
-      }
+      skuCatalog.start(List.of(SkuAccelerators.key(location)));
     }
 
-    /** Waits for the first location's SKUs, if they are being listed. */
-    void awaitSkus() {
-      if (firstLocationSkus != null) {
-        firstLocationSkus.join();
-      }
+    /** GPUs by size of each of {@code locations}: the first location's awaited, the others listed now. */
+    Map<String, Map<String, Integer>> skus(Set<String> locations) {
+      return skuCatalog.await(locations);
     }
 
     NicIndex nics() {
@@ -226,9 +221,7 @@ final class AzureMemberSource implements MemberSource {
       if (publicIps != null) {
         publicIps.cancel();
       }
-      if (firstLocationSkus != null) {
-        firstLocationSkus.cancel();
-      }
+      skuCatalog.cancel();
     }
   }
 
@@ -315,7 +308,7 @@ final class AzureMemberSource implements MemberSource {
                 vm.sku(), null, vm.instanceId()));
             other.listed(vm.location());
           });
-      return listed.isEmpty() ? List.of() : join(session, listed, other);
+      return listed.isEmpty() ? List.of() : join(listed, other);
     } finally {
       other.cancel();
     }
@@ -332,17 +325,16 @@ final class AzureMemberSource implements MemberSource {
     return ips;
   }
 
-  private List<Member> join(CloudApi.Session session, List<Listed> listed, Listings other) {
+  private List<Member> join(List<Listed> listed, Listings other) {
     NicIndex nics = other.nics();
     Map<String, String> publicIps = other.publicIpAddresses();
-    other.awaitSkus();
     Set<String> locations = new HashSet<>();
     for (Listed vm : listed) {
       if (vm.location() != null) {
-        locations.add(vm.location());
+        locations.add(SkuAccelerators.key(vm.location()));
       }
     }
-    skus.load(locations, session);
+    Map<String, Map<String, Integer>> gpusBySize = other.skus(locations);
     List<Member> members = new ArrayList<>(listed.size());
     MembersLeftOut withoutAddress = MembersLeftOut.of(PROVIDER, "running VM(s)", address,
         "on their primary network interface");
@@ -359,7 +351,7 @@ final class AzureMemberSource implements MemberSource {
       if (vm.instanceId() != null) {
         m.label(RANK_LABEL, vm.instanceId());
       }
-      int gpus = skus.gpus(vm.location(), vm.size());
+      int gpus = SkuAccelerators.gpus(gpusBySize, vm.location(), vm.size());
       if (gpus > 0) {
         m.accelerators("GPU", gpus);
       }

@@ -3,10 +3,9 @@ package io.clusterresolver.azure;
 import io.clusterresolver.cloud.CatalogCache;
 import io.clusterresolver.cloud.CloudApi;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * GPUs per VM size from Resource SKUs ({@code $filter=location eq '…'}, capability {@code GPUs}),
@@ -25,12 +24,19 @@ final class SkuAccelerators {
     this.scope = scope;
   }
 
-  /** Lists the SKUs of every location not yet known (all pages of each). */
-  void load(Set<String> locations, CloudApi.Session session) {
-    for (String location : new TreeSet<>(locations)) {
-      if (known(location)) {
-        continue;
-      }
+  /**
+   * The SKUs of one resolve: a location {@linkplain CatalogCache.Prefetch#start started} (by its {@link #key}) is
+   * listed on a thread of its own, the others when {@linkplain CatalogCache.Prefetch#await awaited}; neither for a
+   * location this JVM knows.
+   */
+  CatalogCache.Prefetch<Map<String, Integer>> prefetch(CloudApi.Session session) {
+    return BY_LOCATION.prefetch(session, scope, "cluster-resolver-azure-skus", locations -> load(locations, session));
+  }
+
+  /** GPUs by lower-case size name of each location (all pages of each). */
+  private Map<String, Map<String, Integer>> load(List<String> locations, CloudApi.Session session) {
+    Map<String, Map<String, Integer>> byLocation = new HashMap<>();
+    for (String location : locations) {
       Map<String, Integer> gpus = new HashMap<>();
       String filter = "location eq '" + location + "'";
       Paging.forEach(session, "ResourceSkus.List(" + location + ")",
@@ -43,24 +49,21 @@ final class SkuAccelerators {
               }
             }
           });
-      BY_LOCATION.put(scope, key(location), Map.copyOf(gpus));
+      byLocation.put(location, Map.copyOf(gpus));
     }
+    return byLocation;
   }
 
-  /** Whether the SKUs of {@code location} are known to this JVM. */
-  boolean known(String location) {
-    return BY_LOCATION.contains(scope, key(location));
-  }
-
-  /** GPUs of a size in a location ({@link #load} first); 0 when none or unknown. */
-  int gpus(String location, String size) {
+  /** GPUs of a size in a location, from {@code byLocation} (a prefetch's answer); 0 when none or unknown. */
+  static int gpus(Map<String, Map<String, Integer>> byLocation, String location, String size) {
     if (location == null || size == null) {
       return 0;
     }
-    return BY_LOCATION.get(scope, key(location)).orElse(Map.of()).getOrDefault(size.toLowerCase(Locale.ROOT), 0);
+    return byLocation.getOrDefault(key(location), Map.of()).getOrDefault(size.toLowerCase(Locale.ROOT), 0);
   }
 
-  private static String key(String location) {
+  /** A location as the catalog knows it (and Resource SKUs' filter takes it): lower case, no spaces. */
+  static String key(String location) {
     return location.toLowerCase(Locale.ROOT).replace(" ", "");
   }
 

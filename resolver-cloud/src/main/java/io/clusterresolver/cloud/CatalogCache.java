@@ -1,9 +1,19 @@
 package io.clusterresolver.cloud;
 
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
@@ -74,6 +84,188 @@ public final class CatalogCache<V> {
   /** Keeps a fact unless one is kept already (a type an answer did not report, when another answer did). */
   public void putIfAbsent(String scope, String key, V fact) {
     keep(name(scope, key), Objects.requireNonNull(fact, "fact"), true);
+  }
+
+  /**
+   * Facts of one resolve loaded ahead, each load on its own daemon thread: see {@link Prefetch}.
+   *
+   * @param session the resolve's session: {@link Prefetch#await} waits no longer than its deadline
+   * @param scope the scope of every key
+   * @param name the threads' name, also named by the errors: {@code cluster-resolver-PROVIDER-WHAT}
+   * @param lookup the calls that answer some keys' facts
+   */
+  public Prefetch<V> prefetch(CloudApi.Session session, String scope, String name, Lookup<? extends V> lookup) {
+    return new Prefetch<>(this, session, scope, null, name, lookup);
+  }
+
+  /**
+   * Facts of one resolve loaded ahead on {@code threads} (a pool of {@link InBackground#daemonThreads(String, int)}
+   * bounds how many loads run at once): see {@link Prefetch}.
+   *
+   * @param session the resolve's session: {@link Prefetch#await} waits no longer than its deadline
+   * @param scope the scope of every key
+   * @param threads where each load runs
+   * @param name what a load is, named by the errors
+   * @param lookup the calls that answer some keys' facts
+   */
+  public Prefetch<V> prefetch(CloudApi.Session session, String scope, Executor threads, String name,
+      Lookup<? extends V> lookup) {
+    return new Prefetch<>(this, session, scope, Objects.requireNonNull(threads, "threads"), name, lookup);
+  }
+
+  /**
+   * The calls that answer the facts of some keys: one per key, or one per batch as the cloud's API takes them.
+   *
+   * @param <V> the fact
+   */
+  @FunctionalInterface
+  public interface Lookup<V> {
+    /**
+     * The facts of {@code keys}, by key. A key left out of the answer has no fact: nothing is kept for it, and it is
+     * missing from {@link Prefetch#await}'s answer.
+     *
+     * @param keys the keys to ask, sorted, none of them kept nor asked before by this prefetch
+     * @throws RuntimeException when a call fails (a {@link io.clusterresolver.ClusterResolverException} of the
+     *     session): it reaches the caller of {@link Prefetch#await}, and nothing is kept
+     */
+    Map<String, ? extends V> load(List<String> keys);
+  }
+
+  /**
+   * Catalog facts of one resolve asked while the listing runs: a listing learns the keys it needs page by page (the
+   * instance types, the first VM's location), {@linkplain #start starts} a load of those neither kept nor asked yet
+   * on a daemon thread, and {@linkplain #await awaits} them all after its last page, so that the catalog's calls are
+   * in flight beside the listing's instead of after it.
+   *
+   * <ul>
+   *   <li>A key is asked at most once per prefetch; one kept (by this JVM's earlier resolves) is never asked.
+   *   <li>{@link #await} answers every fact asked, even those a full cache could not keep, and asks itself, on the
+   *       caller's thread, for what is still missing: what fails in the background is the caller's failure, as it
+   *       was thrown (never a partial cluster).
+   *   <li>{@link #cancel} stops the loads that have not ended; a caller that no longer needs them (its listing
+   *       failed, or was empty) cancels in a {@code finally}.
+   * </ul>
+   *
+   * <p>Thread-safe: pages may be read on the SDK's threads.
+   *
+   * @param <V> the fact kept, immutable
+   */
+  public static final class Prefetch<V> {
+    private final CatalogCache<V> cache;
+    private final CloudApi.Session session;
+    private final String scope;
+    /** Where a load runs; {@code null}: a daemon thread of its own. */
+    private final Executor threads;
+    private final String name;
+    private final Lookup<? extends V> lookup;
+    /** What this prefetch has asked or started to ask: guarded by {@code this}. */
+    private final Set<String> asked = new HashSet<>();
+    /** The loads started: guarded by {@code this}. */
+    private final List<InBackground<Void>> loads = new ArrayList<>();
+    /** Every fact this prefetch loaded, kept or not by the cache. */
+    private final Map<String, V> loaded = new ConcurrentHashMap<>();
+
+    private Prefetch(CatalogCache<V> cache, CloudApi.Session session, String scope, Executor threads, String name,
+        Lookup<? extends V> lookup) {
+      this.cache = cache;
+      this.session = Objects.requireNonNull(session, "session");
+      this.scope = Objects.requireNonNull(scope, "scope");
+      this.threads = threads;
+      this.name = Objects.requireNonNull(name, "name");
+      this.lookup = Objects.requireNonNull(lookup, "lookup");
+    }
+
+    /** Starts a load of those of {@code keys} neither kept nor asked yet, if any, on another thread. */
+    public void start(Collection<String> keys) {
+      List<String> missing;
+      synchronized (this) {
+        missing = missing(keys);
+        if (missing.isEmpty()) {
+          return;
+        }
+        asked.addAll(missing);
+        loads.add(threads == null ? InBackground.start(name, () -> load(missing))
+            : InBackground.start(threads, name, () -> load(missing)));
+      }
+    }
+
+    /**
+     * The facts of {@code keys}: waits for every load started, within the session's deadline, then asks on this
+     * thread for the keys still neither kept nor asked.
+     *
+     * @return the fact of each key that has one, in the order of {@code keys}
+     * @throws RuntimeException what a load failed with, as the lookup threw it
+     * @throws io.clusterresolver.ClusterResolverException when the deadline passes first, naming {@code name}
+     */
+    public Map<String, V> await(Collection<String> keys) {
+      List<InBackground<Void>> started;
+      synchronized (this) {
+        started = List.copyOf(loads);
+      }
+      for (InBackground<Void> load : started) {
+        try {
+          load.join(session.deadline().remaining());
+        } catch (UncheckedIOException e) {
+          if (e.getCause() != null && e.getCause().getCause() instanceof TimeoutException) {
+            throw session.deadline().timedOut(session.provider(), name, e);
+          }
+          throw e; // the lookup's own
+        }
+      }
+      List<String> missing;
+      synchronized (this) {
+        missing = missing(keys);
+        asked.addAll(missing);
+      }
+      if (!missing.isEmpty()) {
+        load(missing);
+      }
+      Map<String, V> facts = new LinkedHashMap<>();
+      for (String key : keys) {
+        V fact = loaded.get(key);
+        if (fact == null) {
+          fact = cache.get(scope, key).orElse(null);
+        }
+        if (fact != null) {
+          facts.put(key, fact);
+        }
+      }
+      return facts;
+    }
+
+    /** Stops the loads that have not ended and waits for their end (see {@link InBackground#cancel()}). */
+    public void cancel() {
+      List<InBackground<Void>> started;
+      synchronized (this) {
+        started = List.copyOf(loads);
+      }
+      started.forEach(InBackground::cancel);
+    }
+
+    /** Those of {@code keys} neither asked nor kept, sorted: called holding {@code this}. */
+    private List<String> missing(Collection<String> keys) {
+      Set<String> missing = new TreeSet<>();
+      for (String key : keys) {
+        if (!asked.contains(key) && !cache.contains(scope, key)) {
+          missing.add(key);
+        }
+      }
+      return new ArrayList<>(missing);
+    }
+
+    private Void load(List<String> keys) {
+      Map<String, ? extends V> answer = Objects.requireNonNull(lookup.load(keys), "a catalog lookup answered null");
+      answer.forEach((key, fact) -> {
+        loaded.put(key, Objects.requireNonNull(fact, "a catalog lookup answered null for a key"));
+        cache.put(scope, key, fact);
+      });
+      return null;
+    }
+
+    @Override
+    public String toString() {
+      return "CatalogCache.Prefetch{" + name + ", " + scope + "}";
+    }
   }
 
   /** How many facts are kept. */

@@ -119,6 +119,11 @@ public final class CloudApi {
       return deadline;
     }
 
+    /** The provider whose calls these are, first word of their messages. */
+    String provider() {
+      return provider;
+    }
+
     /**
      * Runs one call.
      *

@@ -8,6 +8,7 @@ import com.google.cloud.compute.v1.InstanceGroupsListInstancesRequest;
 import com.google.cloud.compute.v1.InstanceGroupsSettings;
 import com.google.cloud.compute.v1.ListInstancesInstanceGroupsRequest;
 import io.clusterresolver.cloud.AnswerLimit;
+import io.clusterresolver.google.GoogleApi;
 import io.clusterresolver.google.GoogleClients;
 import io.clusterresolver.google.GoogleRest;
 import java.net.URI;
@@ -31,23 +32,23 @@ final class ComputeClients {
   /** Read-only access to Compute Engine is all the provider needs. */
   static final String SCOPE = "https://www.googleapis.com/auth/compute.readonly";
 
-  private final GoogleClients clients = new GoogleClients();
+  private final GoogleApi compute;
   private final Supplier<ComputeGets> gets;
   private final Supplier<InstanceGroupsClient> groups;
 
   ComputeClients(URI endpoint, CredentialsProvider credentials, Duration timeout, AnswerLimit limit) {
-    GoogleRest rest = new GoogleRest(endpoint, credentials, limit);
-    this.gets = clients.client(() -> GoogleRest.create(() -> new ComputeGets(rest)));
-    this.groups = clients.client(() -> {
+    this.compute = new GoogleApi(endpoint, credentials, limit);
+    this.gets = compute.client(ComputeGets::new);
+    this.groups = compute.client(rest -> {
       InstanceGroupsSettings.Builder b = rest.connect(InstanceGroupsSettings.newBuilder());
       GoogleRest.oneAttempt(b.listInstancesSettings(), timeout);
-      return GoogleRest.create(() -> InstanceGroupsClient.create(b.build()));
+      return InstanceGroupsClient.create(b.build());
     });
   }
 
-  /** Takes the clients for one resolve ({@link GoogleClients#lease()}): the last resolve to end closes them. */
+  /** Takes the clients for one resolve ({@link GoogleApi#lease()}): the last resolve to end closes them. */
   GoogleClients.Lease lease() {
-    return clients.lease();
+    return compute.lease();
   }
 
   InstancePage aggregatedList(String project, String filter, String token, Duration remaining) {

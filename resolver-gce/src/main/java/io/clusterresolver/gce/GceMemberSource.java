@@ -9,8 +9,10 @@ import io.clusterresolver.cloud.Member;
 import io.clusterresolver.cloud.MemberSource;
 import io.clusterresolver.cloud.MembersLeftOut;
 import io.clusterresolver.cloud.NotTheApiException;
+import io.clusterresolver.cloud.OnceNoted;
 import io.clusterresolver.cloud.RequiredLabels;
 import io.clusterresolver.google.GoogleClients;
+import io.clusterresolver.google.ResourceNames;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -18,7 +20,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
@@ -41,7 +42,7 @@ final class GceMemberSource implements MemberSource {
   private final AddressType address;
   private final Duration timeout;
   private final String scope;
-  private final Set<String> reportedWithoutAddress = ConcurrentHashMap.newKeySet();
+  private final OnceNoted reportedWithoutAddress = new OnceNoted();
 
   GceMemberSource(ComputeClients compute, Query query, AddressType address, Duration timeout, String scope) {
     this.compute = compute;
@@ -72,7 +73,7 @@ final class GceMemberSource implements MemberSource {
       String chosen = InstanceFacts.address(address, i).orElse(null);
       String id = InstanceFacts.memberId(i.id());
       if (chosen == null) {
-        if (reportedWithoutAddress.add(id)) {
+        if (reportedWithoutAddress.first(id)) {
           withoutAddress.add(i.name() + " (" + i.status() + ")");
         }
         continue;
@@ -95,11 +96,11 @@ final class GceMemberSource implements MemberSource {
 
   private int gpus(GceInstance i, CloudApi.Session session) {
     int attached = i.guestGpus();
-    String type = InstanceFacts.lastSegment(i.machineType());
+    String type = ResourceNames.lastSegment(i.machineType());
     if (attached > 0 || !InstanceFacts.hasBundledGpus(type)) {
       return attached;
     }
-    return MachineTypeGpus.of(compute, session, scope, query.project(), InstanceFacts.lastSegment(i.zone()), type);
+    return MachineTypeGpus.of(compute, session, scope, query.project(), ResourceNames.lastSegment(i.zone()), type);
   }
 
   /** The server-side filter: labels (exact) and, when only one state is asked for, the status. */
@@ -156,7 +157,7 @@ final class GceMemberSource implements MemberSource {
             remaining), InstanceGroupsListInstances::getKind, "compute#instanceGroupsListInstances"),
         InstanceGroupsListInstances::getNextPageToken,
         page -> page.getItemsList().stream().map(InstanceWithNamedPorts::getInstance)
-            .forEach(url -> names.add(InstanceFacts.lastSegment(url))));
+            .forEach(url -> names.add(ResourceNames.lastSegment(url))));
     if (names.isEmpty()) {
       return List.of();
     }

@@ -100,11 +100,6 @@ final class InstanceFacts {
     return Optional.empty();
   }
 
-  /** The last segment of a resource URL ({@code .../zones/us-east1-b/machineTypes/a2-highgpu-1g}). */
-  static String lastSegment(String url) {
-    return url.substring(url.lastIndexOf('/') + 1);
-  }
-
   /** Whether the machine type's GPUs are part of the type (a2, a3, g2, …). */
   static boolean hasBundledGpus(String machineType) {
     for (String family : BUNDLED_GPU_FAMILIES) {

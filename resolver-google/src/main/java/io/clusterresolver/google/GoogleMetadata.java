@@ -124,7 +124,7 @@ public final class GoogleMetadata {
 
   /** This instance's zone name ({@code us-central1-a}), from {@code projects/NUMBER/zones/ZONE}. */
   public Optional<String> zone() {
-    return get(ZONE).map(z -> z.substring(z.lastIndexOf('/') + 1));
+    return get(ZONE).map(ResourceNames::lastSegment);
   }
 
   /**

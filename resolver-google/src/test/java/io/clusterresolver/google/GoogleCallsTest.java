@@ -7,15 +7,14 @@ import com.google.api.gax.core.FixedCredentialsProvider;
 import com.google.api.gax.core.NoCredentialsProvider;
 import com.google.auth.oauth2.AccessToken;
 import com.google.auth.oauth2.GoogleCredentials;
-import com.sun.net.httpserver.HttpServer;
 import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.AnswerLimitException;
 import io.clusterresolver.cloud.ApiFailure;
+import io.clusterresolver.testkit.RecordingHttpServer;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
@@ -39,7 +38,7 @@ class GoogleCallsTest {
       "/v1/{name=projects/*/things/*}", in -> GoogleJson.member(in, "name", GoogleJson::string, ""));
 
   private final List<String> requests = new CopyOnWriteArrayList<>();
-  private HttpServer server;
+  private RecordingHttpServer server;
   private URI endpoint;
   private volatile int status = 200;
   private volatile String body = "{\"name\": \"thing\", \"other\": [1, 2]}";
@@ -52,13 +51,11 @@ class GoogleCallsTest {
 
   @BeforeEach
   void start() throws IOException {
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext("/", exchange -> {
-      requests.add(exchange.getRequestMethod() + " " + exchange.getRequestURI().getRawPath() + "?"
-          + exchange.getRequestURI().getQuery() + " routing=" + exchange.getRequestHeaders().getFirst("x-goog-request-params")
-          + " auth=" + exchange.getRequestHeaders().getFirst("Authorization"));
+    server = RecordingHttpServer.start((request, exchange) -> {
+      requests.add(request.method() + " " + request.path() + "?" + exchange.getRequestURI().getQuery() + " routing="
+          + request.header("x-goog-request-params") + " auth=" + request.header("Authorization"));
       byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-      String accepted = exchange.getRequestHeaders().getFirst("Accept-Encoding");
+      String accepted = request.header("Accept-Encoding");
       if (gzip && accepted != null && accepted.contains("gzip")) {
         java.io.ByteArrayOutputStream packed = new java.io.ByteArrayOutputStream();
         try (java.util.zip.GZIPOutputStream out = new java.util.zip.GZIPOutputStream(packed)) {
@@ -73,15 +70,13 @@ class GoogleCallsTest {
       firstStatus = 0;
       exchange.sendResponseHeaders(sent, bytes.length);
       exchange.getResponseBody().write(bytes);
-      exchange.close();
     });
-    server.start();
-    endpoint = URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+    endpoint = server.uri();
   }
 
   @AfterEach
   void stop() {
-    server.stop(0);
+    server.close();
   }
 
   private GoogleCalls calls(URI at, com.google.api.gax.core.CredentialsProvider credentials) throws IOException {
@@ -187,27 +182,19 @@ class GoogleCallsTest {
 
   @Test
   void aRedirectIsFollowedWithoutTheCredentials() throws IOException {
-    HttpServer elsewhere = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    List<String> seenElsewhere = new CopyOnWriteArrayList<>();
-    elsewhere.createContext("/", exchange -> {
-      seenElsewhere.add(exchange.getRequestURI().getRawPath() + " auth=" + exchange.getRequestHeaders().getFirst("Authorization"));
-      byte[] bytes = "{\"name\": \"moved\"}".getBytes(StandardCharsets.UTF_8);
-      exchange.sendResponseHeaders(200, bytes.length);
-      exchange.getResponseBody().write(bytes);
-      exchange.close();
-    });
-    elsewhere.start();
-    try {
+    try (RecordingHttpServer elsewhere = RecordingHttpServer.start((request, exchange) -> RecordingHttpServer.send(
+        exchange, 200, Map.of(), "{\"name\": \"moved\"}".getBytes(StandardCharsets.UTF_8)))) {
       firstStatus = 302;
-      answerHeaders.put("Location", "http://127.0.0.1:" + elsewhere.getAddress().getPort() + "/v1/moved");
+      answerHeaders.put("Location", elsewhere.uri() + "/v1/moved");
       GoogleCredentials token = GoogleCredentials.create(new AccessToken("ya29.secret", null));
       String answer = calls(endpoint, FixedCredentialsProvider.create(token)).call(GET_NAME, get("projects/p/things/a"),
           Duration.ofSeconds(10));
       assertThat(answer).isEqualTo("moved");
       assertThat(requests).singleElement().asString().endsWith("auth=Bearer ya29.secret");
-      assertThat(seenElsewhere).containsExactly("/v1/moved auth=null");
-    } finally {
-      elsewhere.stop(0);
+      assertThat(elsewhere.requests()).singleElement().satisfies(r -> {
+        assertThat(r.path()).isEqualTo("/v1/moved");
+        assertThat(r.header("Authorization")).isNull();
+      });
     }
   }
 

@@ -2,11 +2,9 @@ package io.clusterresolver.google;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpServer;
 import io.clusterresolver.cloud.MetadataClient;
+import io.clusterresolver.testkit.RecordingHttpServer;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -28,33 +26,25 @@ class GoogleMetadataTest {
       "/computeMetadata/v1/project/project-id", "my-project\n",
       "/computeMetadata/v1/instance/zone", "projects/123456789012/zones/us-central2-b");
 
-  private HttpServer server;
+  private RecordingHttpServer server;
   private URI base;
   private volatile boolean flavored = true;
 
   @BeforeEach
   void start() throws IOException {
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext("/", exchange -> {
-      String value = VALUES.get(exchange.getRequestURI().getPath());
-      boolean asked = "Google".equals(exchange.getRequestHeaders().getFirst("Metadata-Flavor"));
-      if (flavored) {
-        exchange.getResponseHeaders().add("Metadata-Flavor", "Google");
-      }
+    server = RecordingHttpServer.start((request, exchange) -> {
+      String value = VALUES.get(request.path());
+      boolean asked = "Google".equals(request.header("Metadata-Flavor"));
       byte[] body = (value == null || !asked ? "" : value).getBytes(StandardCharsets.UTF_8);
-      exchange.sendResponseHeaders(!asked ? 403 : value == null ? 404 : 200, body.length == 0 ? -1 : body.length);
-      if (body.length > 0) {
-        exchange.getResponseBody().write(body);
-      }
-      exchange.close();
+      RecordingHttpServer.send(exchange, !asked ? 403 : value == null ? 404 : 200,
+          flavored ? Map.of("Metadata-Flavor", "Google") : Map.of(), body);
     });
-    server.start();
-    base = URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+    base = server.uri();
   }
 
   @AfterEach
   void stop() {
-    server.stop(0);
+    server.close();
   }
 
   private GoogleMetadata metadata() {

@@ -4,10 +4,10 @@ import com.google.api.gax.core.CredentialsProvider;
 import com.google.api.gax.rpc.RequestParamsBuilder;
 import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.RetryPolicy;
+import io.clusterresolver.google.GoogleApi;
 import io.clusterresolver.google.GoogleCalls;
 import io.clusterresolver.google.GoogleClients;
 import io.clusterresolver.google.GoogleCredentialsSetting;
-import io.clusterresolver.google.GoogleRest;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -19,7 +19,7 @@ import java.util.function.Supplier;
  * per call, made once (the SDK does not retry): the kit's {@code CloudApi} retries it by {@link #RETRY}
  * (at most {@link #MAX_ATTEMPTS} attempts, exponential backoff, within what is left of the deadline)
  * on throttling, server errors and lost connections, and counts the attempts. The client is built on the
- * first call and kept while resolves use it ({@link GoogleClients}); each call carries its own deadline.
+ * first call and kept while resolves use it ({@link GoogleApi}); each call carries its own deadline.
  */
 final class TpuApi {
 
@@ -40,7 +40,7 @@ final class TpuApi {
   private static final GoogleCalls.Method<TpuNode> GET_NODE = GoogleCalls.get(
       "google.cloud.tpu.v2.Tpu/GetNode", "/v2/{name=projects/*/locations/*/nodes/*}", TpuNode::read);
 
-  private final GoogleClients clients = new GoogleClients();
+  private final GoogleApi tpu;
   private final Supplier<GoogleCalls> client;
 
   /**
@@ -48,13 +48,13 @@ final class TpuApi {
    * @param credentials the {@code credentials} property's credentials ({@link GoogleCredentialsSetting})
    */
   TpuApi(URI endpoint, CredentialsProvider credentials, AnswerLimit limit) {
-    GoogleRest rest = new GoogleRest(endpoint, credentials, limit);
-    this.client = clients.client(() -> GoogleRest.create(() -> new GoogleCalls(rest, "tpu.googleapis.com:443")));
+    this.tpu = new GoogleApi(endpoint, credentials, limit);
+    this.client = tpu.client(rest -> new GoogleCalls(rest, "tpu.googleapis.com:443"));
   }
 
   /** Takes the client for one resolve: built on its first call, closed when the last resolve using it ends. */
   GoogleClients.Lease lease() {
-    return clients.lease();
+    return tpu.lease();
   }
 
   /** Gets one node by its full resource name, waiting at most {@code remaining}: one attempt, in a {@link #lease()}. */

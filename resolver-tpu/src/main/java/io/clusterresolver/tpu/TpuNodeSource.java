@@ -7,6 +7,7 @@ import io.clusterresolver.cloud.CloudApi;
 import io.clusterresolver.cloud.Member;
 import io.clusterresolver.cloud.MemberSource;
 import io.clusterresolver.cloud.NotTheApiException;
+import io.clusterresolver.cloud.OnceNoted;
 import io.clusterresolver.google.GoogleClients;
 import io.clusterresolver.google.GoogleFailure;
 import io.clusterresolver.google.GoogleMetadata;
@@ -16,8 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Asks the source of truth about the node on every call: one {@code nodes.get} (the API's
@@ -56,7 +55,7 @@ final class TpuNodeSource implements MemberSource {
   private final boolean adc;
   private final Integer portOverride;
   private final Duration timeout;
-  private final Set<String> warned = ConcurrentHashMap.newKeySet();
+  private final OnceNoted warned = new OnceNoted();
 
   /**
    * @param target what to ask about
@@ -196,9 +195,9 @@ final class TpuNodeSource implements MemberSource {
 
   private Map<String, Integer> accelerators(String type, int hosts) {
     Optional<Map<String, Integer>> perHost = AcceleratorTypes.perHost(type, hosts);
-    if (perHost.isEmpty() && warned.add("type " + type)) {
-      LOG.log(Level.INFO, () -> PROVIDER + ": accelerator type '" + type + "' is not one this version counts"
-          + " (v2, v3, v4, v5p, v5litepod, v6e): no TPU count reported");
+    if (perHost.isEmpty()) {
+      warned.log(LOG, Level.INFO, "type " + type, () -> PROVIDER + ": accelerator type '" + type + "' is not one"
+          + " this version counts (v2, v3, v4, v5p, v5litepod, v6e): no TPU count reported");
     }
     return perHost.orElse(Map.of());
   }
@@ -213,9 +212,7 @@ final class TpuNodeSource implements MemberSource {
     String message = PROVIDER + ": node " + target.node() + " is READY but "
         + (health == TpuNode.Health.UNRECOGNIZED ? "not healthy" : health.name()) + ": " + description
         + "; every worker is kept";
-    if (warned.add(message)) {
-      LOG.log(Level.WARNING, message);
-    }
+    warned.log(LOG, Level.WARNING, message, () -> message);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.clusterresolver.tpu;
 
+import io.clusterresolver.google.ResourceNames;
 import java.util.List;
 
 /**
@@ -48,7 +49,7 @@ record TpuTarget(Kind kind, String node, List<String> addresses, String source) 
 
   /** The node's short name (the last part of its resource name). */
   String shortName() {
-    return node.substring(node.lastIndexOf('/') + 1);
+    return ResourceNames.lastSegment(node);
   }
 
   /** The node's location (its zone). */

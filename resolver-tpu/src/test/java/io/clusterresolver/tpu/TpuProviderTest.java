@@ -195,6 +195,20 @@ class TpuProviderTest {
   }
 
   @Test
+  void aResolverSaysTheUnhealthyWarningOnceThoughEveryResolveAsksTheApi() {
+    tpu.add(SimulatedTpuNode.builder("n").acceleratorType("v4-16").health(SimulatedTpuNode.Health.UNHEALTHY_MAINTENANCE)
+        .healthDescription("The TPU had a maintenance event").workers("10.0.0.2", "10.0.0.1").build());
+    try (LogCapture logs = new LogCapture()) {
+      ClusterResolver resolver = TpuTestSupport.resolver(tpu, "n");
+      int before = tpu.requests().size();
+      resolver.clusterSpec();
+      resolver.clusterSpec();
+      assertThat(tpu.requests().size() - before).as("membership is never cached").isGreaterThanOrEqualTo(2);
+      assertThat(logs.messages()).filteredOn(m -> m.contains("UNHEALTHY_MAINTENANCE")).hasSize(1);
+    }
+  }
+
+  @Test
   void anUnknownNodeIsAConfigurationErrorNamingTheNodeAndLocation() {
     Throwable t = catchThrowable(() -> TpuTestSupport.resolver(tpu, "no-such-node").clusterSpec());
     assertThat(t).isInstanceOf(ConfigurationException.class).hasMessageContaining("no-such-node")

@@ -5,17 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.api.gax.core.NoCredentialsProvider;
 import com.google.cloud.tpu.v2.TpuClient;
 import com.google.cloud.tpu.v2.TpuSettings;
-import com.sun.net.httpserver.HttpServer;
 import io.clusterresolver.cloud.AnswerLimit;
+import io.clusterresolver.testkit.RecordingHttpServer;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -26,36 +23,20 @@ import org.junit.jupiter.api.Test;
  */
 class TpuRequestTest {
 
-  /** What a request is, as a server sees it. */
-  private record Seen(String method, String path, String query, String routing, String apiClient, String authorization,
-      String acceptEncoding, String userAgent) {}
-
-  private final List<Seen> seen = Collections.synchronizedList(new ArrayList<>());
-  private HttpServer server;
+  private RecordingHttpServer server;
   private URI endpoint;
 
   @BeforeEach
   void start() throws IOException {
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext("/", exchange -> {
-      var headers = exchange.getRequestHeaders();
-      seen.add(new Seen(exchange.getRequestMethod(), exchange.getRequestURI().getRawPath(),
-          exchange.getRequestURI().getRawQuery(), headers.getFirst("x-goog-request-params"),
-          headers.getFirst("x-goog-api-client"), headers.getFirst("Authorization"), headers.getFirst("Accept-Encoding"),
-          headers.getFirst("User-Agent")));
-      byte[] body = "{\"name\": \"projects/p/locations/z/nodes/n\"}".getBytes(StandardCharsets.UTF_8);
-      exchange.getResponseHeaders().set("Content-Type", "application/json");
-      exchange.sendResponseHeaders(200, body.length);
-      exchange.getResponseBody().write(body);
-      exchange.close();
-    });
-    server.start();
-    endpoint = URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+    server = RecordingHttpServer.start((request, exchange) -> RecordingHttpServer.send(exchange, 200,
+        Map.of("Content-Type", "application/json"),
+        "{\"name\": \"projects/p/locations/z/nodes/n\"}".getBytes(StandardCharsets.UTF_8)));
+    endpoint = server.uri();
   }
 
   @AfterEach
   void stop() {
-    server.stop(0);
+    server.close();
   }
 
   @Test
@@ -71,21 +52,21 @@ class TpuRequestTest {
       sdk.getNode(name);
     }
 
-    assertThat(seen).hasSize(2);
-    Seen ours = seen.get(0);
-    Seen sdks = seen.get(1);
+    assertThat(server.requests()).hasSize(2);
+    RecordingHttpServer.Request ours = server.requests().get(0);
+    RecordingHttpServer.Request sdks = server.requests().get(1);
     assertThat(ours.method()).isEqualTo(sdks.method()).isEqualTo("GET");
     assertThat(ours.path()).isEqualTo(sdks.path()).startsWith("/v2/projects/my-project/");
     assertThat(ours.query()).isEqualTo(sdks.query());
-    assertThat(ours.routing()).isEqualTo(sdks.routing()).isNotBlank();
-    assertThat(ours.authorization()).isNull();
+    assertThat(ours.header("x-goog-request-params")).isEqualTo(sdks.header("x-goog-request-params")).isNotBlank();
+    assertThat(ours.header("Authorization")).isNull();
     // Both ask for a gzip answer, which Google's front ends give only to a user agent that says "gzip".
-    assertThat(ours.acceptEncoding()).isEqualTo(sdks.acceptEncoding()).contains("gzip");
-    assertThat(ours.userAgent()).contains("gzip");
-    assertThat(sdks.userAgent()).contains("gzip");
+    assertThat(ours.header("Accept-Encoding")).isEqualTo(sdks.header("Accept-Encoding")).contains("gzip");
+    assertThat(ours.header("User-Agent")).contains("gzip");
+    assertThat(sdks.header("User-Agent")).contains("gzip");
     // The SDK adds its own library's token (gapic/…) to gl-java/…, gax/… and rest/…: ours is the same less that one.
-    assertThat(tokens(sdks.apiClient())).containsAll(tokens(ours.apiClient()));
-    assertThat(tokens(ours.apiClient())).anyMatch(t -> t.startsWith("gl-java/")).anyMatch(t -> t.startsWith("gax/"))
+    assertThat(tokens(sdks.header("x-goog-api-client"))).containsAll(tokens(ours.header("x-goog-api-client")));
+    assertThat(tokens(ours.header("x-goog-api-client"))).anyMatch(t -> t.startsWith("gl-java/")).anyMatch(t -> t.startsWith("gax/"))
         .anyMatch(t -> t.startsWith("rest/"));
   }
 
