@@ -13,6 +13,7 @@ import io.clusterresolver.google.GoogleClients;
 import io.clusterresolver.google.GoogleRest;
 import java.net.URI;
 import java.time.Duration;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -51,12 +52,14 @@ final class ComputeClients {
     return compute.lease();
   }
 
-  InstancePage aggregatedList(String project, String filter, String token, Duration remaining) {
-    return gets.get().aggregatedList(project, filter, token, remaining);
+  InstancePage aggregatedList(String project, String filter, String token, Duration remaining,
+      Consumer<GceInstance> seen) {
+    return gets.get().aggregatedList(project, filter, token, remaining, seen);
   }
 
-  InstancePage list(String project, String zone, String filter, String token, Duration remaining) {
-    return gets.get().list(project, zone, filter, token, remaining);
+  InstancePage list(String project, String zone, String filter, String token, Duration remaining,
+      Consumer<GceInstance> seen) {
+    return gets.get().list(project, zone, filter, token, remaining, seen);
   }
 
   InstanceGroupsListInstances groupMembers(String project, String zone, String group, String instanceState,

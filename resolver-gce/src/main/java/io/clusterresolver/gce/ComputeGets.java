@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * The Compute Engine {@code GET}s of a resolve, {@code instances.aggregatedList}, {@code instances.list} and
@@ -38,18 +39,30 @@ final class ComputeGets implements AutoCloseable {
     this.calls = new GoogleCalls(rest, "compute.googleapis.com:443");
   }
 
-  /** One page of every zone's instances (partial success asked for: the caller refuses unreachable zones). */
-  InstancePage aggregatedList(String project, String filter, String token, Duration remaining) {
+  /**
+   * One page of every zone's instances (partial success asked for: the caller refuses unreachable zones), each
+   * instance told to {@code seen} as it is read.
+   */
+  InstancePage aggregatedList(String project, String filter, String token, Duration remaining,
+      Consumer<GceInstance> seen) {
     Map<String, List<String>> query = query(filter, token);
     query.put("returnPartialSuccess", List.of("true"));
-    return calls.call(AGGREGATED_LIST, new GoogleCalls.Get(Map.of("project", project), query, routing(project)),
+    return calls.call(watched(AGGREGATED_LIST, in -> InstancePage.readAggregated(in, seen)),
+        new GoogleCalls.Get(Map.of("project", project), query, routing(project)), remaining);
+  }
+
+  /** One page of one zone's instances, each told to {@code seen} as it is read. */
+  InstancePage list(String project, String zone, String filter, String token, Duration remaining,
+      Consumer<GceInstance> seen) {
+    return calls.call(watched(LIST, in -> InstancePage.readList(in, seen)),
+        new GoogleCalls.Get(Map.of("project", project, "zone", zone), query(filter, token), routing(project)),
         remaining);
   }
 
-  /** One page of one zone's instances. */
-  InstancePage list(String project, String zone, String filter, String token, Duration remaining) {
-    return calls.call(LIST, new GoogleCalls.Get(Map.of("project", project, "zone", zone), query(filter, token),
-        routing(project)), remaining);
+  /** {@code method} with its answer read by {@code answer} (the path template is parsed once, in the constant). */
+  private static GoogleCalls.Method<InstancePage> watched(GoogleCalls.Method<InstancePage> method,
+      GoogleCalls.Answer<InstancePage> answer) {
+    return new GoogleCalls.Method<>(method.fullName(), method.path(), answer);
   }
 
   /** A machine type's bundled GPUs. */

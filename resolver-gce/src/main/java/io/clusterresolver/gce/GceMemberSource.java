@@ -42,9 +42,16 @@ final class GceMemberSource implements MemberSource {
   private final AddressType address;
   private final Duration timeout;
   private final String scope;
+  private final Runnable onListing;
   private final OnceNoted reportedWithoutAddress = new OnceNoted();
 
-  GceMemberSource(ComputeClients compute, Query query, AddressType address, Duration timeout, String scope) {
+  /**
+   * @param scope the API endpoint, for the catalog of machine types
+   * @param onListing run when a listing starts (asks this process's identity in the background)
+   */
+  GceMemberSource(ComputeClients compute, Query query, AddressType address, Duration timeout, String scope,
+      Runnable onListing) {
+    this.onListing = onListing;
     this.compute = compute;
     this.query = query;
     this.address = address;
@@ -61,8 +68,15 @@ final class GceMemberSource implements MemberSource {
 
   private List<Member> list() {
     CloudApi.Session session = GceFailures.API.session(timeout);
-    List<GceInstance> listed = query.instanceGroup() != null ? groupMembers(session)
-        : query.zones().isEmpty() ? aggregated(session) : perZone(session);
+    onListing.run(); // this process's identity, asked while the pages come
+    try (MachineTypeGpus.Lookups types = new MachineTypeGpus.Lookups(compute, session, scope, query.project())) {
+      return list(session, types);
+    }
+  }
+
+  private List<Member> list(CloudApi.Session session, MachineTypeGpus.Lookups types) {
+    List<GceInstance> listed = query.instanceGroup() != null ? groupMembers(session, types)
+        : query.zones().isEmpty() ? aggregated(session, types) : perZone(session, types);
     List<Member> members = new ArrayList<>(listed.size());
     MembersLeftOut withoutAddress = MembersLeftOut.of(GceClusterResolverProvider.NAME, "instance(s)", address, "on nic0");
     for (GceInstance i : listed) {
@@ -79,7 +93,7 @@ final class GceMemberSource implements MemberSource {
         continue;
       }
       members.add(Member.builder(id, chosen).name(i.name()).creationTime(InstanceFacts.creationTime(i))
-          .labels(i.labels()).accelerators("GPU", gpus(i, session)).build());
+          .labels(i.labels()).accelerators("GPU", gpus(i, types)).build());
     }
     withoutAddress.log(LOG);
     return members;
@@ -94,13 +108,26 @@ final class GceMemberSource implements MemberSource {
         "no \"kind\": \"" + expected + "\"");
   }
 
-  private int gpus(GceInstance i, CloudApi.Session session) {
+  private static int gpus(GceInstance i, MachineTypeGpus.Lookups types) {
     int attached = i.guestGpus();
     String type = ResourceNames.lastSegment(i.machineType());
     if (attached > 0 || !InstanceFacts.hasBundledGpus(type)) {
       return attached;
     }
-    return MachineTypeGpus.of(compute, session, scope, query.project(), ResourceNames.lastSegment(i.zone()), type);
+    return types.gpus(ResourceNames.lastSegment(i.zone()), type);
+  }
+
+  /**
+   * Asks for an instance's machine type as soon as it is read, when {@link #list} will need it: a member (as its
+   * loop selects them) whose GPUs only its type tells.
+   */
+  private void lookUpType(GceInstance i, MachineTypeGpus.Lookups types) {
+    String type = ResourceNames.lastSegment(i.machineType());
+    if (i.guestGpus() == 0 && InstanceFacts.hasBundledGpus(type) && query.states().contains(i.status())
+        && query.labels().matches(i.labels()) && !InstanceFacts.isTpuVmHost(i)
+        && InstanceFacts.address(address, i).isPresent()) {
+      types.ask(ResourceNames.lastSegment(i.zone()), type);
+    }
   }
 
   /** The server-side filter: labels (exact) and, when only one state is asked for, the status. */
@@ -115,11 +142,12 @@ final class GceMemberSource implements MemberSource {
     return String.join(" AND ", terms);
   }
 
-  private List<GceInstance> aggregated(CloudApi.Session session) {
+  private List<GceInstance> aggregated(CloudApi.Session session, MachineTypeGpus.Lookups types) {
     List<GceInstance> instances = new ArrayList<>();
     String filter = filter(true);
     session.forEachPage("instances.aggregatedList",
-        (token, remaining) -> compute(compute.aggregatedList(query.project(), filter, token, remaining),
+        (token, remaining) -> compute(compute.aggregatedList(query.project(), filter, token, remaining,
+            i -> lookUpType(i, types)),
             InstancePage::kind, "compute#instanceAggregatedList"),
         InstancePage::nextPageToken,
         page -> {
@@ -134,13 +162,13 @@ final class GceMemberSource implements MemberSource {
     return instances;
   }
 
-  private List<GceInstance> perZone(CloudApi.Session session) {
+  private List<GceInstance> perZone(CloudApi.Session session, MachineTypeGpus.Lookups types) {
     List<GceInstance> instances = new ArrayList<>();
     String filter = filter(true);
     for (String zone : query.zones()) {
       session.forEachPage("instances.list " + zone,
-          (token, remaining) -> compute(compute.list(query.project(), zone, filter, token, remaining),
-              InstancePage::kind, "compute#instanceList"),
+          (token, remaining) -> compute(compute.list(query.project(), zone, filter, token, remaining,
+              i -> lookUpType(i, types)), InstancePage::kind, "compute#instanceList"),
           InstancePage::nextPageToken,
           page -> instances.addAll(page.instances()));
     }
@@ -148,7 +176,7 @@ final class GceMemberSource implements MemberSource {
   }
 
   /** The group's member URLs (every page), joined to one listing of its zone (labels applied here). */
-  private List<GceInstance> groupMembers(CloudApi.Session session) {
+  private List<GceInstance> groupMembers(CloudApi.Session session, MachineTypeGpus.Lookups types) {
     String zone = query.groupZone();
     Set<String> names = new LinkedHashSet<>();
     String state = query.states().equals(List.of("RUNNING")) ? "RUNNING" : "ALL";
@@ -164,8 +192,11 @@ final class GceMemberSource implements MemberSource {
     Map<String, GceInstance> byName = new LinkedHashMap<>();
     String filter = filter(false);
     session.forEachPage("instances.list " + zone,
-        (token, remaining) -> compute(compute.list(query.project(), zone, filter, token, remaining),
-            InstancePage::kind, "compute#instanceList"),
+        (token, remaining) -> compute(compute.list(query.project(), zone, filter, token, remaining, i -> {
+          if (names.contains(i.name())) {
+            lookUpType(i, types); // the zone's other instances are not the group's
+          }
+        }), InstancePage::kind, "compute#instanceList"),
         InstancePage::nextPageToken,
         page -> page.instances().forEach(i -> byName.put(i.name(), i)));
     List<GceInstance> members = new ArrayList<>(names.size());

@@ -155,7 +155,9 @@ class GceProviderTest {
     assertThat(gce.callCount("instanceGroups.listInstances")).isEqualTo(2);
     assertThat(gce.callCount("instances.list")).isEqualTo(3);
     assertThat(gce.callCount("instances.get")).isZero();
-    assertThat(gce.requests().get(0).body()).contains("\"instanceState\":\"RUNNING\"");
+    // (The first request of the resolve is the metadata server's identity, asked as the listing starts.)
+    assertThat(gce.requests()).filteredOn(q -> q.operation().equals("instanceGroups.listInstances")).first()
+        .extracting(SimulatedGce.RecordedRequest::body).asString().contains("\"instanceState\":\"RUNNING\"");
   }
 
   @Test
@@ -311,6 +313,47 @@ class GceProviderTest {
         .hasMessageContaining("page 2").hasMessageContaining("HTTP 500").hasMessageContaining("backendError");
     gce.clearFaults();
     assertThat(resolver(gce).clusterSpec().numTasks("worker")).isEqualTo(12);
+  }
+
+  @Test
+  void machineTypesAndTheIdentityAreAskedWhileThePagesComeAndTheirFailuresFailTheResolve() throws Exception {
+    gce.pageCap(2);
+    gce.add(SimulatedGceInstance.typical(0).machineType("a2-highgpu-8g").build(),
+        SimulatedGceInstance.typical(1).build(), SimulatedGceInstance.typical(2).build(),
+        SimulatedGceInstance.typical(3).machineType("g2-standard-4").build());
+    gce.identifyAs(SimulatedGceInstance.typical(1).build().name());
+    gce.inject(Fault.serverError().onOperation("instances.aggregatedList").onPage(2).always());
+    assertThatThrownBy(() -> resolver(gce).resolve()).isInstanceOf(ClusterResolverException.class)
+        .hasMessageContaining("page 2").hasMessageContaining("HTTP 500");
+    // Asked after the last page, the type on page 1 would not have been asked at all, nor the one never read.
+    assertThat(gce.requests()).filteredOn(q -> q.operation().equals("machineTypes.get"))
+        .extracting(SimulatedGce.RecordedRequest::path).singleElement().asString().endsWith("/a2-highgpu-8g");
+    for (long end = System.nanoTime() + 5_000_000_000L; gce.callCount("metadata") == 0 && System.nanoTime() < end; ) {
+      Thread.sleep(10); // the identity is asked on a thread of its own, which the failed resolve does not wait for
+    }
+    assertThat(gce.callCount("metadata")).as("the identity, asked when the listing started").isPositive();
+
+    // A failed machine type fails the resolve, named, when its member's GPUs are taken; nothing of it is kept.
+    MachineTypeGpus.clear();
+    gce.clearFaults().resetCounts();
+    gce.inject(Fault.serverError().onOperation("machineTypes.get").always());
+    assertThatThrownBy(() -> resolver(gce).resolve()).isInstanceOf(ClusterResolverException.class)
+        .hasMessageContaining("machineTypes.get").hasMessageContaining("HTTP 500");
+
+    gce.clearFaults().resetCounts();
+    Resolution r = resolver(gce).resolve();
+    assertThat(r.taskId()).hasValue(1);
+    assertThat(r.clusterSpec().numTasks("worker")).isEqualTo(4);
+    assertThat(gce.callCount("machineTypes.get")).isEqualTo(2);
+  }
+
+  @Test
+  void aGivenTaskAsksNoIdentity() {
+    gce.addTypical(0, 3, b -> b);
+    gce.identifyAs("vm-1");
+    Resolution r = resolver(gce, "task-type", "worker", "task-id", "2").resolve();
+    assertThat(r.taskId()).hasValue(2);
+    assertThat(gce.callCount("metadata")).isZero();
   }
 
   @Test

@@ -54,9 +54,14 @@ class InstancePageTest {
       do {
         String body = http.send(HttpRequest.newBuilder(URI.create(base + (token == null ? "" : "&pageToken=" + token)))
             .build(), HttpResponse.BodyHandlers.ofString()).body();
-        InstancePage page = InstancePage.readAggregated(new JsonReader(new StringReader(body)));
+        List<GceInstance> seen = new ArrayList<>();
+        InstancePage page = InstancePage.readAggregated(new JsonReader(new StringReader(body)), seen::add);
         InstanceAggregatedList sdk = sdk(body, InstanceAggregatedList.newBuilder()).build();
         assertSame(page, sdk);
+        // Each instance is told as it is read: the page's own, once each, in its order (the SDK's instances).
+        assertThat(seen).containsExactlyElementsOf(page.instances());
+        assertThat(seen).extracting(GceInstance::name).containsExactlyInAnyOrderElementsOf(sdk.getItemsMap().values()
+            .stream().flatMap(scoped -> scoped.getInstancesList().stream()).map(Instance::getName).toList());
         instances += page.instances().size();
         token = page.nextPageToken().isEmpty() ? null : page.nextPageToken();
         pages++;
