@@ -25,7 +25,8 @@ import java.util.regex.Pattern;
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.clusterresolver.benchmarks.CloudColdStart \
  *     --home resolver-cli/target/cluster-resolver-0.4.0-SNAPSHOT [--providers gce,azure,tpu,kubernetes,aws] \
- *     [--runs 7] [--warmup 2] [--peers] [--smoke] [--java-home /usr/lib/jvm/temurin-25-jdk-amd64]
+ *     [--runs 7] [--warmup 2] [--peers] [--smoke] [--java-home /usr/lib/jvm/temurin-25-jdk-amd64] \
+ *     [--latency-ms 0]
  * </pre>
  *
  * Each row is a new process per run, timed from {@code fork} to exit by this harness (wall), and by
@@ -84,13 +85,15 @@ public final class CloudColdStart {
     java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
 
     Path dir = Files.createTempDirectory("cloud-cold-start");
-    try (CloudWorlds worlds = new CloudWorlds(dir)) {
+    Duration latency = Duration.ofMillis(Long.parseLong(options.getOrDefault("latency-ms", "0")));
+    try (CloudWorlds worlds = new CloudWorlds(dir).latency(latency)) {
       for (String provider : providers) {
         worlds.start(provider);
       }
-      System.out.printf(Locale.ROOT, "Java %s for the commands, %d cores, load average %s; runs %d after %d warm-ups%n",
+      System.out.printf(Locale.ROOT,
+          "Java %s for the commands, %d cores, load average %s; runs %d after %d warm-ups; API latency %d ms%n",
           javaHome == null ? "on the PATH" : javaHome, Runtime.getRuntime().availableProcessors(), loadAverage(),
-          runs, warmup);
+          runs, warmup, latency.toMillis());
       if (peers) {
         System.out.printf(Locale.ROOT, "Peers: %s %s -cp %s, Hazelcast %s%n", javaBin,
             String.join(" ", LAUNCHER_OPTIONS), System.getProperty("java.class.path"),

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,22 +47,41 @@ final class CloudWorlds implements AutoCloseable {
   private final Map<String, List<String>> jvmOptions = new LinkedHashMap<>();
   private final Map<String, List<String>> zones = new LinkedHashMap<>();
   private final Path dir;
+  private Duration latency = Duration.ZERO;
 
   CloudWorlds(Path dir) {
     this.dir = dir;
   }
 
   /**
+   * A delay every world started after this adds to each API answer (not to its metadata server), without using
+   * CPU: a cloud's API front end is another machine, so work a resolve overlaps with its requests (the next
+   * page asked early, catalog calls beside the listing) shows only when its answers take time.
+   */
+  CloudWorlds latency(Duration latency) {
+    this.latency = latency;
+    return this;
+  }
+
+  /**
    * Serves the worlds for a while, to look into one cold resolve by hand (class loading, JFR):
    * {@code CloudWorlds DIR SECONDS [PROVIDER...]} writes {@code DIR/<provider>.properties} (and
-   * {@code DIR/<provider>.jvm}, the JVM options the client needs) and stops after {@code SECONDS}.
+   * {@code DIR/<provider>.jvm}, the JVM options the client needs) and stops after {@code SECONDS};
+   * {@code --latency-ms N} (anywhere) delays every API answer by {@code N} ms ({@link #latency}).
    */
   public static void main(String[] args) throws Exception {
-    Path dir = Files.createDirectories(Path.of(args[0]));
-    long seconds = Long.parseLong(args[1]);
-    List<String> providers = args.length > 2 ? List.of(args).subList(2, args.length) : PROVIDERS;
+    List<String> rest = new ArrayList<>(List.of(args));
+    int latencyAt = rest.indexOf("--latency-ms");
+    Duration latency = Duration.ZERO;
+    if (latencyAt >= 0) {
+      latency = Duration.ofMillis(Long.parseLong(rest.get(latencyAt + 1)));
+      rest.subList(latencyAt, latencyAt + 2).clear();
+    }
+    Path dir = Files.createDirectories(Path.of(rest.get(0)));
+    long seconds = Long.parseLong(rest.get(1));
+    List<String> providers = rest.size() > 2 ? rest.subList(2, rest.size()) : PROVIDERS;
     BenchOptions.quietLogs();
-    try (CloudWorlds worlds = new CloudWorlds(dir)) {
+    try (CloudWorlds worlds = new CloudWorlds(dir).latency(latency)) {
       for (String provider : providers) {
         worlds.start(provider);
         Files.writeString(dir.resolve(provider + ".jvm"), String.join(" ", worlds.jvmOptions(provider)));
@@ -77,7 +97,7 @@ final class CloudWorlds implements AutoCloseable {
     switch (provider) {
       case "gce" -> {
         SimulatedGce gce = keep(GceScenarios.largeProject(SimulatedGce.start("bench-project"), 1200));
-        gce.identifyAs("train-1");
+        gce.identifyAs("train-1").latency(latency);
         Map<String, String> p = new LinkedHashMap<>(gce.providerProperties());
         p.put("clusterresolver.gce.labels", "cluster=train");
         long members = gce.instances().stream()
@@ -89,7 +109,7 @@ final class CloudWorlds implements AutoCloseable {
       case "azure" -> {
         SimulatedAzure azure = keep(SimulatedAzure.start());
         azure.addTypical(0, 1000, b -> b.resourceGroup("bench-rg").tag("cluster", "bench"));
-        azure.identifyAs(azure.resourceId(azure.vms().get(0)));
+        azure.identifyAs(azure.resourceId(azure.vms().get(0))).latency(latency);
         jvmOptions.put(provider, azure.trustStoreProperties().entrySet().stream()
             .map(e -> "-D" + e.getKey() + "=" + e.getValue()).toList());
         Map<String, String> p = new LinkedHashMap<>(azure.providerProperties("bench-rg"));
@@ -103,13 +123,13 @@ final class CloudWorlds implements AutoCloseable {
           workers[i] = "10.140." + (i / 256) + "." + (i % 256);
         }
         tpu.add(SimulatedTpuNode.builder("bench-v4-8192").acceleratorType("v4-8192").workers(workers).build());
-        tpu.identifyAs("bench-v4-8192", 0);
+        tpu.identifyAs("bench-v4-8192", 0).latency(latency);
         register(provider, tpu.providerProperties("bench-v4-8192"), workers.length);
       }
       case "kubernetes" -> {
         SimulatedKubernetes k = keep(SimulatedKubernetes.start());
         String token = "bench-token";
-        k.acceptTokens(Map.of(token, "system:serviceaccount:ml:trainer"));
+        k.acceptTokens(Map.of(token, "system:serviceaccount:ml:trainer")).latency(latency);
         List<SimulatedPod> pods = new ArrayList<>();
         for (int i = 0; i < 1000; i++) {
           pods.add(SimulatedPod.builder("ml", "trainer-" + i).statefulSet("trainer", i).label("app", "trainer")
@@ -130,7 +150,7 @@ final class CloudWorlds implements AutoCloseable {
       case "aws" -> {
         SimulatedEc2 ec2 = keep(SimulatedEc2.start());
         ec2.addTypical(0, 1000, b -> b.tag("cluster", "bench"));
-        ec2.identifyAs(ec2.instances().get(0).instanceId());
+        ec2.identifyAs(ec2.instances().get(0).instanceId()).latency(latency);
         Map<String, String> p = new LinkedHashMap<>(ec2.providerProperties());
         p.put("clusterresolver.aws.tags", "cluster=bench");
         register(provider, p, 1000);
