@@ -8,6 +8,7 @@ import io.clusterresolver.cloud.NotTheApiException;
 import io.clusterresolver.google.GoogleJson;
 import java.io.IOException;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 
@@ -21,59 +22,54 @@ final class MachineTypeGpus {
 
   private MachineTypeGpus() {}
 
-  /** The GPU count of a type in a zone, asked of the API the first time only. */
-  static int of(ComputeClients compute, CloudApi.Session session, String scope, String project, String zone,
-      String type) {
-    String zonalType = zone + "/" + type;
-    return CACHE.get(scope + "|" + project, zonalType, () -> session.call("machineTypes.get " + zonalType, remaining -> {
+  /** The GPU count of the type {@code zone/type}, asked of the API (the cache is the prefetch's). */
+  private static int ask(ComputeClients compute, CloudApi.Session session, String project, String zonalType) {
+    int slash = zonalType.indexOf('/');
+    String zone = zonalType.substring(0, slash);
+    String type = zonalType.substring(slash + 1);
+    return session.call("machineTypes.get " + zonalType, remaining -> {
       Answer answer = compute.machineType(project, zone, type, remaining);
       return NotTheApiException.require(answer, "compute#machineType".equals(answer.kind()),
           "no \"kind\": \"compute#machineType\"");
-    }).gpus());
+    }).gpus();
   }
 
   /**
    * The machine types of one resolve, each asked on a daemon thread the moment the listing reads an instance that
-   * needs it ({@link #ask}), so that its round trip overlaps the rest of the page and the next pages instead of
-   * following the last one; {@link #gpus} then takes that answer. The calls run under the resolve's session (its
-   * deadline and retries); a failure of one is the resolve's when its GPUs are taken, as when it was asked then.
-   * {@link #close()} stops and waits for the calls still running, so none outlives the resolve (and the lease of
-   * its clients). Used by the resolve's own thread only.
+   * needs it ({@link #ask(String, String)}), so that its round trip overlaps the rest of the page and the next pages
+   * instead of following the last one; {@link #gpus} then takes that answer. The kit's {@link CatalogCache.Prefetch}
+   * does the work: calls under the resolve's session (its deadline and retries), a failure the resolve's when the
+   * GPUs are taken, a type kept for the JVM never asked again, and {@link #close()} stopping the calls still running
+   * so that none outlives the resolve (and the lease of its clients).
    */
   static final class Lookups implements AutoCloseable {
-    private final ComputeClients compute;
-    private final CloudApi.Session session;
-    private final String scope;
-    private final String project;
-    /** The calls started, by zone and type. */
-    private final Map<String, InBackground<Integer>> asked = new HashMap<>();
+    private final CatalogCache.Prefetch<Integer> prefetch;
 
     Lookups(ComputeClients compute, CloudApi.Session session, String scope, String project) {
-      this.compute = compute;
-      this.session = session;
-      this.scope = scope;
-      this.project = project;
+      this.prefetch = CACHE.prefetch(session, scope + "|" + project, Threads.CATALOG, "gce machineTypes.get", keys -> {
+        Map<String, Integer> gpus = new HashMap<>();
+        for (String zonalType : keys) {
+          gpus.put(zonalType, MachineTypeGpus.ask(compute, session, project, zonalType));
+        }
+        return gpus;
+      });
     }
 
     /** Starts asking for the type's GPUs in the background, unless they are known or already asked. */
     void ask(String zone, String type) {
-      String zonalType = zone + "/" + type;
-      if (!asked.containsKey(zonalType) && !CACHE.contains(scope + "|" + project, zonalType)) {
-        asked.put(zonalType, InBackground.start(Threads.CATALOG, "gce machineTypes.get " + zonalType,
-            () -> of(compute, session, scope, project, zone, type)));
-      }
+      prefetch.start(List.of(zone + "/" + type));
     }
 
     /** The type's GPUs: the answer of the call {@link #ask} started, else asked now (or known). */
     int gpus(String zone, String type) {
-      InBackground<Integer> call = asked.get(zone + "/" + type);
-      return call != null ? call.join() : of(compute, session, scope, project, zone, type);
+      String zonalType = zone + "/" + type;
+      return prefetch.await(List.of(zonalType)).get(zonalType);
     }
 
     /** Stops the calls still running and waits for their end. */
     @Override
     public void close() {
-      asked.values().forEach(InBackground::cancel);
+      prefetch.cancel();
     }
   }
 
