@@ -87,6 +87,18 @@ class GoogleCallsTest {
     return new GoogleCalls(new GoogleRest(at, credentials, AnswerLimit.ofBytes(1 << 20)), "unused.googleapis.com:443");
   }
 
+  /** Credentials whose every refresh gives a new token: ya29.token-1, ya29.token-2… */
+  private static GoogleCredentials rotatingTokens() {
+    int[] refreshes = {0};
+    return new GoogleCredentials() {
+      @Override
+      public AccessToken refreshAccessToken() {
+        refreshes[0]++;
+        return new AccessToken("ya29.token-" + refreshes[0], null);
+      }
+    };
+  }
+
   private static GoogleCalls.Get get(String name) {
     return new GoogleCalls.Get(Map.of("name", name), Map.of("$alt", List.of("json;enum-encoding=int")),
         Map.of("name", name));
@@ -168,14 +180,7 @@ class GoogleCallsTest {
   @Test
   void a401RefreshesTheCredentialsAndAsksOnceMore() throws IOException {
     firstStatus = 401;
-    int[] refreshes = {0};
-    GoogleCredentials rotating = new GoogleCredentials() {
-      @Override
-      public AccessToken refreshAccessToken() {
-        refreshes[0]++;
-        return new AccessToken("ya29.token-" + refreshes[0], null);
-      }
-    };
+    GoogleCredentials rotating = rotatingTokens();
     String answer = calls(endpoint, FixedCredentialsProvider.create(rotating)).call(GET_NAME,
         get("projects/p/things/a"), Duration.ofSeconds(10));
     assertThat(answer).isEqualTo("thing");
@@ -268,14 +273,7 @@ class GoogleCallsTest {
   @Test
   void aPostAnsweredWith401IsSentOnceMoreWithItsBody() throws IOException {
     firstStatus = 401;
-    int[] refreshes = {0};
-    GoogleCredentials rotating = new GoogleCredentials() {
-      @Override
-      public AccessToken refreshAccessToken() {
-        refreshes[0]++;
-        return new AccessToken("ya29.token-" + refreshes[0], null);
-      }
-    };
+    GoogleCredentials rotating = rotatingTokens();
     calls(endpoint, FixedCredentialsProvider.create(rotating)).post(GET_NAME, get("projects/p/things/a"), "{}",
         Duration.ofSeconds(10));
     assertThat(requests).hasSize(2);
