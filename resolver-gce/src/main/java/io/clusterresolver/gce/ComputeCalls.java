@@ -76,6 +76,7 @@ final class ComputeCalls implements AutoCloseable {
     routing.add("instance_group", group);
     routing.add("project", project);
     routing.add("zone", zone);
+    // The body as the SDK's stub writes an InstanceGroupsListInstancesRequest (the state is a bare word: no escaping).
     return calls.post(GROUP_MEMBERS, new GoogleCalls.Get(Map.of("project", project, "zone", zone, "instanceGroup",
         group), query("", token), routing.build()), "{\"instanceState\":\"" + instanceState + "\"}", remaining);
   }

@@ -27,11 +27,11 @@ final class ComputeClients {
   static final String SCOPE = "https://www.googleapis.com/auth/compute.readonly";
 
   private final GoogleApi compute;
-  private final Supplier<ComputeCalls> gets;
+  private final Supplier<ComputeCalls> calls;
 
   ComputeClients(URI endpoint, CredentialsProvider credentials, AnswerLimit limit) {
     this.compute = new GoogleApi(endpoint, credentials, limit);
-    this.gets = compute.client(ComputeCalls::new);
+    this.calls = compute.client(ComputeCalls::new);
   }
 
   /** Takes the clients for one resolve ({@link GoogleApi#lease()}): the last resolve to end closes them. */
@@ -41,20 +41,20 @@ final class ComputeClients {
 
   InstancePage aggregatedList(String project, String filter, String token, Duration remaining,
       Consumer<GceInstance> seen) {
-    return gets.get().aggregatedList(project, filter, token, remaining, seen);
+    return calls.get().aggregatedList(project, filter, token, remaining, seen);
   }
 
   InstancePage list(String project, String zone, String filter, String token, Duration remaining,
       Consumer<GceInstance> seen) {
-    return gets.get().list(project, zone, filter, token, remaining, seen);
+    return calls.get().list(project, zone, filter, token, remaining, seen);
   }
 
   GroupMembersPage groupMembers(String project, String zone, String group, String instanceState, String token,
       Duration remaining) {
-    return gets.get().groupMembers(project, zone, group, instanceState, token, remaining);
+    return calls.get().groupMembers(project, zone, group, instanceState, token, remaining);
   }
 
   MachineTypeGpus.Answer machineType(String project, String zone, String type, Duration remaining) {
-    return gets.get().machineType(project, zone, type, remaining);
+    return calls.get().machineType(project, zone, type, remaining);
   }
 }

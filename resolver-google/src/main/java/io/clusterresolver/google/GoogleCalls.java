@@ -122,7 +122,7 @@ public final class GoogleCalls implements AutoCloseable {
   public record Method<R>(String fullName, PathTemplate path, Answer<R> answer) {}
 
   /**
-   * A {@code GET} method.
+   * A method by its path template: sent as a {@code GET} by {@link #call}, as a {@code POST} by {@link #post}.
    *
    * @param path the path template, like {@code /v2/{name=projects/*&#47;locations/*&#47;nodes/*}}
    */
