@@ -1,7 +1,5 @@
 package io.clusterresolver.gce;
 
-import com.google.cloud.compute.v1.InstanceGroupsListInstances;
-import com.google.cloud.compute.v1.InstanceWithNamedPorts;
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.CloudApi;
@@ -182,10 +180,9 @@ final class GceMemberSource implements MemberSource {
     String state = query.states().equals(List.of("RUNNING")) ? "RUNNING" : "ALL";
     session.forEachPage("instanceGroups.listInstances " + zone + "/" + query.instanceGroup(),
         (token, remaining) -> compute(compute.groupMembers(query.project(), zone, query.instanceGroup(), state, token,
-            remaining), InstanceGroupsListInstances::getKind, "compute#instanceGroupsListInstances"),
-        InstanceGroupsListInstances::getNextPageToken,
-        page -> page.getItemsList().stream().map(InstanceWithNamedPorts::getInstance)
-            .forEach(url -> names.add(ResourceNames.lastSegment(url))));
+            remaining), GroupMembersPage::kind, "compute#instanceGroupsListInstances"),
+        GroupMembersPage::nextPageToken,
+        page -> page.instances().forEach(url -> names.add(ResourceNames.lastSegment(url))));
     if (names.isEmpty()) {
       return List.of();
     }

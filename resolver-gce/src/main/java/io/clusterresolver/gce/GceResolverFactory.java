@@ -80,7 +80,7 @@ final class GceResolverFactory {
 
     GceMemberSource.Query query = new GceMemberSource.Query(project, group != null ? List.of() : zones,
         new RequiredLabels(config.get(GceProperties.LABELS)), states, group, groupZone);
-    ComputeClients compute = new ComputeClients(endpoint, credentials, timeout, AnswerLimit.of(config));
+    ComputeClients compute = new ComputeClients(endpoint, credentials, AnswerLimit.of(config));
     SelfIdentity identity = SelfIdentity.cached(() -> metadata.instanceId().map(InstanceFacts::memberId));
     // Unless the task is given, a resolve asks the metadata server who it is: while the pages come, not after them.
     boolean taskGiven = config.get(TaskProperties.TASK_TYPE) != null && config.get(TaskProperties.TASK_ID) != null;

@@ -15,6 +15,7 @@ import io.clusterresolver.cloud.AnswerLimit;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.HttpURLConnection;
 import java.net.SocketTimeoutException;
@@ -23,6 +24,8 @@ import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -57,6 +60,8 @@ public final class GoogleCalls implements AutoCloseable {
   private static final RequestUrlParamsEncoder<Get> ROUTING = new RequestUrlParamsEncoder<>(Get::routing);
   /** Google's front ends compress an answer only for a client whose user agent says "gzip", as google-http-client's does. */
   private static final String USER_AGENT = "cluster-resolver (gzip)";
+  /** The body's type, as gax's HTTP/JSON transport sends it. */
+  private static final String JSON_CONTENT = "application/json; charset=utf-8";
   /** The redirects google-http-client follows. */
   private static final Set<Integer> REDIRECTS = Set.of(301, 302, 303, 307, 308);
 
@@ -84,7 +89,8 @@ public final class GoogleCalls implements AutoCloseable {
   }
 
   /**
-   * A {@code GET} request.
+   * A request's path, query and routing header: a {@code GET}'s whole request, a {@code POST}'s besides its body
+   * ({@link #post}).
    *
    * @param path the fields of the method's path template, like {@code project}
    * @param query the query parameters, by the names the API takes (like {@code maxResults})
@@ -93,8 +99,9 @@ public final class GoogleCalls implements AutoCloseable {
   public record Get(Map<String, String> path, Map<String, List<String>> query, Map<String, String> routing) {
     public Get {
       path = Map.copyOf(path);
-      query = Map.copyOf(query);
-      routing = Map.copyOf(routing);
+      // The query and the header in the order given, as the SDK's stub sends them.
+      query = Collections.unmodifiableMap(new LinkedHashMap<>(query));
+      routing = Collections.unmodifiableMap(new LinkedHashMap<>(routing));
     }
   }
 
@@ -106,7 +113,7 @@ public final class GoogleCalls implements AutoCloseable {
   }
 
   /**
-   * A {@code GET} method of a Google REST API, as the SDK's generated stub declares it.
+   * A method of a Google REST API, as the SDK's generated stub declares it (sent by {@link #call} or {@link #post}).
    *
    * @param fullName the RPC's full name, like {@code google.cloud.tpu.v2.Tpu/GetNode} (named in errors)
    * @param path the path template
@@ -115,7 +122,7 @@ public final class GoogleCalls implements AutoCloseable {
   public record Method<R>(String fullName, PathTemplate path, Answer<R> answer) {}
 
   /**
-   * A {@code GET} method.
+   * A method by its path template: sent as a {@code GET} by {@link #call}, as a {@code POST} by {@link #post}.
    *
    * @param path the path template, like {@code /v2/{name=projects/*&#47;locations/*&#47;nodes/*}}
    */
@@ -124,16 +131,35 @@ public final class GoogleCalls implements AutoCloseable {
   }
 
   /**
-   * Calls {@code method} once, waiting at most {@code remaining} for the whole answer.
+   * Calls {@code method} once with a {@code GET}, waiting at most {@code remaining} for the whole answer.
    *
    * @throws UncheckedIOException when there is no answer or an error status ({@code HttpResponseException})
    * @throws MalformedAnswer when the answer is not the JSON expected (or not within the answer limit)
    */
   public <R> R call(Method<R> method, Get request, Duration remaining) {
+    return call(method, request, null, remaining);
+  }
+
+  /**
+   * Calls {@code method} once with a {@code POST} of a JSON body (as the SDK's stub sends a method whose HTTP rule
+   * has a body, like Compute Engine's {@code instanceGroups.listInstances}), waiting at most {@code remaining} for
+   * the whole answer. Everything else is as {@link #call}'s: headers, credentials and their refresh after a 401,
+   * redirects (a 303 turns it into a {@code GET} without the body, as google-http-client does), errors and bounds.
+   *
+   * @param json the request's body, a JSON object, sent as UTF-8
+   * @throws UncheckedIOException when there is no answer or an error status ({@code HttpResponseException})
+   * @throws MalformedAnswer when the answer is not the JSON expected (or not within the answer limit)
+   */
+  public <R> R post(Method<R> method, Get request, String json, Duration remaining) {
+    return call(method, request, json.getBytes(StandardCharsets.UTF_8), remaining);
+  }
+
+  /** Calls {@code method} once: a {@code POST} of {@code json} when given, else a {@code GET}. */
+  private <R> R call(Method<R> method, Get request, byte[] json, Duration remaining) {
     int millis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, remaining.toMillis()));
     CallAlarm alarm = new CallAlarm(connections, millis);
     try {
-      HttpURLConnection http = exchange(alarm, url(method, request), request, millis);
+      HttpURLConnection http = exchange(alarm, url(method, request), request, json, millis);
       int status = http.getResponseCode();
       alarm.close();
       if (alarm.rang()) {
@@ -180,10 +206,12 @@ public final class GoogleCalls implements AutoCloseable {
   /**
    * Sends the request until it has its answer, as google-http-client's request does: after a 401 the credentials
    * are refreshed and it is sent again once (google-auth's {@code HttpCredentialsAdapter}: the token may have been
-   * revoked early), and a redirect is followed, at most 10 times, without the credentials.
+   * revoked early), and a redirect is followed, at most 10 times, without the credentials (after a 303 as a
+   * {@code GET} without the body).
    */
-  private HttpURLConnection exchange(CallAlarm alarm, URL url, Get request, int millis) throws IOException {
-    HttpURLConnection http = send(alarm, url, request, millis, true);
+  private HttpURLConnection exchange(CallAlarm alarm, URL url, Get request, byte[] json, int millis)
+      throws IOException {
+    HttpURLConnection http = send(alarm, url, request, json, millis, true);
     boolean refreshed = false;
     for (int redirects = 0; ; ) {
       int status = http.getResponseCode();
@@ -192,20 +220,24 @@ public final class GoogleCalls implements AutoCloseable {
         refreshed = true;
         http.disconnect();
         credentials.refresh();
-        http = send(alarm, url, request, millis, true);
+        http = send(alarm, url, request, json, millis, true);
       } else if (REDIRECTS.contains(status) && location != null && redirects < 10) {
         redirects++;
         http.disconnect();
         url = new URL(http.getURL(), location);
-        http = send(alarm, url, request, millis, false);
+        json = status == HttpURLConnection.HTTP_SEE_OTHER ? null : json;
+        http = send(alarm, url, request, json, millis, false);
       } else {
         return http;
       }
     }
   }
 
-  /** Sends the {@code GET}: its headers are the SDK's, and the credentials' request metadata. */
-  private HttpURLConnection send(CallAlarm alarm, URL url, Get request, int millis, boolean signed)
+  /**
+   * Sends the {@code GET}, or the {@code POST} of {@code json} when given: its headers are the SDK's, and the
+   * credentials' request metadata.
+   */
+  private HttpURLConnection send(CallAlarm alarm, URL url, Get request, byte[] json, int millis, boolean signed)
       throws IOException {
     HttpURLConnection http = alarm.openConnection(url);
     http.setInstanceFollowRedirects(false); // followed by exchange, without the credentials
@@ -227,6 +259,15 @@ public final class GoogleCalls implements AutoCloseable {
       }
       if (metadata != null) {
         metadata.forEach((name, values) -> values.forEach(value -> http.addRequestProperty(name, value)));
+      }
+    }
+    if (json != null) {
+      http.setRequestMethod("POST");
+      http.setRequestProperty("Content-Type", JSON_CONTENT);
+      http.setDoOutput(true);
+      http.setFixedLengthStreamingMode(json.length);
+      try (OutputStream out = http.getOutputStream()) {
+        out.write(json);
       }
     }
     return http;
@@ -266,7 +307,7 @@ public final class GoogleCalls implements AutoCloseable {
     }
     String reason = http.getResponseMessage() == null ? "" : http.getResponseMessage();
     return new HttpResponseException.Builder(status, reason, headers).setContent(content)
-        .setMessage(status + " " + reason + "\nGET " + http.getURL()).build();
+        .setMessage(status + " " + reason + "\n" + http.getRequestMethod() + " " + http.getURL()).build();
   }
 
   /** The call's time ran out (the alarm closed its connection): whatever the transport made of that, not an answer. */

@@ -38,6 +38,8 @@ class GoogleCallsTest {
       "/v1/{name=projects/*/things/*}", in -> GoogleJson.member(in, "name", GoogleJson::string, ""));
 
   private final List<String> requests = new CopyOnWriteArrayList<>();
+  /** Each request's method, Content-Type and body. */
+  private final List<String> bodies = new CopyOnWriteArrayList<>();
   private RecordingHttpServer server;
   private URI endpoint;
   private volatile int status = 200;
@@ -54,6 +56,8 @@ class GoogleCallsTest {
     server = RecordingHttpServer.start((request, exchange) -> {
       requests.add(request.method() + " " + request.path() + "?" + exchange.getRequestURI().getQuery() + " routing="
           + request.header("x-goog-request-params") + " auth=" + request.header("Authorization"));
+      bodies.add(request.method() + " " + request.header("Content-Type") + " "
+          + new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
       byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
       String accepted = request.header("Accept-Encoding");
       if (gzip && accepted != null && accepted.contains("gzip")) {
@@ -81,6 +85,18 @@ class GoogleCallsTest {
 
   private GoogleCalls calls(URI at, com.google.api.gax.core.CredentialsProvider credentials) throws IOException {
     return new GoogleCalls(new GoogleRest(at, credentials, AnswerLimit.ofBytes(1 << 20)), "unused.googleapis.com:443");
+  }
+
+  /** Credentials whose every refresh gives a new token: ya29.token-1, ya29.token-2… */
+  private static GoogleCredentials rotatingTokens() {
+    int[] refreshes = {0};
+    return new GoogleCredentials() {
+      @Override
+      public AccessToken refreshAccessToken() {
+        refreshes[0]++;
+        return new AccessToken("ya29.token-" + refreshes[0], null);
+      }
+    };
   }
 
   private static GoogleCalls.Get get(String name) {
@@ -164,14 +180,7 @@ class GoogleCallsTest {
   @Test
   void a401RefreshesTheCredentialsAndAsksOnceMore() throws IOException {
     firstStatus = 401;
-    int[] refreshes = {0};
-    GoogleCredentials rotating = new GoogleCredentials() {
-      @Override
-      public AccessToken refreshAccessToken() {
-        refreshes[0]++;
-        return new AccessToken("ya29.token-" + refreshes[0], null);
-      }
-    };
+    GoogleCredentials rotating = rotatingTokens();
     String answer = calls(endpoint, FixedCredentialsProvider.create(rotating)).call(GET_NAME,
         get("projects/p/things/a"), Duration.ofSeconds(10));
     assertThat(answer).isEqualTo("thing");
@@ -247,6 +256,58 @@ class GoogleCallsTest {
       assertThat(millis).as("bounded by the 500 ms left, not the 20 s the server holds").isBetween(400L, 10_000L);
       assertThat(GoogleFailure.read(e).kind()).isEqualTo(ApiFailure.Kind.TIMEOUT);
       accept.interrupt();
+    }
+  }
+
+  @Test
+  void aPostSendsItsJsonBodyBesideTheSameHeaders() throws IOException {
+    GoogleCredentials token = GoogleCredentials.create(new AccessToken("ya29.test-token", null));
+    String answer = calls(endpoint, FixedCredentialsProvider.create(token)).post(GET_NAME,
+        get("projects/p/things/a-1"), "{\"state\":\"RUNNING é\"}", Duration.ofSeconds(10));
+    assertThat(answer).isEqualTo("thing");
+    assertThat(requests).containsExactly("POST /v1/projects/p/things/a-1?$alt=json;enum-encoding=int"
+        + " routing=name=projects%2Fp%2Fthings%2Fa-1 auth=Bearer ya29.test-token");
+    assertThat(bodies).containsExactly("POST application/json; charset=utf-8 {\"state\":\"RUNNING é\"}");
+  }
+
+  @Test
+  void aPostAnsweredWith401IsSentOnceMoreWithItsBody() throws IOException {
+    firstStatus = 401;
+    GoogleCredentials rotating = rotatingTokens();
+    calls(endpoint, FixedCredentialsProvider.create(rotating)).post(GET_NAME, get("projects/p/things/a"), "{}",
+        Duration.ofSeconds(10));
+    assertThat(requests).hasSize(2);
+    assertThat(requests.get(1)).endsWith("auth=Bearer ya29.token-2");
+    assertThat(bodies).containsExactly("POST application/json; charset=utf-8 {}", "POST application/json; charset=utf-8 {}");
+  }
+
+  @Test
+  void aPostsErrorNamesThePost() throws IOException {
+    status = 403;
+    body = "{\"error\": {\"code\": 403, \"message\": \"Rate Limit Exceeded\", \"errors\": [{\"reason\":"
+        + " \"rateLimitExceeded\"}]}}";
+    UncheckedIOException e = catchThrowableOfType(() -> calls(endpoint, NoCredentialsProvider.create())
+        .post(GET_NAME, get("projects/p/things/a"), "{}", Duration.ofSeconds(10)), UncheckedIOException.class);
+    assertThat(e.getCause()).hasMessageContaining("403").hasMessageContaining("POST " + endpoint);
+    assertThat(GoogleFailure.read(e).httpStatus()).isEqualTo(403);
+  }
+
+  @Test
+  void aPostRedirectedWith303IsFollowedAsAGetAndWith307AsThePost() throws IOException {
+    List<String> moved = new CopyOnWriteArrayList<>();
+    try (RecordingHttpServer elsewhere = RecordingHttpServer.start((request, exchange) -> {
+      moved.add(request.method() + " " + new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+      RecordingHttpServer.send(exchange, 200, Map.of(), "{\"name\": \"moved\"}".getBytes(StandardCharsets.UTF_8));
+    })) {
+      answerHeaders.put("Location", elsewhere.uri() + "/v1/moved");
+      GoogleCalls calls = calls(endpoint, NoCredentialsProvider.create());
+      firstStatus = 303;
+      assertThat(calls.post(GET_NAME, get("projects/p/things/a"), "{\"a\":1}", Duration.ofSeconds(10)))
+          .isEqualTo("moved");
+      firstStatus = 307;
+      assertThat(calls.post(GET_NAME, get("projects/p/things/a"), "{\"a\":1}", Duration.ofSeconds(10)))
+          .isEqualTo("moved");
+      assertThat(moved).containsExactly("GET ", "POST {\"a\":1}");
     }
   }
 }

@@ -11,14 +11,15 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * The Compute Engine {@code GET}s of a resolve, {@code instances.aggregatedList}, {@code instances.list} and
- * {@code machineTypes.get}, through {@link GoogleCalls}: the requests of google-cloud-compute's
- * {@code HttpJsonInstancesStub} and {@code HttpJsonMachineTypesStub} (same paths, query parameters and
- * routing header), each answer streamed into a record ({@link InstancePage}, a GPU count) instead of the SDK's
- * protobuf messages (whose first use builds Compute Engine's whole descriptor, and which {@code JsonFormat}
- * fills field by field, reflectively).
+ * The Compute Engine calls of a resolve, the {@code GET}s {@code instances.aggregatedList}, {@code instances.list}
+ * and {@code machineTypes.get} and the {@code POST} {@code instanceGroups.listInstances}, through
+ * {@link GoogleCalls}: the requests of google-cloud-compute's {@code HttpJsonInstancesStub},
+ * {@code HttpJsonMachineTypesStub} and {@code HttpJsonInstanceGroupsStub} (same paths, query parameters, routing
+ * header and body), each answer streamed into a record ({@link InstancePage}, {@link GroupMembersPage}, a GPU count)
+ * instead of the SDK's protobuf messages (whose first use builds Compute Engine's whole descriptor, and which
+ * {@code JsonFormat} fills field by field, reflectively).
  */
-final class ComputeGets implements AutoCloseable {
+final class ComputeCalls implements AutoCloseable {
 
   private static final GoogleCalls.Method<InstancePage> AGGREGATED_LIST = GoogleCalls.get(
       "google.cloud.compute.v1.Instances/AggregatedList", "/compute/v1/projects/{project}/aggregated/instances",
@@ -32,10 +33,15 @@ final class ComputeGets implements AutoCloseable {
       "google.cloud.compute.v1.MachineTypes/Get",
       "/compute/v1/projects/{project}/zones/{zone}/machineTypes/{machineType}", MachineTypeGpus.Answer::read);
 
+  private static final GoogleCalls.Method<GroupMembersPage> GROUP_MEMBERS = GoogleCalls.get(
+      "google.cloud.compute.v1.InstanceGroups/ListInstances",
+      "/compute/v1/projects/{project}/zones/{zone}/instanceGroups/{instanceGroup}/listInstances",
+      GroupMembersPage::read);
+
   private final GoogleCalls calls;
 
   /** Connects as {@code rest} says; each call one attempt. */
-  ComputeGets(GoogleRest rest) throws IOException {
+  ComputeCalls(GoogleRest rest) throws IOException {
     this.calls = new GoogleCalls(rest, "compute.googleapis.com:443");
   }
 
@@ -57,6 +63,22 @@ final class ComputeGets implements AutoCloseable {
     return calls.call(watched(LIST, in -> InstancePage.readList(in, seen)),
         new GoogleCalls.Get(Map.of("project", project, "zone", zone), query(filter, token), routing(project)),
         remaining);
+  }
+
+  /**
+   * One page of an instance group's members: the {@code POST} of an {@code InstanceGroupsListInstancesRequest}.
+   *
+   * @param instanceState {@code RUNNING} (only the running members) or {@code ALL}
+   */
+  GroupMembersPage groupMembers(String project, String zone, String group, String instanceState, String token,
+      Duration remaining) {
+    RequestParamsBuilder routing = RequestParamsBuilder.create();
+    routing.add("instance_group", group);
+    routing.add("project", project);
+    routing.add("zone", zone);
+    // The body as the SDK's stub writes an InstanceGroupsListInstancesRequest (the state is a bare word: no escaping).
+    return calls.post(GROUP_MEMBERS, new GoogleCalls.Get(Map.of("project", project, "zone", zone, "instanceGroup",
+        group), query("", token), routing.build()), "{\"instanceState\":\"" + instanceState + "\"}", remaining);
   }
 
   /** {@code method} with its answer read by {@code answer} (the path template is parsed once, in the constant). */
