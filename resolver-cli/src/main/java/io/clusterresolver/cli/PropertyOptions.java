@@ -168,11 +168,6 @@ public final class PropertyOptions {
   }
 
   /**
-   * Every key given on the command line or in the file must be addressed to a provider on the
-   * classpath: a typo in the provider part would otherwise be ignored silently. The provider that
-   * is used checks the name part itself (with a "did you mean" suggestion).
-   */
-  /**
    * Whether every key is addressed to one of these providers: then the distribution's catalog, which only adds
    * names for the error below, need not be read (issue 23: a cold start's work).
    */
@@ -190,6 +185,11 @@ public final class PropertyOptions {
     return true;
   }
 
+  /**
+   * Every key given on the command line or in the file must be addressed to a provider on the
+   * classpath: a typo in the provider part would otherwise be ignored silently. The provider that
+   * is used checks the name part itself (with a "did you mean" suggestion).
+   */
   private static void checkKeys(Map<String, String> properties, String where,
       List<ClusterResolverProvider> onClassPath) {
     if (properties.isEmpty()) {
