@@ -13,7 +13,6 @@ import io.clusterresolver.cloud.CloudResolverSetup;
 import io.clusterresolver.cloud.MemberOrder;
 import io.clusterresolver.cloud.SelfIdentity;
 import io.clusterresolver.spi.ResolverConfig;
-import io.clusterresolver.spi.TaskProperties;
 import java.net.URI;
 import java.time.OffsetDateTime;
 import java.util.LinkedHashSet;
@@ -81,12 +80,10 @@ final class AzureResolverFactory {
         config.get(CloudProperties.TIMEOUT), limit);
     String armScope = arm + "|" + subscription;
     SelfIdentity identity = SelfIdentity.cached(imds::resourceId);
-    // This VM is asked for while the VMs are listed (not after them), unless task-type and task-id say who it is.
-    boolean placedByConfig = config.get(TaskProperties.TASK_TYPE) != null && config.get(TaskProperties.TASK_ID) != null;
     AzureMemberSource source = new AzureMemberSource(clients,
         new AzureMemberSource.Scope(armScope, rg, scaleSet),
         tagMatcher(config), AddressType.parse(config.get(AzureProperties.ADDRESS)), config.get(CloudProperties.TIMEOUT),
-        new SkuAccelerators(clients, armScope), placedByConfig ? () -> { } : identity::askInBackground);
+        new SkuAccelerators(clients, armScope), identity.askedWhileListing(config));
     return setup.resolver(source, identity, NAME, armScope,
         config.getenv("AZURE_CLIENT_ID"), config.getenv("AZURE_TENANT_ID"), config.getenv("AZURE_FEDERATED_TOKEN_FILE"));
   }

@@ -1,5 +1,7 @@
 package io.clusterresolver.cloud;
 
+import io.clusterresolver.spi.ResolverConfig;
+import io.clusterresolver.spi.TaskProperties;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -45,6 +47,16 @@ public final class SelfIdentity implements Supplier<Optional<String>> {
       t.setDaemon(true);
       t.start();
     }
+  }
+
+  /**
+   * What a member source runs as its listing starts: {@link #askInBackground()}, so that the metadata server's
+   * round trip overlaps the listing's; nothing when {@code config} says which task this process is ({@code
+   * task-type} and {@code task-id} both set), since the identity is then never asked.
+   */
+  public Runnable askedWhileListing(ResolverConfig config) {
+    boolean placed = config.get(TaskProperties.TASK_TYPE) != null && config.get(TaskProperties.TASK_ID) != null;
+    return placed ? () -> { } : this::askInBackground;
   }
 
   /** The identity: the answer of the ask in flight, or asked now on this thread. */

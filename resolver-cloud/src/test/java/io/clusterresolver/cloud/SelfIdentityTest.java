@@ -3,6 +3,10 @@ package io.clusterresolver.cloud;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.clusterresolver.spi.PropertySources;
+import io.clusterresolver.spi.ResolverConfig;
+import io.clusterresolver.spi.TaskProperties;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -64,5 +68,30 @@ class SelfIdentityTest {
     assertThatThrownBy(identity::get).isInstanceOf(IllegalStateException.class).hasMessageContaining("reset");
     assertThat(identity.get()).hasValue("vm-1");
     assertThat(asks).hasValue(2);
+  }
+
+  private static ResolverConfig config(Map<String, String> properties) {
+    return ResolverConfig.resolve("mycloud", TaskProperties.ALL, PropertySources.withEnvironment(properties, Map.of()));
+  }
+
+  @Test
+  void whileListingTheIdentityIsAskedInBackgroundUnlessTheTaskIsGiven() throws Exception {
+    CountDownLatch asked = new CountDownLatch(1);
+    SelfIdentity unplaced = SelfIdentity.cached(() -> {
+      asked.countDown();
+      return Optional.of("vm-0");
+    });
+    unplaced.askedWhileListing(config(Map.of("clusterresolver.mycloud.task-type", "worker"))).run();
+    assertThat(asked.await(10, TimeUnit.SECONDS)).as("task-type alone does not say which task").isTrue();
+
+    AtomicInteger asks = new AtomicInteger();
+    SelfIdentity placed = SelfIdentity.cached(() -> {
+      asks.incrementAndGet();
+      return Optional.of("vm-1");
+    });
+    placed.askedWhileListing(config(Map.of("clusterresolver.mycloud.task-type", "worker",
+        "clusterresolver.mycloud.task-id", "3"))).run();
+    Thread.sleep(200); // a background ask, had one started, would have counted by now
+    assertThat(asks).as("task-type and task-id given: the metadata server is not asked").hasValue(0);
   }
 }

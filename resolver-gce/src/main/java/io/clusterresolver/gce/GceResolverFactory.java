@@ -12,7 +12,6 @@ import io.clusterresolver.cloud.MetadataClient;
 import io.clusterresolver.google.GoogleCredentialsSetting;
 import io.clusterresolver.google.GoogleMetadata;
 import io.clusterresolver.spi.ResolverConfig;
-import io.clusterresolver.spi.TaskProperties;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -82,11 +81,8 @@ final class GceResolverFactory {
         new RequiredLabels(config.get(GceProperties.LABELS)), states, group, groupZone);
     ComputeClients compute = new ComputeClients(endpoint, credentials, AnswerLimit.of(config));
     SelfIdentity identity = SelfIdentity.cached(() -> metadata.instanceId().map(InstanceFacts::memberId));
-    // Unless the task is given, a resolve asks the metadata server who it is: while the pages come, not after them.
-    boolean taskGiven = config.get(TaskProperties.TASK_TYPE) != null && config.get(TaskProperties.TASK_ID) != null;
-    Runnable onListing = taskGiven ? () -> { } : identity::askInBackground;
     GceMemberSource source = new GceMemberSource(compute, query, address(config.get(GceProperties.ADDRESS)), timeout,
-        endpoint != null ? endpoint.toString() : "compute.googleapis.com", onListing);
+        endpoint != null ? endpoint.toString() : "compute.googleapis.com", identity.askedWhileListing(config));
     return setup.resolver(source, identity, "", project, groupZone, config.getenv("GOOGLE_APPLICATION_CREDENTIALS"));
   }
 
