@@ -78,8 +78,7 @@ final class GceMemberSource implements MemberSource {
     List<Member> members = new ArrayList<>(listed.size());
     MembersLeftOut withoutAddress = MembersLeftOut.of(GceClusterResolverProvider.NAME, "instance(s)", address, "on nic0");
     for (GceInstance i : listed) {
-      boolean selected = query.states().contains(i.status()) && query.labels().matches(i.labels());
-      if (InstanceFacts.isTpuVmHost(i) || !selected) {
+      if (!selected(i)) {
         continue;
       }
       String chosen = InstanceFacts.address(address, i).orElse(null);
@@ -95,6 +94,11 @@ final class GceMemberSource implements MemberSource {
     }
     withoutAddress.log(LOG);
     return members;
+  }
+
+  /** Whether the query selects {@code i} (its state and labels; never a TPU VM's host): a member if it has an address. */
+  private boolean selected(GceInstance i) {
+    return !InstanceFacts.isTpuVmHost(i) && query.states().contains(i.status()) && query.labels().matches(i.labels());
   }
 
   /**
@@ -121,8 +125,7 @@ final class GceMemberSource implements MemberSource {
    */
   private void lookUpType(GceInstance i, MachineTypeGpus.Lookups types) {
     String type = ResourceNames.lastSegment(i.machineType());
-    if (i.guestGpus() == 0 && InstanceFacts.hasBundledGpus(type) && query.states().contains(i.status())
-        && query.labels().matches(i.labels()) && !InstanceFacts.isTpuVmHost(i)
+    if (i.guestGpus() == 0 && InstanceFacts.hasBundledGpus(type) && selected(i)
         && InstanceFacts.address(address, i).isPresent()) {
       types.ask(ResourceNames.lastSegment(i.zone()), type);
     }
