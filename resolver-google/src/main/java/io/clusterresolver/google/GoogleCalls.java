@@ -12,6 +12,7 @@ import com.google.auth.Credentials;
 import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
 import io.clusterresolver.cloud.AnswerLimit;
+import io.clusterresolver.cloud.CallAlarm;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -157,7 +158,7 @@ public final class GoogleCalls implements AutoCloseable {
   /** Calls {@code method} once: a {@code POST} of {@code json} when given, else a {@code GET}. */
   private <R> R call(Method<R> method, Get request, byte[] json, Duration remaining) {
     int millis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, remaining.toMillis()));
-    CallAlarm alarm = new CallAlarm(connections, millis);
+    CallAlarm alarm = new CallAlarm(connections::openConnection, millis);
     try {
       HttpURLConnection http = exchange(alarm, url(method, request), request, json, millis);
       int status = http.getResponseCode();
@@ -239,7 +240,7 @@ public final class GoogleCalls implements AutoCloseable {
    */
   private HttpURLConnection send(CallAlarm alarm, URL url, Get request, byte[] json, int millis, boolean signed)
       throws IOException {
-    HttpURLConnection http = alarm.openConnection(url);
+    HttpURLConnection http = alarm.open(url);
     http.setInstanceFollowRedirects(false); // followed by exchange, without the credentials
     http.setConnectTimeout(millis);
     http.setReadTimeout(millis);

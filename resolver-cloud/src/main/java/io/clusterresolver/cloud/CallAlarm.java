@@ -1,6 +1,5 @@
-package io.clusterresolver.google;
+package io.clusterresolver.cloud;
 
-import com.google.api.client.http.javanet.ConnectionFactory;
 import java.io.IOException;
 import java.net.HttpURLConnection;
 import java.net.URL;
@@ -12,12 +11,32 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Closes the connections of one call if its time is up before the answer's headers are in. The read timeout
- * bounds each read, and the bounded connection ({@code AnswerLimit.open}) the body, but a server that trickles
- * the status line and headers a byte at a time would hold the call past its deadline: gax released the caller at the deadline with a scheduler
- * thread of each client; here one daemon thread of the process closes the connection, which ends the blocked
- * read (and the caller sees the deadline passed). The thread is started by the first call and ends when idle.
+ * bounds each read, and the bounded connection ({@link AnswerLimit#open}) the body, but a server that trickles
+ * the status line and headers a byte at a time would hold the call past its deadline. One daemon thread of the
+ * process closes the connection, which ends the blocked read; the caller asks {@link #rang()} and reports the
+ * deadline passed. The thread is started by the first call and ends when idle.
+ *
+ * <pre>{@code
+ * CallAlarm alarm = new CallAlarm(limit::open, millis);
+ * try {
+ *   HttpURLConnection http = alarm.open(url);
+ *   int status = http.getResponseCode();
+ *   alarm.close();                 // the headers are in: the bounded body does the rest
+ *   if (alarm.rang()) { ... timed out ... }
+ * } catch (IOException e) {
+ *   alarm.close();
+ *   throw alarm.rang() ? timedOut : e;
+ * }
+ * }</pre>
  */
-final class CallAlarm implements ConnectionFactory, AutoCloseable {
+public final class CallAlarm implements AutoCloseable {
+
+  /** Opens one connection ({@code AnswerLimit::open}, for instance). */
+  @FunctionalInterface
+  public interface Opener {
+    /** A connection to {@code url}, not yet connected. */
+    HttpURLConnection open(URL url) throws IOException;
+  }
 
   /** The timer, made on first use. */
   private static final class Timer {
@@ -25,7 +44,7 @@ final class CallAlarm implements ConnectionFactory, AutoCloseable {
 
     private static ScheduledThreadPoolExecutor timer() {
       ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, run -> {
-        Thread t = new Thread(run, "cluster-resolver-google-deadline");
+        Thread t = new Thread(run, "cluster-resolver-call-deadline");
         t.setDaemon(true);
         return t;
       });
@@ -36,7 +55,7 @@ final class CallAlarm implements ConnectionFactory, AutoCloseable {
     }
   }
 
-  private final ConnectionFactory open;
+  private final Opener open;
   private final long millis;
   private final List<HttpURLConnection> opened = new ArrayList<>();
   private ScheduledFuture<?> alarm;
@@ -44,14 +63,18 @@ final class CallAlarm implements ConnectionFactory, AutoCloseable {
   private boolean rang;
 
   /** Opens connections with {@code open}, and closes them {@code millis} after the first was opened. */
-  CallAlarm(ConnectionFactory open, long millis) {
+  public CallAlarm(Opener open, long millis) {
     this.open = open;
     this.millis = millis;
   }
 
-  @Override
-  public HttpURLConnection openConnection(URL url) throws IOException {
-    HttpURLConnection connection = open.openConnection(url);
+  /**
+   * Opens a connection of this call, to be closed at the alarm; the first one starts it.
+   *
+   * @throws IOException when the call's time is already up, or {@code open} fails
+   */
+  public HttpURLConnection open(URL url) throws IOException {
+    HttpURLConnection connection = open.open(url);
     synchronized (this) {
       if (over) {
         throw new IOException("the call's time is up");
@@ -82,7 +105,7 @@ final class CallAlarm implements ConnectionFactory, AutoCloseable {
   }
 
   /** Whether the time ran out before the call was over (its connections were closed). */
-  synchronized boolean rang() {
+  public synchronized boolean rang() {
     return rang;
   }
 
