@@ -1,0 +1,310 @@
+package io.clusterresolver.cloud;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.HttpURLConnection;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Supplier;
+import java.util.zip.GZIPInputStream;
+import javax.net.ssl.HttpsURLConnection;
+import javax.net.ssl.SSLSocketFactory;
+
+/**
+ * One call of a cloud's HTTP API on the JDK's {@link HttpURLConnection}, within what is left of a resolve's
+ * deadline, without a client library's call chain: the body bounded by the {@link AnswerLimit} (its bytes, and the
+ * whole exchange within the time left), the status line and headers by a {@link CallAlarm}, the connect and read
+ * timeouts by the time left, a {@code gzip} answer unpacked under the same limit. A call is sent once: the kit's
+ * {@link CloudApi} retries, and the provider reads an error {@link Answer} into its {@link ApiFailure}.
+ *
+ * <p>After a {@code 401} the request's {@link Authorization} is asked to renew once and, when it did, the request
+ * is sent again (a token re-read or refreshed). A redirect is reported as its status unless the client follows
+ * them, and then it is followed without the credentials (which would otherwise go to whichever host it names),
+ * after a {@code 303} as a {@code GET} without the body, at most 10 times.
+ *
+ * <pre>{@code
+ * CloudHttp http = new CloudHttp(AnswerLimit.of(config), CloudHttp.Redirects.REPORTED, null);
+ * try (CloudHttp.Answer answer = http.send(CloudHttp.Request.get(uri), CloudHttp.Authorization.bearer(token), left)) {
+ *   if (answer.status() / 100 != 2) {
+ *     throw failure(answer.status(), answer.text());
+ *   }
+ *   return reader.read(answer.body());
+ * }
+ * }</pre>
+ */
+public final class CloudHttp {
+
+  /** The statuses followed when redirects are: the ones the JDK and google-http-client follow. */
+  private static final Set<Integer> REDIRECTS = Set.of(301, 302, 303, 307, 308);
+  private static final int MAX_REDIRECTS = 10;
+
+  /** What a call does with a redirect. */
+  public enum Redirects {
+    /** The redirect is the answer: a cloud API that lists does not redirect, so the provider reports it. */
+    REPORTED,
+    /** Followed (at most 10), without the credentials; after a {@code 303} as a {@code GET} without the body. */
+    FOLLOWED_WITHOUT_CREDENTIALS
+  }
+
+  /** The credentials of a call: the headers that authorize a request, and whether they can be renewed after a 401. */
+  public interface Authorization {
+
+    /** No credentials: nothing added, nothing renewed. */
+    Authorization NONE = request -> Map.of();
+
+    /**
+     * The headers that authorize {@code request} as it is about to be sent: a bearer token, or a signature of the
+     * whole request (method, URI, headers, body) with its date.
+     */
+    Map<String, List<String>> headers(Request request) throws IOException;
+
+    /**
+     * Called once, after a call's first {@code 401}: whether the credentials were renewed (a token file read again,
+     * a token refreshed), so that the request is worth sending once more. Without: the 401 is the answer.
+     */
+    default boolean renewed() throws IOException {
+      return false;
+    }
+
+    /** {@code Authorization: Bearer <token>}, the token asked for each request (it may change when renewed). */
+    static Authorization bearer(Supplier<String> token) {
+      Objects.requireNonNull(token, "token");
+      return request -> Map.of("Authorization", List.of("Bearer " + token.get()));
+    }
+  }
+
+  /**
+   * A request: its method, URI (with the query, escaped), headers in the order given, and body ({@code null}: none).
+   * Its {@code toString} names the method and the URI without its query.
+   */
+  public record Request(String method, URI uri, Map<String, List<String>> headers, byte[] body) {
+    public Request {
+      Objects.requireNonNull(method, "method");
+      Objects.requireNonNull(uri, "uri");
+      Map<String, List<String>> copy = new LinkedHashMap<>();
+      headers.forEach((name, values) -> copy.put(name, List.copyOf(values)));
+      headers = Collections.unmodifiableMap(copy);
+    }
+
+    /** A {@code GET} of {@code uri} without headers. */
+    public static Request get(URI uri) {
+      return new Request("GET", uri, Map.of(), null);
+    }
+
+    /** A {@code POST} of {@code body} as {@code contentType}. */
+    public static Request post(URI uri, String contentType, byte[] body) {
+      return new Request("POST", uri, Map.of("Content-Type", List.of(contentType)), body.clone());
+    }
+
+    /** This request with one more header (after those it has). */
+    public Request with(String name, String value) {
+      Map<String, List<String>> more = new LinkedHashMap<>(headers);
+      more.merge(name, List.of(value), (had, added) -> {
+        List<String> both = new java.util.ArrayList<>(had);
+        both.addAll(added);
+        return both;
+      });
+      return new Request(method, uri, more, body);
+    }
+
+    /** {@code GET https://host/path}: the request in an error message, without its query. */
+    @Override
+    public String toString() {
+      return method + " " + uri.getScheme() + "://" + uri.getRawAuthority() + uri.getRawPath();
+    }
+  }
+
+  /**
+   * A status and its headers, with the body to read: the bounded (and unpacked) answer for any status. Close it, or
+   * read the body to its end, to give the connection back to the JDK's keep-alive cache.
+   */
+  public static final class Answer implements Closeable {
+    private final Request request;
+    private final HttpURLConnection http;
+    private final int status;
+    private final InputStream body;
+
+    private Answer(Request request, HttpURLConnection http, int status, InputStream body) {
+      this.request = request;
+      this.http = http;
+      this.status = status;
+      this.body = body;
+    }
+
+    /** The request this answers (after any redirect followed). */
+    public Request request() {
+      return request;
+    }
+
+    /** The HTTP status. */
+    public int status() {
+      return status;
+    }
+
+    /** The status line's reason, or {@code ""}. */
+    public String reason() {
+      try {
+        String reason = http.getResponseMessage();
+        return reason == null ? "" : reason;
+      } catch (IOException e) {
+        return "";
+      }
+    }
+
+    /** The first value of the header {@code name} (any case), or {@code null}. */
+    public String header(String name) {
+      return http.getHeaderField(name);
+    }
+
+    /** Every header of the answer, by name (the status line's key is {@code null}). */
+    public Map<String, List<String>> headers() {
+      return http.getHeaderFields();
+    }
+
+    /** The body: bounded by the call's answer limit and time, unpacked when it came as {@code gzip}. */
+    public InputStream body() {
+      return body;
+    }
+
+    /** The whole body as UTF-8 text (an error's body), within the same bounds. */
+    public String text() throws IOException {
+      return new String(body.readAllBytes(), StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void close() throws IOException {
+      body.close();
+    }
+  }
+
+  private final AnswerLimit limit;
+  private final Redirects redirects;
+  private final SSLSocketFactory tls;
+
+  /**
+   * Calls bounded by {@code limit}.
+   *
+   * @param tls the TLS of {@code https} calls (a cluster's own certificate authority), or {@code null} for the JDK's
+   *     default
+   */
+  public CloudHttp(AnswerLimit limit, Redirects redirects, SSLSocketFactory tls) {
+    this.limit = Objects.requireNonNull(limit, "limit");
+    this.redirects = Objects.requireNonNull(redirects, "redirects");
+    this.tls = tls;
+  }
+
+  /**
+   * Sends {@code request} once (again after a renewed 401, and to a followed redirect) and returns its answer as soon
+   * as the status and headers are in, whatever the status; the body is read from the answer within the time left.
+   *
+   * @param remaining the time the whole call has, from now to the body's last byte
+   * @throws SocketTimeoutException when the time ran out before the status and headers were in (naming the request)
+   * @throws IOException when there is no answer (the connection refused or closed, TLS failed)
+   */
+  public Answer send(Request request, Authorization authorization, Duration remaining) throws IOException {
+    int millis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, remaining.toMillis()));
+    CallAlarm alarm = new CallAlarm(this::open, millis);
+    try {
+      Request sent = request;
+      HttpURLConnection http = connect(alarm, sent, authorization, millis);
+      boolean renewed = false;
+      for (int followed = 0; ; ) {
+        int status = http.getResponseCode();
+        String location = http.getHeaderField("Location");
+        if (status == HttpURLConnection.HTTP_UNAUTHORIZED && !renewed && followed == 0 && authorization.renewed()) {
+          renewed = true;
+          http.disconnect();
+          http = connect(alarm, sent, authorization, millis);
+        } else if (redirects == Redirects.FOLLOWED_WITHOUT_CREDENTIALS && REDIRECTS.contains(status)
+            && location != null && followed < MAX_REDIRECTS) {
+          followed++;
+          http.disconnect();
+          URI next = sent.uri().resolve(location);
+          sent = status == HttpURLConnection.HTTP_SEE_OTHER
+              ? new Request("GET", next, withoutContentType(sent.headers()), null)
+              : new Request(sent.method(), next, sent.headers(), sent.body());
+          http = connect(alarm, sent, Authorization.NONE, millis);
+        } else {
+          alarm.close();
+          if (alarm.rang()) {
+            throw timedOut(sent, millis);
+          }
+          InputStream body = status >= 400 ? http.getErrorStream() : http.getInputStream();
+          return new Answer(sent, http, status, unpacked(http, body, millis));
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      alarm.close();
+      if (alarm.rang()) {
+        throw timedOut(request, millis);
+      }
+      throw e;
+    }
+  }
+
+  private HttpURLConnection open(URL url) throws IOException {
+    HttpURLConnection http = limit.open(url);
+    if (tls != null && http instanceof HttpsURLConnection) {
+      ((HttpsURLConnection) http).setSSLSocketFactory(tls);
+    }
+    return http;
+  }
+
+  private HttpURLConnection connect(CallAlarm alarm, Request request, Authorization authorization, int millis)
+      throws IOException {
+    HttpURLConnection http = alarm.open(request.uri().toURL());
+    http.setInstanceFollowRedirects(false);
+    http.setConnectTimeout(millis);
+    http.setReadTimeout(millis);
+    http.setRequestMethod(request.method());
+    request.headers().forEach((name, values) -> values.forEach(value -> http.addRequestProperty(name, value)));
+    authorization.headers(request).forEach((name, values) -> values.forEach(value -> http.addRequestProperty(name,
+        value)));
+    if (request.body() != null) {
+      http.setDoOutput(true);
+      http.setFixedLengthStreamingMode(request.body().length);
+      try (OutputStream out = http.getOutputStream()) {
+        out.write(request.body());
+      }
+    }
+    return http;
+  }
+
+  /**
+   * The body as sent, unpacked when {@code gzip}: the connection bounds the bytes that came, the same limit here what
+   * they unpack to, so that a small answer cannot unpack into more than a resolve may read.
+   */
+  private InputStream unpacked(HttpURLConnection http, InputStream sent, int millis) throws IOException {
+    if (sent == null) {
+      return InputStream.nullInputStream();
+    }
+    String encoding = http.getContentEncoding();
+    if (encoding == null || !(encoding.equalsIgnoreCase("gzip") || encoding.equalsIgnoreCase("x-gzip"))) {
+      return sent;
+    }
+    URL url = http.getURL();
+    return limit.bound(new GZIPInputStream(sent), url.getProtocol() + "://" + url.getAuthority() + url.getPath()
+        + " (unpacked)", Duration.ofMillis(millis));
+  }
+
+  private static Map<String, List<String>> withoutContentType(Map<String, List<String>> headers) {
+    Map<String, List<String>> kept = new LinkedHashMap<>(headers);
+    kept.keySet().removeIf(name -> name.equalsIgnoreCase("Content-Type"));
+    return kept;
+  }
+
+  private static SocketTimeoutException timedOut(Request request, int millis) {
+    return new SocketTimeoutException(request + ": no answer within " + millis + " ms");
+  }
+}
