@@ -2,7 +2,6 @@ package io.clusterresolver.google;
 
 import com.google.api.client.http.HttpHeaders;
 import com.google.api.client.http.HttpResponseException;
-import com.google.api.client.http.javanet.ConnectionFactory;
 import com.google.api.client.util.escape.CharEscapers;
 import com.google.api.gax.httpjson.GaxHttpJsonProperties;
 import com.google.api.gax.rpc.ApiClientHeaderProvider;
@@ -11,42 +10,33 @@ import com.google.api.pathtemplate.PathTemplate;
 import com.google.auth.Credentials;
 import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
-import io.clusterresolver.cloud.AnswerLimit;
-import io.clusterresolver.cloud.CallAlarm;
+import io.clusterresolver.cloud.CloudHttp;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.HttpURLConnection;
 import java.net.SocketTimeoutException;
-import java.net.MalformedURLException;
-import java.net.URISyntaxException;
-import java.net.URL;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.zip.GZIPInputStream;
 
 /**
  * The few REST methods of a Google API that a provider calls, as the SDK's generated HTTP/JSON stub sends
  * them (path, query, {@code x-goog-request-params} routing header, {@code x-goog-api-client}), with google-auth's
- * credentials, but on the JDK's {@link HttpURLConnection} alone: no gax call chain (client context, executors,
+ * credentials, but on the kit's {@link CloudHttp} (the JDK's {@code HttpURLConnection}) alone: no gax call chain (client context, executors,
  * callables, retrying or tracing machinery, logging interceptor), and no google-http-client request either, whose
  * first use reads the annotations of its headers class reflectively (generating accessor classes), starts
  * OpenCensus tracing and the time-zone data for a date parser, none of which a {@code GET} needs. What google-http-client
  * did for these calls is done the same way here: the URL escaped as its {@code GenericUrl} escapes it,
  * {@code Accept-Encoding: gzip} with a gzip answer unpacked, the credentials' request metadata as headers (what
  * google-auth's {@code HttpCredentialsAdapter} adds) and one refresh of them after a 401, and an error status as its
- * {@link HttpResponseException}. A call runs on the caller's thread, once: the kit's {@code CloudApi} retries.
- * Its time is bounded by what is left of the resolve's deadline: the connect and read timeouts, which the
- * resolver's bounded connection ({@code AnswerLimit.open}) turns into a bound of the body too, and a
- * {@link CallAlarm} that closes the connection at the deadline if the headers are not in by then (headers
- * trickled a byte at a time).
+ * {@link HttpResponseException}, and redirects followed without the credentials. A call runs on the caller's
+ * thread, once: the kit's {@code CloudApi} retries. Its time is bounded by what is left of the resolve's deadline
+ * ({@link CloudHttp}: the body in bytes and time, the headers by the deadline).
  *
  * <p>The answer is streamed with gson into the provider's own record, reading only what a resolve uses
  * ({@link GoogleJson}); an answer that is not the JSON expected is a {@link MalformedAnswer}, an error status
@@ -63,14 +53,10 @@ public final class GoogleCalls implements AutoCloseable {
   private static final String USER_AGENT = "cluster-resolver (gzip)";
   /** The body's type, as gax's HTTP/JSON transport sends it. */
   private static final String JSON_CONTENT = "application/json; charset=utf-8";
-  /** The redirects google-http-client follows. */
-  private static final Set<Integer> REDIRECTS = Set.of(301, 302, 303, 307, 308);
-
-  private final ConnectionFactory connections;
-  /** Bounds what a gzip answer inflates to, as the connection bounds what comes on the wire. */
-  private final AnswerLimit limit;
-  /** The credentials, or {@code null} without. */
-  private final Credentials credentials;
+  /** The exchange: google-http-client follows redirects (without the credentials), and so does it. */
+  private final CloudHttp http;
+  /** The credentials' request metadata as headers, refreshed once after a 401 (none without credentials). */
+  private final CloudHttp.Authorization authorization;
   /** The endpoint with its scheme ({@code https://} unless given) and a trailing {@code /}, as gax writes it. */
   private final String base;
 
@@ -81,9 +67,9 @@ public final class GoogleCalls implements AutoCloseable {
    * @throws IOException when the credentials cannot be loaded
    */
   public GoogleCalls(GoogleRest rest, String defaultEndpoint) throws IOException {
-    this.credentials = rest.credentials();
-    this.connections = rest.connections();
-    this.limit = rest.limit();
+    this.http = new CloudHttp(rest.limit(), CloudHttp.Redirects.FOLLOWED_WITHOUT_CREDENTIALS, null);
+    this.authorization = rest.credentials() == null ? CloudHttp.Authorization.NONE
+        : new CredentialsMetadata(rest.credentials());
     String endpoint = rest.endpoint() != null ? rest.endpoint().toString() : defaultEndpoint;
     endpoint = endpoint.contains("://") ? endpoint : "https://" + endpoint;
     this.base = endpoint.endsWith("/") ? endpoint : endpoint + "/";
@@ -157,30 +143,32 @@ public final class GoogleCalls implements AutoCloseable {
 
   /** Calls {@code method} once: a {@code POST} of {@code json} when given, else a {@code GET}. */
   private <R> R call(Method<R> method, Get request, byte[] json, Duration remaining) {
-    int millis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, remaining.toMillis()));
-    CallAlarm alarm = new CallAlarm(connections::openConnection, millis);
     try {
-      HttpURLConnection http = exchange(alarm, url(method, request), request, json, millis);
-      int status = http.getResponseCode();
-      alarm.close();
-      if (alarm.rang()) {
-        throw timedOut(method, millis); // the alarm closed the connection
+      URI uri = url(method, request);
+      CloudHttp.Request sent = json == null ? CloudHttp.Request.get(uri) : CloudHttp.Request.post(uri, JSON_CONTENT, json);
+      sent = sent.with("Accept-Encoding", "gzip").with("User-Agent", USER_AGENT);
+      for (Map.Entry<String, String> header : API_CLIENT.entrySet()) {
+        sent = sent.with(header.getKey(), header.getValue());
       }
-      if (status / 100 != 2) {
-        throw new UncheckedIOException(errorAnswer(http, status, millis));
+      String routing = ROUTING.encode(request);
+      if (!routing.isEmpty()) {
+        sent = sent.with("x-goog-request-params", routing);
       }
-      return read(method, body(http, http.getInputStream(), millis));
+      try (CloudHttp.Answer answer = http.send(sent, authorization, remaining)) {
+        if (answer.status() / 100 != 2) {
+          throw new UncheckedIOException(errorAnswer(answer));
+        }
+        return read(method, answer.body());
+      }
+    } catch (SocketTimeoutException e) {
+      throw new UncheckedIOException(new SocketTimeoutException(method.fullName() + ": " + e.getMessage()));
     } catch (IOException e) {
-      alarm.close();
-      throw alarm.rang() ? timedOut(method, millis) : new UncheckedIOException(e);
-    } catch (RuntimeException e) {
-      alarm.close();
-      throw alarm.rang() ? timedOut(method, millis) : e;
+      throw new UncheckedIOException(e);
     }
   }
 
   /** The request's URL: the path and query escaped as google-http-client's {@code GenericUrl} escapes them. */
-  private URL url(Method<?> method, Get request) throws MalformedURLException {
+  private URI url(Method<?> method, Get request) {
     StringBuilder url = new StringBuilder(base);
     String[] segments = method.path().instantiate(request.path()).split("/", -1);
     for (int i = 0; i < segments.length; i++) {
@@ -201,120 +189,25 @@ public final class GoogleCalls implements AutoCloseable {
         }
       }
     }
-    return new URL(url.toString());
-  }
-
-  /**
-   * Sends the request until it has its answer, as google-http-client's request does: after a 401 the credentials
-   * are refreshed and it is sent again once (google-auth's {@code HttpCredentialsAdapter}: the token may have been
-   * revoked early), and a redirect is followed, at most 10 times, without the credentials (after a 303 as a
-   * {@code GET} without the body).
-   */
-  private HttpURLConnection exchange(CallAlarm alarm, URL url, Get request, byte[] json, int millis)
-      throws IOException {
-    HttpURLConnection http = send(alarm, url, request, json, millis, true);
-    boolean refreshed = false;
-    for (int redirects = 0; ; ) {
-      int status = http.getResponseCode();
-      String location = http.getHeaderField("Location");
-      if (status == HttpURLConnection.HTTP_UNAUTHORIZED && credentials != null && !refreshed && redirects == 0) {
-        refreshed = true;
-        http.disconnect();
-        credentials.refresh();
-        http = send(alarm, url, request, json, millis, true);
-      } else if (REDIRECTS.contains(status) && location != null && redirects < 10) {
-        redirects++;
-        http.disconnect();
-        url = new URL(http.getURL(), location);
-        json = status == HttpURLConnection.HTTP_SEE_OTHER ? null : json;
-        http = send(alarm, url, request, json, millis, false);
-      } else {
-        return http;
-      }
-    }
-  }
-
-  /**
-   * Sends the {@code GET}, or the {@code POST} of {@code json} when given: its headers are the SDK's, and the
-   * credentials' request metadata.
-   */
-  private HttpURLConnection send(CallAlarm alarm, URL url, Get request, byte[] json, int millis, boolean signed)
-      throws IOException {
-    HttpURLConnection http = alarm.open(url);
-    http.setInstanceFollowRedirects(false); // followed by exchange, without the credentials
-    http.setConnectTimeout(millis);
-    http.setReadTimeout(millis);
-    http.setRequestProperty("Accept-Encoding", "gzip");
-    http.setRequestProperty("User-Agent", USER_AGENT);
-    API_CLIENT.forEach(http::setRequestProperty);
-    String routing = ROUTING.encode(request);
-    if (!routing.isEmpty()) {
-      http.setRequestProperty("x-goog-request-params", routing);
-    }
-    if (signed && credentials != null && credentials.hasRequestMetadata()) {
-      Map<String, List<String>> metadata;
-      try {
-        metadata = credentials.getRequestMetadata(url.toURI());
-      } catch (URISyntaxException e) {
-        throw new IOException("not a URI: " + url, e);
-      }
-      if (metadata != null) {
-        metadata.forEach((name, values) -> values.forEach(value -> http.addRequestProperty(name, value)));
-      }
-    }
-    if (json != null) {
-      http.setRequestMethod("POST");
-      http.setRequestProperty("Content-Type", JSON_CONTENT);
-      http.setDoOutput(true);
-      http.setFixedLengthStreamingMode(json.length);
-      try (OutputStream out = http.getOutputStream()) {
-        out.write(json);
-      }
-    }
-    return http;
-  }
-
-  /**
-   * The body as sent: unpacked when gzip. The bounded connection bounds the bytes that came; what they inflate to is
-   * bounded by the same answer limit here, so that a small answer cannot unpack into more than a resolve may read.
-   */
-  private InputStream body(HttpURLConnection http, InputStream sent, int millis) throws IOException {
-    if (sent == null) {
-      return InputStream.nullInputStream();
-    }
-    String encoding = http.getContentEncoding();
-    if (encoding == null || !(encoding.equalsIgnoreCase("gzip") || encoding.equalsIgnoreCase("x-gzip"))) {
-      return sent;
-    }
-    URL url = http.getURL();
-    return limit.bound(new GZIPInputStream(sent), url.getProtocol() + "://" + url.getAuthority() + url.getPath()
-        + " (unpacked)", Duration.ofMillis(millis));
+    return URI.create(url.toString());
   }
 
   /**
    * An error status as google-http-client reports it, for {@link GoogleFailure}: status, reason, headers and body.
    * The headers typed as numbers in its {@link HttpHeaders} (Content-Length, Age) are not copied: nothing reads them.
    */
-  private HttpResponseException errorAnswer(HttpURLConnection http, int status, int millis) throws IOException {
+  private static HttpResponseException errorAnswer(CloudHttp.Answer answer) throws IOException {
     HttpHeaders headers = new HttpHeaders();
-    http.getHeaderFields().forEach((name, values) -> {
+    answer.headers().forEach((name, values) -> {
       if (name != null && !name.equalsIgnoreCase("Content-Length") && !name.equalsIgnoreCase("Age")) {
         headers.set(name, List.copyOf(values));
       }
     });
-    String content;
-    try (InputStream in = body(http, http.getErrorStream(), millis)) {
-      content = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
-    String reason = http.getResponseMessage() == null ? "" : http.getResponseMessage();
-    return new HttpResponseException.Builder(status, reason, headers).setContent(content)
-        .setMessage(status + " " + reason + "\n" + http.getRequestMethod() + " " + http.getURL()).build();
-  }
-
-  /** The call's time ran out (the alarm closed its connection): whatever the transport made of that, not an answer. */
-  private static UncheckedIOException timedOut(Method<?> method, int millis) {
-    return new UncheckedIOException(new SocketTimeoutException(method.fullName() + ": no whole answer within " + millis
-        + " ms"));
+    String content = answer.text();
+    String reason = answer.reason();
+    return new HttpResponseException.Builder(answer.status(), reason, headers).setContent(content)
+        .setMessage(answer.status() + " " + reason + "\n" + answer.request().method() + " " + answer.request().uri())
+        .build();
   }
 
   /** Streams an answer into the provider's record; anything but one well-formed JSON value is an error. */
@@ -331,9 +224,36 @@ public final class GoogleCalls implements AutoCloseable {
     }
   }
 
-  /** Nothing to close: no pool of its own (connections are the JDK's keep-alive cache, the alarm's thread a daemon). */
+  /** Nothing to close: no pool of its own (connections are the JDK's keep-alive cache). */
   @Override
   public void close() {}
+
+  /**
+   * google-auth's credentials as google-auth's {@code HttpCredentialsAdapter} applies them: their request metadata as
+   * headers, and one refresh after a 401 (the token may have been revoked early).
+   */
+  private static final class CredentialsMetadata implements CloudHttp.Authorization {
+    private final Credentials credentials;
+
+    CredentialsMetadata(Credentials credentials) {
+      this.credentials = credentials;
+    }
+
+    @Override
+    public Map<String, List<String>> headers(CloudHttp.Request request) throws IOException {
+      if (!credentials.hasRequestMetadata()) {
+        return Map.of();
+      }
+      Map<String, List<String>> metadata = credentials.getRequestMetadata(request.uri());
+      return metadata == null ? Map.of() : metadata;
+    }
+
+    @Override
+    public boolean renewed() throws IOException {
+      credentials.refresh();
+      return true;
+    }
+  }
 
   /** An answer that is not the JSON a method answers, or one cut short by the answer limit (its cause). */
   public static final class MalformedAnswer extends RuntimeException {
