@@ -8,10 +8,8 @@ import io.clusterresolver.cloud.NotTheApiException;
 import io.clusterresolver.google.GoogleJson;
 import java.io.IOException;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ExecutorService;
 
 /**
@@ -46,13 +44,6 @@ final class MachineTypeGpus {
    */
   static final class Lookups implements AutoCloseable {
     private final CatalogCache.Prefetch<Integer> prefetch;
-    /**
-     * The types asked and the answers taken, by {@code zone/type}: a listing has hundreds of instances of one type, and
-     * each went through the prefetch's start and await (a lock, sets, a join per load) for an answer already taken.
-     * Touched by the listing's thread only (the reader's callback and the member loop).
-     */
-    private final Set<String> asked = new HashSet<>();
-    private final Map<String, Integer> taken = new HashMap<>();
 
     Lookups(ComputeClients compute, CloudApi.Session session, String scope, String project) {
       this.prefetch = CACHE.prefetch(session, scope + "|" + project, Threads.CATALOG, "gce machineTypes.get", keys -> {
@@ -66,21 +57,13 @@ final class MachineTypeGpus {
 
     /** Starts asking for the type's GPUs in the background, unless they are known or already asked. */
     void ask(String zone, String type) {
-      String zonalType = zone + "/" + type;
-      if (asked.add(zonalType)) {
-        prefetch.start(List.of(zonalType));
-      }
+      prefetch.start(List.of(zone + "/" + type));
     }
 
     /** The type's GPUs: the answer of the call {@link #ask} started, else asked now (or known). */
     int gpus(String zone, String type) {
       String zonalType = zone + "/" + type;
-      Integer gpus = taken.get(zonalType);
-      if (gpus == null) {
-        gpus = prefetch.await(List.of(zonalType)).get(zonalType);
-        taken.put(zonalType, gpus);
-      }
-      return gpus;
+      return prefetch.await(List.of(zonalType)).get(zonalType);
     }
 
     /** Stops the calls still running and waits for their end. */
