@@ -17,6 +17,9 @@ final class InstanceFacts {
   /** Machine families whose GPUs come with the machine type, not as guestAccelerators. */
   private static final List<String> BUNDLED_GPU_FAMILIES = List.of("a2-", "a3-", "a4-", "a4x-", "g2-", "g4-");
 
+  /** The padding of a member id: 20 digits, the longest unsigned 64-bit decimal. */
+  private static final String ZEROS = "00000000000000000000";
+
   private InstanceFacts() {}
 
   /**
@@ -24,13 +27,18 @@ final class InstanceFacts {
    * order (the tie-break after creation time) is numeric order.
    */
   static String memberId(long id) {
-    return memberId(Long.toUnsignedString(id));
+    return padded(Long.toUnsignedString(id)); // at most 20 digits: nothing to check
   }
 
   /** The member id of a decimal instance id (as the metadata server writes it). */
   static String memberId(String decimalId) {
     String digits = decimalId.trim();
-    return isDigits(digits) && digits.length() <= 20 ? "0".repeat(20 - digits.length()) + digits : digits;
+    return isDigits(digits) && digits.length() <= 20 ? padded(digits) : digits;
+  }
+
+  /** {@code digits} (at most 20) zero-padded to 20. */
+  private static String padded(String digits) {
+    return digits.length() == 20 ? digits : ZEROS.substring(digits.length()).concat(digits);
   }
 
   private static boolean isDigits(String text) {
