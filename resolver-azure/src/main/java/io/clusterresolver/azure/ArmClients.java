@@ -17,8 +17,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The Resource Manager reads a resolve makes, as GETs sent by {@link ArmHttp} (the JDK's {@code HttpURLConnection},
- * bounded answers, the bearer token), each once (the kit's {@code CloudApi} retries each call). The listings' items
+ * The Resource Manager reads a resolve makes, as GETs sent by {@link ArmHttp} (the kit's {@code CloudHttp} on the
+ * JDK's {@code HttpURLConnection}, bounded answers, the bearer token), each once (the kit's {@code CloudApi} retries each call). The listings' items
  * are read with azure-json's reader into {@link ArmResources}' records of the fields a resolve uses (Resource SKUs
  * too); the scale set into the SDK's own model with its generated {@code fromJson}; an error answer into the
  * {@link ArmAnswerException} the generated clients' {@code ManagementException} was, with ARM's error object read by

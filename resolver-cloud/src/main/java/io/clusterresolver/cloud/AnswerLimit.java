@@ -93,14 +93,6 @@ public final class AnswerLimit {
     return new BoundedHttpConnection((HttpURLConnection) url.openConnection(Proxy.NO_PROXY), this);
   }
 
-  /**
-   * {@code connection}, opened by the caller (an {@code HttpsURLConnection} given its own socket factory, say) and
-   * not yet connected, with its bodies bounded as {@link #open}'s are.
-   */
-  public HttpURLConnection bound(HttpURLConnection connection) {
-    return new BoundedHttpConnection(connection, this);
-  }
-
   /** {@code 64 MiB}, {@code 512 bytes}. */
   static String describe(long bytes) {
     return bytes % MIB == 0 ? bytes / MIB + " MiB" : bytes + " bytes";
