@@ -1,46 +1,28 @@
 package io.clusterresolver.azure;
 
-import com.azure.core.credential.TokenCredential;
-import com.azure.core.exception.HttpResponseException;
-import com.azure.core.http.HttpClient;
-import com.azure.core.http.HttpHeaderName;
-import com.azure.core.http.HttpMethod;
-import com.azure.core.http.HttpPipeline;
-import com.azure.core.http.HttpPipelineBuilder;
-import com.azure.core.http.HttpRequest;
-import com.azure.core.http.HttpResponse;
-import com.azure.core.http.policy.BearerTokenAuthenticationPolicy;
-import com.azure.core.http.policy.UserAgentPolicy;
-import com.azure.core.http.rest.PagedIterable;
-import com.azure.core.http.rest.PagedResponse;
-import com.azure.core.http.rest.PagedResponseBase;
 import com.azure.core.management.exception.ManagementError;
-import com.azure.core.management.exception.ManagementException;
-import com.azure.core.util.Context;
 import com.azure.json.JsonProviders;
 import com.azure.json.JsonReader;
 import com.azure.json.JsonToken;
 import com.azure.json.ReadValueCallback;
 import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetInner;
-import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.BoundedAnswers;
+import io.clusterresolver.cloud.Deadline;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import javax.net.ssl.SSLContext;
 
 /**
- * The Resource Manager reads a resolve makes, as GETs on one HTTP pipeline: the JDK HTTP client with
- * bounded answers ({@link BoundedHttpClient}), the {@link DeadlinePolicy} and the bearer token, and no
- * retry policy (the kit's {@code CloudApi} retries each call, so nothing retries twice). The listings'
- * items are streamed with azure-json's reader into {@link ArmResources}' records of the fields a resolve
- * uses (Resource SKUs too); the scale set into the SDK's own model with its generated {@code fromJson}.
+ * The Resource Manager reads a resolve makes, as GETs sent by {@link ArmHttp} (the kit's {@code CloudHttp} on the
+ * JDK's {@code HttpURLConnection}, bounded answers, the bearer token), each once (the kit's {@code CloudApi} retries each call). The listings' items
+ * are read with azure-json's reader into {@link ArmResources}' records of the fields a resolve uses (Resource SKUs
+ * too); the scale set into the SDK's own model with its generated {@code fromJson}; an error answer into the
+ * {@link ArmAnswerException} the generated clients' {@code ManagementException} was, with ARM's error object read by
+ * the SDK's {@link ManagementError#fromJson}.
  *
  * <p>Why not the SDK's generated {@code ComputeManagementClient} and {@code NetworkManagementClient}:
  * building one builds a {@code RestProxy} (a dynamic proxy and the reflective parse of every method's
@@ -60,101 +42,88 @@ final class ArmClients {
   private static final String NETWORK = "2025-03-01";
   private static final String SCALE_SET_NETWORK = "2018-10-01";
 
-  /** Context key of what to run when a call's 200 answer has arrived, before its body is read. */
-  private static final String ON_ANSWER = "clusterresolver-arm-on-answer";
-
-  private final HttpPipeline pipeline;
+  private final ArmHttp http;
   /** {@code https://host/subscriptions/<id>}. */
   private final String subscription;
 
-  private ArmClients(HttpPipeline pipeline, String subscription) {
-    this.pipeline = pipeline;
+  private ArmClients(ArmHttp http, String subscription) {
+    this.http = http;
     this.subscription = subscription;
   }
 
-  /**
-   * @param ssl the TLS context to trust the endpoint with, or {@code null} for the JVM's default
-   * @param deadlines the pipeline's deadline policy (shared with the token requests' client)
-   * @param timeout the overall deadline, also the longest a single response may take
-   * @param limit how much of each answer is read
-   */
-  static ArmClients create(URI endpoint, String subscription, TokenCredential credential, SSLContext ssl,
-      DeadlinePolicy deadlines, Duration timeout, AnswerLimit limit) {
-    HttpClient http = BoundedHttpClient.overJdk(ssl, timeout, limit);
-    HttpPipeline pipeline = new HttpPipelineBuilder()
-        .httpClient(http)
-        .policies(new UserAgentPolicy("cluster-resolver-azure"), deadlines,
-            new BearerTokenAuthenticationPolicy(credential, SCOPE))
-        .build();
+  /** The reads of {@code subscription} at {@code endpoint}, sent by {@code http}. */
+  static ArmClients create(URI endpoint, String subscription, ArmHttp http) {
     String host = endpoint.toString().replaceAll("/+$", "");
-    return new ArmClients(pipeline, host + "/subscriptions/" + segment(subscription));
+    return new ArmClients(http, host + "/subscriptions/" + segment(subscription));
   }
 
-  /**
-   * {@code context}, running {@code onAnswer} on the caller's thread as each 200 answer of its calls
-   * arrives (status and headers in, the body not yet read): the connection is up by then.
-   */
-  static Context onAnswer(Context context, Runnable onAnswer) {
-    return context.addData(ON_ANSWER, onAnswer);
+  /** One page of a listing: its items and the URL of the next page ({@code null} at the last). */
+  record Page<T>(List<T> items, String nextLink) {}
+
+  /** One listing, page by page. */
+  @FunctionalInterface
+  interface Listing<T> {
+    /**
+     * @param nextLink the page's URL as the last page gave it, or {@code null} for the first page
+     * @param deadline the resolve's
+     * @param onAnswer run as the page's 200 answer arrives, before its body is read
+     */
+    Page<T> page(String nextLink, Deadline deadline, Runnable onAnswer);
   }
 
   /** VirtualMachines.ListByResourceGroup, {@code $expand=instanceView} when asked. */
-  PagedIterable<ArmResources.Vm> virtualMachines(String resourceGroup, String filter, boolean instanceView,
-      Context context) {
+  Listing<ArmResources.Vm> virtualMachines(String resourceGroup, String filter, boolean instanceView) {
     return list(group(resourceGroup) + "/providers/Microsoft.Compute/virtualMachines?api-version=" + COMPUTE
-        + query("$filter", filter) + (instanceView ? "&$expand=instanceView" : ""), ArmResources.Vm::read,
-        context);
+        + query("$filter", filter) + (instanceView ? "&$expand=instanceView" : ""), ArmResources.Vm::read);
   }
 
   /** VirtualMachines.ListAll with {@code statusOnly=true}: the subscription's VMs with their power state. */
-  PagedIterable<ArmResources.Vm> virtualMachinesWithStatus(String filter, Context context) {
+  Listing<ArmResources.Vm> virtualMachinesWithStatus(String filter) {
     return list(subscription + "/providers/Microsoft.Compute/virtualMachines?api-version=" + COMPUTE
-        + "&statusOnly=true" + query("$filter", filter), ArmResources.Vm::read, context);
+        + "&statusOnly=true" + query("$filter", filter), ArmResources.Vm::read);
   }
 
   /** VirtualMachineScaleSetVMs.List with {@code $expand=instanceView}. */
-  PagedIterable<ArmResources.ScaleSetVm> scaleSetVms(String resourceGroup, String scaleSet, Context context) {
+  Listing<ArmResources.ScaleSetVm> scaleSetVms(String resourceGroup, String scaleSet) {
     return list(scaleSetPath(resourceGroup, scaleSet) + "/virtualMachines?api-version=" + COMPUTE
-        + "&$expand=instanceView", ArmResources.ScaleSetVm::read, context);
+        + "&$expand=instanceView", ArmResources.ScaleSetVm::read);
   }
 
   /** VirtualMachineScaleSets.Get. */
-  VirtualMachineScaleSetInner scaleSet(String resourceGroup, String scaleSet, Context context) {
-    return get(scaleSetPath(resourceGroup, scaleSet) + "?api-version=" + COMPUTE, context, false,
-        (json, response) -> VirtualMachineScaleSetInner.fromJson(json));
+  VirtualMachineScaleSetInner scaleSet(String resourceGroup, String scaleSet, Deadline deadline) {
+    return get(scaleSetPath(resourceGroup, scaleSet) + "?api-version=" + COMPUTE, deadline, () -> { }, false,
+        VirtualMachineScaleSetInner::fromJson);
   }
 
   /** ResourceSkus.List with a {@code $filter}. */
-  PagedIterable<ArmResources.Sku> resourceSkus(String filter, Context context) {
+  Listing<ArmResources.Sku> resourceSkus(String filter) {
     return list(subscription + "/providers/Microsoft.Compute/skus?api-version=" + SKUS + query("$filter", filter),
-        ArmResources.Sku::read, context);
+        ArmResources.Sku::read);
   }
 
   /** NetworkInterfaces.ListByResourceGroup, or NetworkInterfaces.ListAll when {@code resourceGroup} is null. */
-  PagedIterable<ArmResources.NetworkInterface> networkInterfaces(String resourceGroup, Context context) {
+  Listing<ArmResources.NetworkInterface> networkInterfaces(String resourceGroup) {
     return list(group(resourceGroup) + "/providers/Microsoft.Network/networkInterfaces?api-version=" + NETWORK,
-        ArmResources.NetworkInterface::read, context);
+        ArmResources.NetworkInterface::read);
   }
 
   /** NetworkInterfaces.ListVirtualMachineScaleSetNetworkInterfaces. */
-  PagedIterable<ArmResources.NetworkInterface> scaleSetNetworkInterfaces(String resourceGroup, String scaleSet,
-      Context context) {
+  Listing<ArmResources.NetworkInterface> scaleSetNetworkInterfaces(String resourceGroup, String scaleSet) {
     // The generated client's path has this lower-case "microsoft.Compute" (ARM matches it case-insensitively).
     return list(group(resourceGroup) + "/providers/microsoft.Compute/virtualMachineScaleSets/" + segment(scaleSet)
-        + "/networkInterfaces?api-version=" + SCALE_SET_NETWORK, ArmResources.NetworkInterface::read, context);
+        + "/networkInterfaces?api-version=" + SCALE_SET_NETWORK, ArmResources.NetworkInterface::read);
   }
 
   /** PublicIPAddresses.ListByResourceGroup, or PublicIPAddresses.ListAll when {@code resourceGroup} is null. */
-  PagedIterable<ArmResources.PublicIp> publicIpAddresses(String resourceGroup, Context context) {
+  Listing<ArmResources.PublicIp> publicIpAddresses(String resourceGroup) {
     return list(group(resourceGroup) + "/providers/Microsoft.Network/publicIPAddresses?api-version=" + NETWORK,
-        ArmResources.PublicIp::read, context);
+        ArmResources.PublicIp::read);
   }
 
   /** PublicIPAddresses.ListVirtualMachineScaleSetPublicIPAddresses. */
-  PagedIterable<ArmResources.PublicIp> scaleSetPublicIpAddresses(String resourceGroup, String scaleSet,
-      Context context) {
+  Listing<ArmResources.PublicIp> scaleSetPublicIpAddresses(String resourceGroup, String scaleSet) {
     return list(scaleSetPath(resourceGroup, scaleSet) + "/publicipaddresses?api-version=" + SCALE_SET_NETWORK,
-        ArmResources.PublicIp::read, context);
+        ArmResources.PublicIp::read);
   }
 
   private String group(String resourceGroup) {
@@ -166,51 +135,34 @@ final class ArmClients {
   }
 
   /** A listing whose first page is {@code url} and whose next pages are their {@code nextLink}, verbatim. */
-  private <T> PagedIterable<T> list(String url, ReadValueCallback<JsonReader, T> item, Context context) {
-    Reader<PagedResponse<T>> page = (json, response) -> page(json, item, response);
-    return new PagedIterable<>(() -> get(url, context, true, page), nextLink -> get(nextLink, context, true, page));
+  private <T> Listing<T> list(String url, ReadValueCallback<JsonReader, T> item) {
+    return (nextLink, deadline, onAnswer) -> get(nextLink == null ? url : nextLink, deadline, onAnswer, true,
+        json -> page(json, item));
   }
 
   /**
-   * One GET: the answer read by {@code read} when it is a 200, else the {@link ManagementException} the SDK throws;
-   * a successful answer to a {@code list} call must be one ({@link ArmListAnswer}).
+   * One GET: the answer read by {@code read} when it is a 200, else the {@link ArmAnswerException} the SDK's
+   * {@code ManagementException} was; a successful answer to a {@code list} call must be one ({@link ArmListAnswer}).
    */
-  private <T> T get(String url, Context context, boolean list, Reader<T> read) {
-    // gzip: a page of 100 VMs is about 160 KB of JSON that compresses many times over: that much less
-    // to decrypt and carry through the HTTP client (BoundedHttpClient inflates it, under the limit).
-    HttpRequest request = new HttpRequest(HttpMethod.GET, url).setHeader(HttpHeaderName.ACCEPT, "application/json")
-        .setHeader(HttpHeaderName.ACCEPT_ENCODING, "gzip");
-    try (HttpResponse response = pipeline.sendSync(request, context)) {
-      if (response.getStatusCode() == 200) {
-        context.getData(ON_ANSWER).ifPresent(onAnswer -> ((Runnable) onAnswer).run());
-      }
-      // Not getBodyAsBinaryData(): BinaryData's class initialiser builds azure-core's Jackson serializer
-      // (an ObjectMapper with its modules: about 500 classes) that nothing here uses.
-      byte[] body = body(response);
-      if (list && response.getStatusCode() / 100 == 2) {
-        ArmListAnswer.require(body, BoundedAnswers.origin(BoundedHttpClient.uri(response.getRequest())));
-      }
-      if (response.getStatusCode() != 200) {
-        throw failure(response, body);
-      }
-      try (JsonReader json = JsonProviders.createReader(body)) {
-        return read.read(json, response);
-      } catch (IOException | RuntimeException e) {
-        throw new HttpResponseException("HTTP response has a malformed body: " + e.getMessage(), response, e);
-      }
+  private <T> T get(String url, Deadline deadline, Runnable onAnswer, boolean list, ReadValueCallback<JsonReader, T> read) {
+    ArmHttp.Answer answer = http.get(url, deadline, onAnswer);
+    byte[] body = answer.body();
+    if (list && answer.status() / 100 == 2) {
+      ArmListAnswer.require(body, BoundedAnswers.origin(answer.uri()));
+    }
+    if (answer.status() != 200) {
+      throw failure(answer);
+    }
+    try (JsonReader json = JsonProviders.createReader(body)) {
+      return read.read(json);
+    } catch (IOException | RuntimeException e) {
+      throw new ArmAnswerException("HTTP response has a malformed body: " + e.getMessage(), answer, null, e);
     }
   }
 
-  private static byte[] body(HttpResponse response) {
-    try {
-      return BoundedHttpClient.bytesOf(response);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  /** What the generated clients throw for any other status: ARM's {@code {"error":{...}}} as the value. */
-  private static ManagementException failure(HttpResponse response, byte[] body) {
+  /** What the generated clients threw for any other status: ARM's {@code {"error":{...}}} as the value. */
+  private static ArmAnswerException failure(ArmHttp.Answer answer) {
+    byte[] body = answer.body();
     String text = body.length == 0 ? "(empty body)" : "\"" + new String(body, StandardCharsets.UTF_8) + "\"";
     ManagementError error = null;
     if (body.length > 0) {
@@ -220,12 +172,11 @@ final class ArmClients {
         // not ARM's error object (a proxy's page): the status and the text say what happened
       }
     }
-    return new ManagementException("Status code " + response.getStatusCode() + ", " + text, response, error);
+    return new ArmAnswerException("Status code " + answer.status() + ", " + text, answer, error, null);
   }
 
   /** One page: the {@code value} array and the {@code nextLink}. */
-  private static <T> PagedResponse<T> page(JsonReader json, ReadValueCallback<JsonReader, T> item,
-      HttpResponse response) throws IOException {
+  private static <T> Page<T> page(JsonReader json, ReadValueCallback<JsonReader, T> item) throws IOException {
     List<T> items = new ArrayList<>();
     String next = null;
     if (json.nextToken() != JsonToken.START_OBJECT) {
@@ -246,14 +197,7 @@ final class ArmClients {
         json.skipChildren();
       }
     }
-    return new PagedResponseBase<>(response.getRequest(), response.getStatusCode(), response.getHeaders(), items,
-        next == null || next.isEmpty() ? null : next, null);
-  }
-
-  /** Reads a 200's body. */
-  @FunctionalInterface
-  private interface Reader<T> {
-    T read(JsonReader json, HttpResponse response) throws IOException;
+    return new Page<>(items, next == null || next.isEmpty() ? null : next);
   }
 
   /** A path segment or query value, percent-encoded ({@code %20} for a space). */
@@ -261,7 +205,8 @@ final class ArmClients {
     return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
   }
 
+  /** A query parameter, its value percent-encoded as the generated clients encode it ({@code /} as it is). */
   private static String query(String name, String value) {
-    return value == null ? "" : "&" + name + "=" + segment(value);
+    return value == null ? "" : "&" + name + "=" + segment(value).replace("%2F", "/");
   }
 }

@@ -1,11 +1,9 @@
 package io.clusterresolver.azure;
 
 import com.azure.core.exception.ClientAuthenticationException;
-import com.azure.core.exception.HttpResponseException;
-import com.azure.core.http.HttpResponse;
-import com.azure.core.management.exception.ManagementException;
 import io.clusterresolver.cloud.ApiFailure;
 import io.clusterresolver.cloud.RetryAfter;
+import java.net.SocketTimeoutException;
 import java.time.Instant;
 import java.util.concurrent.TimeoutException;
 import reactor.core.Exceptions;
@@ -15,33 +13,27 @@ final class ArmFailures {
 
   private ArmFailures() {}
 
-  /** The facts of one attempt's failure (the pipeline makes one attempt per call: {@link DeadlinePolicy}). */
+  /** The facts of one attempt's failure (a call is sent once: {@link ArmHttp}). */
   static ApiFailure read(RuntimeException e) {
     int attempts = 1;
-    Throwable t = Exceptions.unwrap(e);
+    Throwable t = Exceptions.unwrap(e); // a credential may throw what Reactor wrapped
     if (t instanceof ClientAuthenticationException || t.getClass().getName().startsWith("com.azure.identity.")) {
       return ApiFailure.of(ApiFailure.Kind.CREDENTIALS, firstLine(t.getMessage()), attempts);
     }
-    if (t instanceof HttpResponseException && ((HttpResponseException) t).getResponse() != null) {
-      HttpResponseException http = (HttpResponseException) t;
-      HttpResponse response = http.getResponse();
-      int status = response.getStatusCode();
-      String requestId = response.getHeaderValue("x-ms-request-id");
+    if (t instanceof ArmAnswerException) {
+      ArmAnswerException answer = (ArmAnswerException) t;
+      int status = answer.status();
       if (status >= 200 && status < 300) {
-        return ApiFailure.of(ApiFailure.Kind.MALFORMED_RESPONSE, firstLine(http.getMessage()), attempts);
+        return ApiFailure.of(ApiFailure.Kind.MALFORMED_RESPONSE, firstLine(answer.getMessage()), attempts);
       }
-      String code = null;
-      String message = null;
-      if (http instanceof ManagementException && ((ManagementException) http).getValue() != null) {
-        code = ((ManagementException) http).getValue().getCode();
-        message = ((ManagementException) http).getValue().getMessage();
-      }
+      String code = answer.code();
+      String message = answer.errorMessage();
       return ApiFailure.http(status, code != null ? code : "HTTP " + status,
-          message != null ? message : firstLine(http.getMessage()), requestId, attempts)
-          .withRetryAfter(RetryAfter.fromHeaders(response::getHeaderValue, Instant.now()));
+          message != null ? message : firstLine(answer.getMessage()), answer.header("x-ms-request-id"), attempts)
+          .withRetryAfter(RetryAfter.fromHeaders(answer::header, Instant.now()));
     }
     for (Throwable c = t; c != null; c = c.getCause()) {
-      if (c instanceof TimeoutException || c instanceof java.net.http.HttpTimeoutException) {
+      if (c instanceof TimeoutException || c instanceof SocketTimeoutException) {
         return ApiFailure.of(ApiFailure.Kind.TIMEOUT, c.getClass().getSimpleName(), attempts);
       }
       String name = c.getClass().getName();

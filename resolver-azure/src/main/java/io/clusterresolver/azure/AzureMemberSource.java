@@ -1,8 +1,5 @@
 package io.clusterresolver.azure;
 
-import com.azure.core.http.rest.PagedIterable;
-import com.azure.core.management.exception.ManagementException;
-import com.azure.core.util.Context;
 import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetInner;
 import com.azure.resourcemanager.compute.models.OrchestrationMode;
 import io.clusterresolver.ClusterResolverException;
@@ -25,7 +22,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Function;
 
 /**
  * Lists Azure VMs as members, in pages, never one call per VM:
@@ -116,8 +112,8 @@ final class AzureMemberSource implements MemberSource {
 
   private List<Member> standalone(CloudApi.Session session, String scaleSetId) {
     String rg = scope.resourceGroup();
-    Listings other = new Listings(session, "NetworkInterfaces.List", ctx -> arm.networkInterfaces(rg, ctx),
-        ctx -> arm.publicIpAddresses(rg, ctx));
+    Listings other = new Listings(session, "NetworkInterfaces.List", arm.networkInterfaces(rg),
+        arm.publicIpAddresses(rg));
     try {
       List<Listed> listed = new ArrayList<>();
       if (rg != null && !EXPAND_REFUSED.contains(scope.armScope())) {
@@ -157,8 +153,8 @@ final class AzureMemberSource implements MemberSource {
   private final class Listings {
     private final CloudApi.Session session;
     private final String nicOperation;
-    private final Function<Context, PagedIterable<ArmResources.NetworkInterface>> nicListing;
-    private final Function<Context, PagedIterable<ArmResources.PublicIp>> publicIpListing;
+    private final ArmClients.Listing<ArmResources.NetworkInterface> nicListing;
+    private final ArmClients.Listing<ArmResources.PublicIp> publicIpListing;
     private InBackground<NicIndex> nics;
     private InBackground<Map<String, String>> publicIps;
     /** The Resource SKUs: the first listed VM's location's loaded from that VM on, unless the JVM knew them. */
@@ -166,8 +162,8 @@ final class AzureMemberSource implements MemberSource {
     private boolean located;
 
     Listings(CloudApi.Session session, String nicOperation,
-        Function<Context, PagedIterable<ArmResources.NetworkInterface>> nicListing,
-        Function<Context, PagedIterable<ArmResources.PublicIp>> publicIpListing) {
+        ArmClients.Listing<ArmResources.NetworkInterface> nicListing,
+        ArmClients.Listing<ArmResources.PublicIp> publicIpListing) {
       this.session = session;
       this.nicOperation = nicOperation;
       this.nicListing = nicListing;
@@ -235,9 +231,8 @@ final class AzureMemberSource implements MemberSource {
     String rg = scope.resourceGroup();
     String filter = scaleSetId == null ? null : "'virtualMachineScaleSet/id' eq '" + scaleSetId + "'";
     Paging.<ArmResources.Vm>forEach(session, "VirtualMachines.List",
-        ctx -> rg != null && !wholeSubscription
-            ? arm.virtualMachines(rg, filter, true, ArmClients.onAnswer(ctx, other::start))
-            : arm.virtualMachinesWithStatus(filter, ArmClients.onAnswer(ctx, other::start)),
+        rg != null && !wholeSubscription ? arm.virtualMachines(rg, filter, true) : arm.virtualMachinesWithStatus(filter),
+        other::start,
         vm -> {
           if (rg != null && wholeSubscription && !rg.equalsIgnoreCase(resourceGroupOf(vm.id()))) {
             return;
@@ -263,10 +258,10 @@ final class AzureMemberSource implements MemberSource {
   /** Whether ARM refused the first page's {@code $expand=instanceView} (400, as the reference says it may without a filter). */
   private static boolean expandRefused(ClusterResolverException e) {
     for (Throwable c = e; c != null; c = c.getCause()) {
-      if (c instanceof ManagementException) {
-        ManagementException m = (ManagementException) c;
-        String text = (m.getValue() == null ? "" : m.getValue().getMessage()) + " " + m.getMessage();
-        return m.getResponse() != null && m.getResponse().getStatusCode() == 400 && text.contains("$expand");
+      if (c instanceof ArmAnswerException) {
+        ArmAnswerException m = (ArmAnswerException) c;
+        String text = (m.errorMessage() == null ? "" : m.errorMessage()) + " " + m.getMessage();
+        return m.status() == 400 && text.contains("$expand");
       }
     }
     return false;
@@ -295,11 +290,11 @@ final class AzureMemberSource implements MemberSource {
     String rg = scope.resourceGroup();
     String set = scope.scaleSet();
     Listings other = new Listings(session, "NetworkInterfaces.ListVirtualMachineScaleSetNetworkInterfaces",
-        ctx -> arm.scaleSetNetworkInterfaces(rg, set, ctx), ctx -> arm.scaleSetPublicIpAddresses(rg, set, ctx));
+        arm.scaleSetNetworkInterfaces(rg, set), arm.scaleSetPublicIpAddresses(rg, set));
     try {
       List<Listed> listed = new ArrayList<>();
       Paging.<ArmResources.ScaleSetVm>forEach(session, "VirtualMachineScaleSetVMs.List",
-          ctx -> arm.scaleSetVms(rg, set, ArmClients.onAnswer(ctx, other::start)),
+          arm.scaleSetVms(rg, set), other::start,
           vm -> {
             if (!tags.matches(vm.tags()) || !running(vm.statuses())) {
               return;
@@ -315,7 +310,7 @@ final class AzureMemberSource implements MemberSource {
   }
 
   private Map<String, String> publicIps(CloudApi.Session session,
-      Function<Context, PagedIterable<ArmResources.PublicIp>> listing) {
+      ArmClients.Listing<ArmResources.PublicIp> listing) {
     Map<String, String> ips = new HashMap<>();
     Paging.forEach(session, "PublicIPAddresses.List", listing, ip -> {
       if (ip.id() != null && ip.ipAddress() != null && !ip.ipAddress().isEmpty()) {
@@ -367,7 +362,7 @@ final class AzureMemberSource implements MemberSource {
       return known;
     }
     VirtualMachineScaleSetInner set = Paging.call(session, "VirtualMachineScaleSets.Get",
-        ctx -> arm.scaleSet(scope.resourceGroup(), scope.scaleSet(), ctx));
+        deadline -> arm.scaleSet(scope.resourceGroup(), scope.scaleSet(), deadline));
     ScaleSet found = new ScaleSet(set.id(), set.orchestrationMode() != OrchestrationMode.FLEXIBLE);
     scaleSet.set(found);
     return found;

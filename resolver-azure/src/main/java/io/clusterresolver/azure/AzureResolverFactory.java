@@ -1,29 +1,23 @@
 package io.clusterresolver.azure;
 
-import com.azure.core.credential.AccessToken;
-import com.azure.core.credential.TokenCredential;
-import com.azure.core.credential.TokenRequestContext;
-import com.azure.core.http.HttpClient;
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.cloud.AddressType;
-import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.BoundedAnswers;
 import io.clusterresolver.cloud.CloudProperties;
 import io.clusterresolver.cloud.CloudResolverSetup;
+import io.clusterresolver.cloud.Deadline;
 import io.clusterresolver.cloud.MemberOrder;
 import io.clusterresolver.cloud.SelfIdentity;
 import io.clusterresolver.spi.ResolverConfig;
 import java.net.URI;
-import java.time.OffsetDateTime;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Supplier;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
-import reactor.core.publisher.Mono;
 
-/** Builds the {@code azure} resolver: validation, credentials, the pipeline and the member source. */
+/** Builds the {@code azure} resolver: validation, credentials, the ARM calls and the member source. */
 final class AzureResolverFactory {
 
   private static final String NAME = AzureClusterResolverProvider.NAME;
@@ -73,11 +67,8 @@ final class AzureResolverFactory {
 
     URI arm = endpoint != null ? endpoint : ArmClients.DEFAULT_ENDPOINT;
     SSLContext trust = TrustStores.fromSystemProperties();
-    AnswerLimit limit = AnswerLimit.of(config);
-    DeadlinePolicy deadlines = new DeadlinePolicy();
-    ArmClients clients = ArmClients.create(arm, subscription, credential(config,
-        () -> IdentityCredentials.tokenHttp(trust, BoundedAnswers.of(config), deadlines::latest)), trust, deadlines,
-        config.get(CloudProperties.TIMEOUT), limit);
+    BoundedAnswers bounds = BoundedAnswers.of(config);
+    ArmClients clients = ArmClients.create(arm, subscription, new ArmHttp(trust, bounds, tokens(config, trust, bounds)));
     String armScope = arm + "|" + subscription;
     SelfIdentity identity = SelfIdentity.cached(imds::resourceId);
     AzureMemberSource source = new AzureMemberSource(clients,
@@ -102,42 +93,16 @@ final class AzureResolverFactory {
   }
 
   /**
-   * A fixed token: it is the user's to renew; the SDK asks again after its stated expiry. The pipeline's
-   * calls are synchronous, and so is this answer (the interface's default would wrap it in a Reactor
-   * {@code Mono} and block on it, which costs a cold resolve Reactor's subscription classes).
+   * A fixed {@code access-token} as it is (the user's to renew), else azure-identity's default chain, whose token
+   * requests are read within what is left of the deadline of the resolve that asked.
    */
-  private static final class FixedToken implements TokenCredential {
-    private final String token;
-
-    FixedToken(String token) {
-      this.token = token;
-    }
-
-    @Override
-    public Mono<AccessToken> getToken(TokenRequestContext request) {
-      return Mono.just(current());
-    }
-
-    @Override
-    public AccessToken getTokenSync(TokenRequestContext request) {
-      return current();
-    }
-
-    private AccessToken current() {
-      return new AccessToken(token, OffsetDateTime.now().plusHours(1));
-    }
-
-    @Override
-    public String toString() {
-      return "FixedToken"; // never the token
-    }
-  }
-
-  private static TokenCredential credential(ResolverConfig config, Supplier<HttpClient> tokenHttp) {
+  private static BearerTokens tokens(ResolverConfig config, SSLContext trust, BoundedAnswers bounds) {
     String token = config.get(AzureProperties.ACCESS_TOKEN);
     if (token != null) {
-      return new FixedToken(token);
+      return BearerTokens.fixed(token);
     }
-    return IdentityCredentials.defaultChain(config.get(AzureProperties.CLIENT_ID), tokenHttp.get());
+    AtomicReference<Deadline> resolveInProgress = new AtomicReference<>();
+    return BearerTokens.of(IdentityCredentials.defaultChain(config.get(AzureProperties.CLIENT_ID),
+        IdentityCredentials.tokenHttp(trust, bounds, resolveInProgress::get)), ArmClients.SCOPE, resolveInProgress);
   }
 }

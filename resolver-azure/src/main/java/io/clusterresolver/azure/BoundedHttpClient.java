@@ -30,10 +30,10 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * azure-core's hook for the kit's {@link BoundedAnswers}: an {@link HttpClient} whose answers are read
- * at most up to the limit, and the whole body within the call's remaining time (the resolve's {@link
- * Deadline} in the call's context, else the deadline of the resolve in progress, else the timeout),
- * which is also the request's response timeout. The JDK client it wraps would otherwise read a whole
+ * azure-core's hook for the kit's {@link BoundedAnswers}, for azure-identity's token requests (the
+ * Resource Manager calls are {@link ArmHttp}'s): an {@link HttpClient} whose answers are read at most up
+ * to the limit, and the whole body within what is left of the deadline of the resolve in progress (or
+ * else the timeout), which is also the request's response timeout. The JDK client it wraps would otherwise read a whole
  * body into memory before the SDK sees it (its "eager" read, bounded per read only), so it is asked to
  * stream, and the body is metered here as it arrives (and again as it inflates, for a gzip answer).
  */
@@ -52,16 +52,8 @@ final class BoundedHttpClient implements HttpClient {
   private final Supplier<Deadline> outside;
 
   /**
-   * The JDK HTTP client, trusting {@code ssl} (or the JVM's default when {@code null}), its answers
-   * under {@code limit} and each within what is left of the call's deadline or else {@code timeout}.
-   */
-  static HttpClient overJdk(SSLContext ssl, Duration timeout, AnswerLimit limit) {
-    return overJdk(ssl, BoundedAnswers.of(limit, timeout), () -> null);
-  }
-
-  /**
-   * The same, for requests sent without the call's context (azure-identity's token requests): each
-   * within what is left of {@code deadline}'s answer when there is one, else the timeout.
+   * The JDK HTTP client, trusting {@code ssl} (or the JVM's default when {@code null}), its answers under {@code
+   * bounds}, each within what is left of {@code deadline}'s answer when there is one, else the timeout.
    */
   static HttpClient overJdk(SSLContext ssl, BoundedAnswers bounds, Supplier<Deadline> deadline) {
     java.net.http.HttpClient.Builder jdk = java.net.http.HttpClient.newBuilder();
@@ -91,13 +83,13 @@ final class BoundedHttpClient implements HttpClient {
 
   @Override
   public Mono<HttpResponse> send(HttpRequest request, Context context) {
-    Duration within = within(context);
+    Duration within = within();
     return http.send(request, streaming(context, within)).map(r -> new Bounded(r, within));
   }
 
   @Override
   public HttpResponse sendSync(HttpRequest request, Context context) {
-    Duration within = within(context);
+    Duration within = within();
     return new Bounded(http.sendSync(request, streaming(context, within)), within);
   }
 
@@ -115,9 +107,8 @@ final class BoundedHttpClient implements HttpClient {
     }
   }
 
-  private Duration within(Context context) {
-    Deadline deadline = DeadlinePolicy.of(context);
-    return bounds.within(deadline != null ? deadline : outside.get());
+  private Duration within() {
+    return bounds.within(outside.get());
   }
 
   /** {@code context}, asking the JDK client to stream the body and to wait for the headers at most {@code within}. */

@@ -39,7 +39,7 @@ final class IdentityCredentials {
   /**
    * The client of the token requests: answers under {@code bounds} (naming the identity settings when
    * too large), each within what is left of the deadline of the resolve in progress ({@link
-   * DeadlinePolicy#latest()}), since azure-identity sends them without the call's context.
+   * BearerTokens#of}), since azure-identity sends them without the call's context.
    */
   static HttpClient tokenHttp(SSLContext trust, BoundedAnswers bounds, Supplier<Deadline> resolveInProgress) {
     return BoundedHttpClient.overJdk(trust, bounds.advising(TOKEN_ENDPOINT_ADVICE), resolveInProgress);

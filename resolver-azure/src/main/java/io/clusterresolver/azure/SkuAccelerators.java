@@ -40,7 +40,7 @@ final class SkuAccelerators {
       Map<String, Integer> gpus = new HashMap<>();
       String filter = "location eq '" + location + "'";
       Paging.forEach(session, "ResourceSkus.List(" + location + ")",
-          ctx -> arm.resourceSkus(filter, ctx),
+          arm.resourceSkus(filter),
           sku -> {
             if ("virtualMachines".equalsIgnoreCase(sku.resourceType()) && sku.name() != null) {
               int n = gpus(sku);

@@ -2,7 +2,6 @@ package io.clusterresolver.azure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.azure.core.exception.HttpResponseException;
 import com.azure.core.http.HttpMethod;
 import com.azure.core.http.HttpRequest;
 import com.azure.core.http.HttpResponse;
@@ -11,6 +10,7 @@ import com.azure.core.util.Context;
 import com.sun.net.httpserver.HttpServer;
 import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.ApiFailure;
+import io.clusterresolver.cloud.BoundedAnswers;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -30,7 +30,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The wait a throttled ARM answer asks for, as {@link ArmFailures} reads it (the kit's {@code RetryAfter}), against
  * azure-core's own reading of the same answer's headers ({@code ImplUtils.getRetryAfterFromHeaders}, what its retry
- * policy waits). The answers come from the JDK's HTTP server through the provider's own HTTP client.
+ * policy waits). The answers come from the JDK's HTTP server, to the provider's {@link ArmHttp} and, for azure-core,
+ * through azure-core's HTTP client (the one azure-identity's token requests still use).
  *
  * <p>Where the two differ on purpose they are not compared: with both millisecond headers azure-core takes {@code
  * x-ms-retry-after-ms} first and we take {@code retry-after-ms} (ARM sends one); a date already past is no wait for
@@ -64,12 +65,14 @@ class ArmFailuresTest {
         Map.of());
     for (Map<String, String> headers : answers) {
       URL url = serve(headers);
-      try (HttpResponse answer = BoundedHttpClient.overJdk(null, TIMEOUT, AnswerLimit.ofBytes(1 << 20))
-          .sendSync(new HttpRequest(HttpMethod.GET, url), Context.NONE)) {
+      try (HttpResponse answer = BoundedHttpClient.overJdk(null, BoundedAnswers.of(AnswerLimit.ofBytes(1 << 20), TIMEOUT),
+          () -> null).sendSync(new HttpRequest(HttpMethod.GET, url), Context.NONE)) {
         assertThat(answer.getStatusCode()).isEqualTo(429);
         Duration azureCore = ImplUtils.getRetryAfterFromHeaders(answer.getHeaders(), OffsetDateTime::now);
 
-        ApiFailure read = ArmFailures.read(new HttpResponseException("throttled", answer, THROTTLED));
+        ArmHttp.Answer ours = new ArmHttp(null, BoundedAnswers.of(AnswerLimit.ofBytes(1 << 20), TIMEOUT),
+            BearerTokens.fixed("t")).get(url.toString(), null, () -> { });
+        ApiFailure read = ArmFailures.read(new ArmAnswerException("throttled", ours, null, null));
 
         assertThat(read.isThrottling()).as("%s", headers).isTrue();
         if (azureCore == null) {

@@ -3,13 +3,10 @@ package io.clusterresolver.azure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import com.azure.core.http.HttpMethod;
-import com.azure.core.http.HttpRequest;
-import com.azure.core.http.HttpResponse;
-import com.azure.core.util.Context;
 import com.sun.net.httpserver.HttpServer;
 import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.AnswerLimitException;
+import io.clusterresolver.cloud.BoundedAnswers;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -27,8 +24,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Answers with {@code Content-Encoding: gzip} (what ARM sends for {@code Accept-Encoding: gzip}), from
- * the JDK's own HTTP server with bodies compressed by {@link GZIPOutputStream}: read inflated, and
- * bounded by what they inflate to, not by what arrives.
+ * the JDK's own HTTP server with bodies compressed by {@link GZIPOutputStream}, to the provider's
+ * {@link ArmHttp}: read inflated, bounded by what they inflate to, not by what arrives, and read to
+ * their end on the wire, so that one connection carries a listing's pages.
  */
 class GzipAnswersTest {
 
@@ -54,10 +52,10 @@ class GzipAnswersTest {
     String body = json.append("]}").toString();
     URL url = serve(gzip(body.getBytes(StandardCharsets.UTF_8)));
 
-    try (HttpResponse answer = BoundedHttpClient.overJdk(null, TIMEOUT, AnswerLimit.ofBytes(1 << 20))
-        .sendSync(new HttpRequest(HttpMethod.GET, url), Context.NONE)) {
-      assertThat(new String(answer.getBodyAsBinaryData().toBytes(), StandardCharsets.UTF_8)).isEqualTo(body);
-    }
+    ArmHttp.Answer answer = arm(AnswerLimit.ofBytes(1 << 20)).get(url.toString(), null, () -> { });
+
+    assertThat(answer.status()).isEqualTo(200);
+    assertThat(new String(answer.body(), StandardCharsets.UTF_8)).isEqualTo(body);
     assertThat(bytesSent.get()).as("sent compressed").isLessThan(body.length() / 4);
   }
 
@@ -69,12 +67,7 @@ class GzipAnswersTest {
     assertThat(compressed.length).isLessThan(1 << 20);
     URL url = serve(compressed);
 
-    Throwable e = catchThrowable(() -> {
-      try (HttpResponse answer = BoundedHttpClient.overJdk(null, TIMEOUT, AnswerLimit.ofBytes(1 << 20))
-          .sendSync(new HttpRequest(HttpMethod.GET, url), Context.NONE)) {
-        answer.getBodyAsBinaryData();
-      }
-    });
+    Throwable e = catchThrowable(() -> arm(AnswerLimit.ofBytes(1 << 20)).get(url.toString(), null, () -> { }));
 
     AnswerLimitException limit = AnswerLimitException.find(e);
     assertThat(limit).as("%s", e).isNotNull();
@@ -85,16 +78,20 @@ class GzipAnswersTest {
   @Test
   void gzipAnswersOneAfterAnotherGoOverOneConnection() throws Exception {
     URL url = serve(gzip("{\"value\":[]}".getBytes(StandardCharsets.UTF_8)));
-    com.azure.core.http.HttpClient http = BoundedHttpClient.overJdk(null, TIMEOUT, AnswerLimit.ofBytes(1 << 20));
+    ArmHttp http = arm(AnswerLimit.ofBytes(1 << 20));
 
     for (int page = 0; page < 10; page++) {
-      try (HttpResponse answer = http.sendSync(new HttpRequest(HttpMethod.GET, url), Context.NONE)) {
-        assertThat(BoundedHttpClient.bytesOf(answer)).asString(StandardCharsets.UTF_8).isEqualTo("{\"value\":[]}");
-      }
+      assertThat(http.get(url.toString(), null, () -> { }).body()).asString(StandardCharsets.UTF_8)
+          .isEqualTo("{\"value\":[]}");
     }
 
     // Each connection is a TLS handshake against ARM: a body closed before its end would close its connection.
     assertThat(clientPorts).as("the client's ports, one per connection").hasSize(1);
+  }
+
+  /** The provider's ARM calls, with a fixed token, over the JVM's default TLS trust. */
+  private static ArmHttp arm(AnswerLimit limit) {
+    return new ArmHttp(null, BoundedAnswers.of(limit, TIMEOUT), BearerTokens.fixed("t"));
   }
 
   private URL serve(byte[] gzipBody) throws IOException {

@@ -3,12 +3,12 @@ package io.clusterresolver.azure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import com.azure.core.credential.AccessToken;
+import com.azure.core.credential.TokenCredential;
+import com.azure.core.credential.TokenRequestContext;
 import com.azure.core.http.HttpClient;
 import com.azure.core.http.HttpMethod;
-import com.azure.core.http.HttpPipeline;
-import com.azure.core.http.HttpPipelineBuilder;
 import com.azure.core.http.HttpRequest;
-import com.azure.core.http.HttpResponse;
 import com.azure.core.util.Context;
 import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.AnswerLimitException;
@@ -17,8 +17,11 @@ import io.clusterresolver.cloud.Deadline;
 import io.clusterresolver.testkit.HostileEndpoint;
 import java.net.URI;
 import java.time.Duration;
+import java.time.OffsetDateTime;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
 
 /**
  * The token requests of azure-identity, which it sends without the call's context (issue 20's
@@ -32,21 +35,32 @@ class TokenRequestBoundsTest {
 
   @Test
   void aTokenRequestHasWhatIsLeftOfTheResolvesDeadlineNotTheWholeTimeout() throws Exception {
-    DeadlinePolicy deadlines = new DeadlinePolicy();
-    HttpPipeline arm = new HttpPipelineBuilder().httpClient(BoundedHttpClient.overJdk(null, TIMEOUT,
-        BOUNDS.limit())).policies(deadlines).build();
+    AtomicReference<Deadline> resolveInProgress = new AtomicReference<>();
     // 200 bytes, one every 100 ms: 20 s of body, within the 30 s timeout but not within the resolve's 1.5 s.
-    try (HostileEndpoint resourceManager = HostileEndpoint.answer(200, Map.of(), "{\"value\":[]}");
-        HostileEndpoint token = HostileEndpoint.trickle("{\"access_token\":\"" + "a".repeat(180) + "\"}",
-            Duration.ofMillis(100))) {
-      try (HttpResponse answer = arm.sendSync(get(resourceManager.uri()),
-          DeadlinePolicy.context(Deadline.after(Duration.ofMillis(1_500))))) {
-        assertThat(answer.getStatusCode()).isEqualTo(200); // the resolve's first call, as the bearer policy sees it
-      }
-      HttpClient tokens = IdentityCredentials.tokenHttp(null, BOUNDS, deadlines::latest);
+    try (HostileEndpoint token = HostileEndpoint.trickle("{\"access_token\":\"" + "a".repeat(180) + "\"}",
+        Duration.ofMillis(100))) {
+      HttpClient tokens = IdentityCredentials.tokenHttp(null, BOUNDS, resolveInProgress::get);
+      // A credential that asks its token endpoint through the token client, as azure-identity's do.
+      TokenCredential asking = new TokenCredential() {
+        @Override
+        public Mono<AccessToken> getToken(TokenRequestContext request) {
+          return Mono.fromCallable(() -> getTokenSync(request));
+        }
+
+        @Override
+        public AccessToken getTokenSync(TokenRequestContext request) {
+          try {
+            String body = tokens.sendSync(get(token.uri()), Context.NONE).getBodyAsString().block();
+            return new AccessToken(body, OffsetDateTime.now().plusHours(1));
+          } catch (Exception e) {
+            throw e instanceof RuntimeException ? (RuntimeException) e : new IllegalStateException(e);
+          }
+        }
+      };
+      BearerTokens bearer = BearerTokens.of(asking, ArmClients.SCOPE, resolveInProgress);
 
       long start = System.nanoTime();
-      Throwable e = catchThrowable(() -> tokens.sendSync(get(token.uri()), Context.NONE).getBodyAsString().block());
+      Throwable e = catchThrowable(() -> bearer.token(Deadline.after(Duration.ofMillis(1_500))));
       long millis = (System.nanoTime() - start) / 1_000_000;
 
       AnswerLimitException limit = AnswerLimitException.find(e);
@@ -59,12 +73,12 @@ class TokenRequestBoundsTest {
 
   @Test
   void aTokenRequestOutsideAResolveHasTheTimeout() throws Exception {
-    DeadlinePolicy deadlines = new DeadlinePolicy();
+    AtomicReference<Deadline> resolveInProgress = new AtomicReference<>();
     try (HostileEndpoint token = HostileEndpoint.answer(200, Map.of(), "{\"access_token\":\"t\"}")) {
-      String body = IdentityCredentials.tokenHttp(null, BOUNDS, deadlines::latest)
+      String body = IdentityCredentials.tokenHttp(null, BOUNDS, resolveInProgress::get)
           .sendSync(get(token.uri()), Context.NONE).getBodyAsString().block();
 
-      assertThat(deadlines.latest()).isNull();
+      assertThat(resolveInProgress.get()).isNull();
       assertThat(body).isEqualTo("{\"access_token\":\"t\"}");
     }
   }

@@ -1,0 +1,105 @@
+package io.clusterresolver.azure;
+
+import io.clusterresolver.cloud.BoundedAnswers;
+import io.clusterresolver.cloud.CloudHttp;
+import io.clusterresolver.cloud.Deadline;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import javax.net.ssl.SSLContext;
+
+/**
+ * One Resource Manager {@code GET} on the kit's {@link CloudHttp} (the JDK's {@code HttpURLConnection}), as the
+ * SDK's pipeline sent it ({@code Accept}, {@code Accept-Encoding: gzip}, {@code User-Agent}, {@code
+ * x-ms-client-request-id}, {@code Authorization: Bearer}): no azure-core pipeline, no Reactor, no {@code
+ * java.net.http} client with its selector thread and {@code SSLEngine} (about 800 classes and half the samples of a
+ * cold resolve, docs/benchmarks.md). Connections are the JDK's keep-alive cache, so a resolve's calls share one TLS
+ * connection. The body is read under the kit's answer limit (what arrives and, for gzip, what it inflates to), within
+ * what is left of the resolve's deadline, and the headers by then too. A call is made once (the kit's {@code
+ * CloudApi} retries it); after a 401 a renewable token is asked again and the call sent once more, as azure-core's
+ * bearer policy's challenge did.
+ */
+final class ArmHttp {
+
+  /** What the pipeline's {@code UserAgentPolicy("cluster-resolver-azure")} sent. */
+  static final String USER_AGENT = "cluster-resolver-azure";
+
+  private final CloudHttp http;
+  private final BoundedAnswers bounds;
+  private final BearerTokens tokens;
+
+  /**
+   * @param ssl the TLS context to trust the endpoint with, or {@code null} for the JVM's default
+   * @param bounds the answer limit, and the timeout of a call made outside a resolve
+   */
+  ArmHttp(SSLContext ssl, BoundedAnswers bounds, BearerTokens tokens) {
+    // One socket factory for every call, so that they share the keep-alive cache's connection.
+    this.http = new CloudHttp(bounds.limit(), CloudHttp.Redirects.REPORTED, ssl == null ? null : ssl.getSocketFactory());
+    this.bounds = bounds;
+    this.tokens = tokens;
+  }
+
+  /** An answer's status, headers and whole body (inflated), as it came. */
+  record Answer(URI uri, int status, Map<String, List<String>> headers, byte[] body) {
+    /** A header's first value, by its case-insensitive name, or {@code null}. */
+    String header(String name) {
+      for (Map.Entry<String, List<String>> h : headers.entrySet()) {
+        if (h.getKey() != null && h.getKey().equalsIgnoreCase(name) && !h.getValue().isEmpty()) {
+          return h.getValue().get(0);
+        }
+      }
+      return null;
+    }
+  }
+
+  /**
+   * Sends the {@code GET} once and reads its whole answer, whatever its status.
+   *
+   * @param deadline the resolve's, or {@code null} outside one (then the timeout)
+   * @param onAnswer run when a 200's headers are in, before its body is read (the connection is up by then)
+   * @throws UncheckedIOException when there is no whole answer (a {@code SocketTimeoutException} when the time ran
+   *     out), or the body is over the limit (its cause an {@code AnswerLimitException})
+   */
+  Answer get(String url, Deadline deadline, Runnable onAnswer) {
+    URI uri = URI.create(url);
+    CloudHttp.Request request = CloudHttp.Request.get(uri).with("Accept", "application/json")
+        // gzip: a page of 100 VMs is about 160 KB of JSON that compresses many times over.
+        .with("Accept-Encoding", "gzip").with("User-Agent", USER_AGENT)
+        .with("x-ms-client-request-id", UUID.randomUUID().toString());
+    try (CloudHttp.Answer answer = http.send(request, authorization(deadline), bounds.within(deadline))) {
+      if (answer.status() == 200) {
+        onAnswer.run();
+      }
+      return new Answer(uri, answer.status(), answer.headers(), answer.body().readAllBytes());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The bearer token of a call under {@code deadline}, renewed once after a 401 when it can be. */
+  private CloudHttp.Authorization authorization(Deadline deadline) {
+    return new CloudHttp.Authorization() {
+      private String token;
+
+      @Override
+      public Map<String, List<String>> headers(CloudHttp.Request request) {
+        if (token == null) {
+          token = tokens.token(deadline);
+        }
+        return Map.of("Authorization", List.of("Bearer " + token));
+      }
+
+      @Override
+      public boolean renewed() {
+        if (!tokens.renewable()) {
+          return false;
+        }
+        token = tokens.renewed(deadline);
+        return true;
+      }
+    };
+  }
+}
