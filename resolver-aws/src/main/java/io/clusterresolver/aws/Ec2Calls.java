@@ -2,20 +2,19 @@ package io.clusterresolver.aws;
 
 import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.AnswerLimitException;
-import io.clusterresolver.cloud.CallAlarm;
+import io.clusterresolver.cloud.CloudHttp;
 import io.clusterresolver.cloud.RetryAfter;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.HttpURLConnection;
-import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.function.Consumer;
 import javax.xml.stream.XMLStreamException;
@@ -34,11 +33,10 @@ import software.amazon.awssdk.utils.http.SdkHttpUtils;
  * The EC2 actions of a resolve as the SDK's {@code Ec2Client} sends them (EC2's Query protocol: a {@code POST} of
  * {@code Action=…&Version=2016-11-15&…} as a form, its parameters in the order of the SDK's marshaller), signed by
  * the SDK's own SigV4 signer ({@link AwsV4HttpSigner}) with the identity of the SDK's credentials providers, on the
- * JDK's {@link HttpURLConnection} alone: no client, service model, marshallers, interceptor chain or retry strategy
- * is built for two actions (about 1,300 classes of a cold start). A call runs once on the caller's thread (the
- * session of the kit's {@code CloudApi} retries); its time is bounded by what is left of the resolve's deadline:
- * the connect and read timeouts, which the bounded connection ({@link AnswerLimit#open}) turns into a bound of the
- * body too, and a {@link CallAlarm} for headers that do not come.
+ * JDK's {@code HttpURLConnection} through the kit's {@link CloudHttp}: no client, service model, marshallers,
+ * interceptor chain or retry strategy is built for two actions. A call is sent once on the caller's thread (the
+ * session of the kit's {@code CloudApi} retries), within what is left of the resolve's deadline, its body under the
+ * {@link AnswerLimit}, as {@link CloudHttp} bounds it.
  *
  * <p>A 200's body is streamed into {@link InstancePage} or {@link InstanceTypeAccelerators}; an error status is read
  * from EC2's error answer ({@code <Response><Errors><Error><Code>…<Message>…</Error></Errors><RequestID>…}) into a
@@ -56,7 +54,7 @@ final class Ec2Calls implements Ec2Api {
   private final URI endpoint;
   private final String region;
   private final AwsCredentialsProvider credentials;
-  private final AnswerLimit limit;
+  private final CloudHttp http;
   private final Clock clock;
   private final int maxAttempts;
 
@@ -71,7 +69,7 @@ final class Ec2Calls implements Ec2Api {
     this.endpoint = endpoint;
     this.region = region;
     this.credentials = credentials;
-    this.limit = limit;
+    this.http = new CloudHttp(limit, CloudHttp.Redirects.REPORTED, null);
     this.clock = clock;
     this.maxAttempts = maxAttempts;
   }
@@ -139,7 +137,7 @@ final class Ec2Calls implements Ec2Api {
       body.append(SdkHttpUtils.formDataEncode(name)).append('=').append(SdkHttpUtils.formDataEncode(value));
     }
 
-    byte[] bytes() {
+    private byte[] bytes() {
       return body.toString().getBytes(StandardCharsets.UTF_8);
     }
   }
@@ -150,94 +148,80 @@ final class Ec2Calls implements Ec2Api {
     T read(InputStream body) throws XMLStreamException, IOException;
   }
 
-  /** The request as the SDK's client sends it, signed; {@code attempt} counts from 1 as the SDK's header does. */
-  SdkHttpRequest signed(Form form, byte[] body) {
-    SdkHttpRequest request = SdkHttpRequest.builder()
-        .method(SdkHttpMethod.POST)
-        .uri(endpoint.resolve("/"))
-        .putHeader("Content-Type", FORM)
-        .putHeader("Content-Length", Integer.toString(body.length))
-        .putHeader("User-Agent", USER_AGENT)
-        .putHeader("amz-sdk-invocation-id", UUID.randomUUID().toString())
-        .putHeader("amz-sdk-request", "attempt=1; max=" + maxAttempts)
-        .build();
-    return SIGNER.sign(r -> r.identity(credentials.resolveCredentials())
-        .request(request)
-        .payload(ContentStreamProvider.fromByteArrayUnsafe(body))
+  /** The request as the SDK's client sends it, before it is signed ({@link #sign}). */
+  CloudHttp.Request request(Form form) {
+    return CloudHttp.Request.post(endpoint.resolve("/"), FORM, form.bytes())
+        .with("User-Agent", USER_AGENT)
+        .with("amz-sdk-invocation-id", UUID.randomUUID().toString())
+        .with("amz-sdk-request", "attempt=1; max=" + maxAttempts);
+  }
+
+  /**
+   * The headers the SDK's SigV4 signer adds to {@code request} ({@code Authorization}, {@code X-Amz-Date}, and
+   * {@code X-Amz-Security-Token} for session credentials): it signs the request as the JDK sends it, with the host
+   * and body length the JDK writes itself.
+   */
+  Map<String, List<String>> sign(CloudHttp.Request request) {
+    SdkHttpRequest.Builder unsigned = SdkHttpRequest.builder()
+        .method(SdkHttpMethod.fromValue(request.method()))
+        .uri(request.uri())
+        .putHeader("Content-Length", Integer.toString(request.body().length));
+    request.headers().forEach(unsigned::putHeader);
+    SdkHttpRequest signed = SIGNER.sign(r -> r.identity(credentials.resolveCredentials())
+        .request(unsigned.build())
+        .payload(ContentStreamProvider.fromByteArrayUnsafe(request.body()))
         .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "ec2")
         .putProperty(AwsV4HttpSigner.REGION_NAME, region)
         .putProperty(HttpSigner.SIGNING_CLOCK, clock)).request();
+    Map<String, List<String>> added = new LinkedHashMap<>();
+    signed.forEachHeader((name, values) -> {
+      if (!name.equalsIgnoreCase("Host") && !name.equalsIgnoreCase("Content-Length")
+          && !request.headers().containsKey(name)) {
+        added.put(name, values);
+      }
+    });
+    return added;
   }
 
-  private <T> T call(Form form, Duration remaining, Answer<T> answer) {
-    int millis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, remaining.toMillis()));
-    byte[] body = form.bytes();
-    SdkHttpRequest request = signed(form, body);
-    CallAlarm alarm = new CallAlarm(limit::open, millis);
-    try {
-      HttpURLConnection http = alarm.open(request.getUri().toURL());
-      http.setConnectTimeout(millis);
-      http.setReadTimeout(millis);
-      http.setInstanceFollowRedirects(false);
-      http.setUseCaches(false);
-      http.setRequestMethod("POST");
-      request.forEachHeader((name, values) -> {
-        // The JDK writes these itself, the same as signed (the URL's host and port, the body's length).
-        if (!name.equalsIgnoreCase("Host") && !name.equalsIgnoreCase("Content-Length")) {
-          values.forEach(value -> http.addRequestProperty(name, value));
-        }
-      });
-      http.setDoOutput(true);
-      // Not in streaming mode: in it the JDK hides the body of a 401 (EC2's AuthFailure) behind an HttpRetryException.
-      try (OutputStream out = http.getOutputStream()) {
-        out.write(body);
+  private <T> T call(Form form, Duration remaining, Answer<T> reader) {
+    try (CloudHttp.Answer answer = http.send(request(form), this::sign, remaining)) {
+      if (answer.status() / 100 != 2) {
+        throw failure(form, answer);
       }
-      int status = http.getResponseCode();
-      alarm.close();
-      if (alarm.rang()) {
-        throw timedOut(form, millis);
-      }
-      if (status / 100 != 2) {
-        throw failure(form, http, status);
-      }
-      try (InputStream in = http.getInputStream()) {
-        return answer.read(in);
+      try {
+        return reader.read(answer.body());
       } catch (XMLStreamException e) {
         AnswerLimitException broken = broken(e);
         if (broken != null) {
-          throw new UncheckedIOException(broken);
+          throw broken;
         }
         throw new Malformed(form.action + ": the answer is not the XML expected (" + e.getMessage() + ")", e);
       }
     } catch (IOException e) {
-      alarm.close();
-      throw alarm.rang() ? timedOut(form, millis) : new UncheckedIOException(e);
-    } catch (RuntimeException e) {
-      alarm.close();
-      throw alarm.rang() ? timedOut(form, millis) : e;
+      throw new UncheckedIOException(e);
     }
   }
 
-  /** An error status: EC2's error answer read when it is one, else the status alone. */
-  private static Failure failure(Form form, HttpURLConnection http, int status) throws IOException {
-    Duration retryAfter = RetryAfter.fromHeaders(http::getHeaderField, Instant.now());
-    String headerId = http.getHeaderField("x-amzn-RequestId");
-    headerId = headerId != null ? headerId : http.getHeaderField("x-amz-request-id");
+  /**
+   * An error status: EC2's error answer read when it is one, else the status alone (as the body of a 401, which the
+   * JDK does not give when the request's body is streamed).
+   */
+  private static Failure failure(Form form, CloudHttp.Answer answer) throws IOException {
+    Duration retryAfter = RetryAfter.fromHeaders(answer::header, Instant.now());
+    String headerId = answer.header("x-amzn-RequestId");
+    headerId = headerId != null ? headerId : answer.header("x-amz-request-id");
     Ec2Error error = null;
-    try (InputStream in = http.getErrorStream()) {
-      if (in != null) {
-        error = Ec2Error.read(in);
-      }
+    try {
+      error = Ec2Error.read(answer.body());
     } catch (XMLStreamException e) {
       AnswerLimitException broken = broken(e);
       if (broken != null) {
         throw broken;
       }
-      // Not EC2's error answer (a proxy's page, say): the status speaks for itself.
+      // Not EC2's error answer (a proxy's page, an empty body): the status speaks for itself.
     }
     String code = error == null ? null : error.code();
-    String reason = http.getResponseMessage();
-    return new Failure(form.action, status, code, error == null ? reason : error.message(),
+    return new Failure(form.action, answer.status(), code, error == null ? answer.reason() : error.message(),
         error == null || error.requestId() == null ? headerId : error.requestId(), retryAfter);
   }
 
@@ -252,11 +236,6 @@ final class Ec2Calls implements Ec2Api {
       limit = nested == null ? null : AnswerLimitException.find(nested);
     }
     return limit;
-  }
-
-  private static UncheckedIOException timedOut(Form form, int millis) {
-    return new UncheckedIOException(new SocketTimeoutException(form.action + ": no whole answer within " + millis
-        + " ms"));
   }
 
   /** An error status from EC2, with what its error answer said (each part {@code null} when it did not say). */
