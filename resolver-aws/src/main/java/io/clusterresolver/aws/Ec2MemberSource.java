@@ -8,6 +8,7 @@ import io.clusterresolver.cloud.ApiFailure;
 import io.clusterresolver.cloud.CatalogCache;
 import io.clusterresolver.cloud.CloudApi;
 import io.clusterresolver.cloud.NotTheApiException;
+import io.clusterresolver.cloud.RetryPolicy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -22,17 +23,18 @@ import software.amazon.awssdk.core.exception.SdkException;
 
 /**
  * Lists EC2 instances as members: every page of {@code DescribeInstances} under one deadline, read
- * with StAX ({@link StreamingInstances}) keeping only what a member needs, and accelerators from
+ * with StAX ({@link InstancePage}) keeping only what a member needs, and accelerators from
  * {@code DescribeInstanceTypes} (read the same way), asked once per JVM and endpoint for the types not yet known (instance
- * types never change; membership is never cached), from the moment a page is read, while the SDK ends that call and
- * later pages are in flight.
+ * types never change; membership is never cached), from the moment a page is read, while that call ends and
+ * later pages are in flight. The calls are {@link Ec2Api}'s: {@link Ec2Calls} on the JDK's connections, or the SDK's
+ * client ({@link SdkEc2}).
  */
 final class Ec2MemberSource implements MemberSource {
 
   private static final System.Logger LOG = System.getLogger(Ec2MemberSource.class.getName());
   private static final String PROVIDER = AwsClusterResolverProvider.NAME;
-  /** What a failed call asks of its caller, besides the kit's retry policy. */
-  private static CloudApi api(io.clusterresolver.cloud.RetryPolicy retries) {
+  /** The kit's runner of EC2 calls: failures explained the kit's way, retried by {@code retries}. */
+  private static CloudApi api(RetryPolicy retries) {
     return CloudApi.builder(PROVIDER, Ec2MemberSource::readFailure)
         .apiName("EC2")
         .retryPolicy(retries)
@@ -49,8 +51,8 @@ final class Ec2MemberSource implements MemberSource {
    * The retries of calls on the JDK's connections: {@code maxAttempts} attempts with the SDK's standard retry
    * strategy's backoff (100 ms, throttling 500 ms, doubled to at most 20 s, jittered), or the wait EC2 asks for.
    */
-  static io.clusterresolver.cloud.RetryPolicy standardRetries(int maxAttempts) {
-    return io.clusterresolver.cloud.RetryPolicy.builder().maxAttempts(maxAttempts)
+  static RetryPolicy standardRetries(int maxAttempts) {
+    return RetryPolicy.builder().maxAttempts(maxAttempts)
         .baseBackoff(Duration.ofMillis(100)).throttlingBackoff(Duration.ofMillis(500))
         .maxBackoff(Duration.ofSeconds(20)).build();
   }
@@ -69,12 +71,12 @@ final class Ec2MemberSource implements MemberSource {
   private final Runnable onListing;
 
   /** {@code retries}: the session's, when {@code ec2} does not retry itself. */
-  Ec2MemberSource(Ec2Api ec2, io.clusterresolver.cloud.RetryPolicy retries, List<Ec2Filter> filters,
+  Ec2MemberSource(Ec2Api ec2, RetryPolicy retries, List<Ec2Filter> filters,
       AddressType address, Duration timeout, int pageSize, boolean accelerators, String cacheScope,
       Runnable onListing) {
     this.onListing = onListing;
     this.ec2 = ec2;
-    this.api = api(ec2.retriesItself() ? io.clusterresolver.cloud.RetryPolicy.none() : retries);
+    this.api = api(ec2.retriesItself() ? RetryPolicy.none() : retries);
     this.filters = List.copyOf(filters);
     this.address = address;
     this.timeout = timeout;
@@ -90,8 +92,8 @@ final class Ec2MemberSource implements MemberSource {
     // Only what the layout needs is kept of each page.
     List<Listed> listed = new ArrayList<>();
     MembersLeftOut withoutAddress = MembersLeftOut.of(PROVIDER, "instance(s)", address, "");
-    // Instance types not yet known are asked in the background as each page is read, while the SDK ends that call
-    // and later pages are fetched; whatever is still missing at the end is asked then.
+    // Instance types not yet known are asked in the background as each page is read, while that call ends and
+    // later pages are fetched; whatever is still missing at the end is asked then.
     CatalogCache.Prefetch<Map<String, Integer>> catalog = TYPE_CACHE.prefetch(session, cacheScope, BACKGROUND,
         "cluster-resolver-aws-catalog", types -> ask(session, types));
     session.forEachPage("DescribeInstances",
@@ -197,7 +199,7 @@ final class Ec2MemberSource implements MemberSource {
     TYPE_CACHE.clear();
   }
 
-  /** The facts of an SDK failure, for the kit's one explanation of it. */
+  /** The facts of a failed call ({@link Ec2Calls}' or the SDK client's), for the kit's one explanation of it. */
   static ApiFailure readFailure(RuntimeException e) {
     if (e instanceof Ec2Calls.Failure) {
       Ec2Calls.Failure failure = (Ec2Calls.Failure) e;
