@@ -56,7 +56,7 @@ final class AwsProperties {
   static final ConfigProperty<Integer> MAX_ATTEMPTS = ConfigProperty.integer("max-attempts")
       .defaultValue("5")
       .range(1, 20)
-      .description("Attempts per API call by the SDK's throttling-aware retry strategy (within the timeout)")
+      .description("Attempts per API call, with backoff for throttling and server errors (within the timeout)")
       .build();
   static final ConfigProperty<Integer> PAGE_SIZE = ConfigProperty.integer("page-size")
       .defaultValue("1000")
@@ -66,8 +66,8 @@ final class AwsProperties {
 
   static final ConfigProperty<String> RETRY_MODE = ConfigProperty.string("retry-mode")
       .defaultValue("standard")
-      .description("The SDK's retry strategy: standard (exponential backoff with jitter) or adaptive (the same, plus"
-          + " a client-side rate limit that slows down after throttling)")
+      .description("Retry strategy: standard (exponential backoff with jitter) or adaptive (the SDK's EC2 client and"
+          + " its strategy: the same, plus a client-side rate limit that slows down after throttling)")
       .build();
 
   static final List<ConfigProperty<?>> ALL;

@@ -8,6 +8,7 @@ import io.clusterresolver.cloud.CloudResolverSetup;
 import io.clusterresolver.cloud.SelfIdentity;
 import io.clusterresolver.spi.ResolverConfig;
 import java.net.URI;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -21,9 +22,8 @@ import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.ec2.Ec2ClientBuilder;
-import software.amazon.awssdk.services.ec2.model.Filter;
 
-/** Builds the {@code aws} resolver: validation, the SDK client, filters and credentials. */
+/** Builds the {@code aws} resolver: validation, the EC2 calls (or the SDK client), filters and credentials. */
 final class AwsResolverFactory {
 
   private static final String NAME = AwsClusterResolverProvider.NAME;
@@ -65,19 +65,21 @@ final class AwsResolverFactory {
             + " eu-central-2");
     setup.requireValid();
 
-    Ec2ClientBuilder ec2 = Ec2Client.builder()
-        .region(Region.of(region))
-        .credentialsProvider(credentials(config))
-        .httpClient(Ec2Http.client(endpoint))
-        .overrideConfiguration(o -> o.retryStrategy((retryMode.equals("adaptive")
-                ? AwsRetryStrategy.adaptiveRetryStrategy() : AwsRetryStrategy.standardRetryStrategy()).toBuilder()
-                .maxAttempts(config.get(AwsProperties.MAX_ATTEMPTS)).build())
-            .addExecutionInterceptor(new StreamingInstances(AnswerLimit.of(config), config.get(CloudProperties.TIMEOUT))));
-    if (endpoint != null) {
-      ec2.endpointOverride(endpoint);
+    List<Ec2Filter> filters = filters(config);
+    int maxAttempts = config.get(AwsProperties.MAX_ATTEMPTS);
+    AnswerLimit limit = AnswerLimit.of(config);
+    Ec2Api ec2;
+    if (Ec2Http.proxied() || retryMode.equals("adaptive")) {
+      // What only the SDK's client gives: its url-connection client's proxying, its adaptive client-side rate limit.
+      ec2 = new SdkEc2(sdkClient(config, region, endpoint, retryMode, maxAttempts, limit));
+    } else {
+      boolean https = endpoint == null || "https".equalsIgnoreCase(endpoint.getScheme());
+      Ec2Warmup.start(false, https);
+      URI api = endpoint != null ? endpoint : Ec2Calls.regionalEndpoint(region);
+      ec2 = new Ec2Calls(api, region, credentials(config), limit, Clock.systemUTC(), maxAttempts);
     }
     SelfIdentity identity = imdsDisabled ? SelfIdentity.none() : SelfIdentity.cached(imds::instanceId);
-    Ec2MemberSource source = new Ec2MemberSource(ec2.build(), filters(config),
+    Ec2MemberSource source = new Ec2MemberSource(ec2, Ec2MemberSource.standardRetries(maxAttempts), filters,
         AddressType.parse(config.get(AwsProperties.ADDRESS)), config.get(CloudProperties.TIMEOUT),
         config.get(AwsProperties.PAGE_SIZE), config.get(AwsProperties.ACCELERATORS),
         endpoint != null ? endpoint.toString() : region, imdsDisabled ? () -> { } : identity::askInBackground);
@@ -87,22 +89,37 @@ final class AwsResolverFactory {
         System.getProperty("aws.accessKeyId"));
   }
 
-  private static List<Filter> filters(ResolverConfig config) {
-    List<Filter> filters = new ArrayList<>();
-    config.get(AwsProperties.TAGS).forEach((k, v) ->
-        filters.add(Filter.builder().name("tag:" + k).values(v).build()));
+  /** The SDK's client, its answers of 200 read by {@link StreamingInstances}, retrying as {@code retryMode} says. */
+  private static Ec2Client sdkClient(ResolverConfig config, String region, URI endpoint, String retryMode,
+      int maxAttempts, AnswerLimit limit) {
+    Ec2ClientBuilder ec2 = Ec2Client.builder()
+        .region(Region.of(region))
+        .credentialsProvider(credentials(config))
+        .httpClient(Ec2Http.client(endpoint))
+        .overrideConfiguration(o -> o.retryStrategy((retryMode.equals("adaptive")
+                ? AwsRetryStrategy.adaptiveRetryStrategy() : AwsRetryStrategy.standardRetryStrategy()).toBuilder()
+                .maxAttempts(maxAttempts).build())
+            .addExecutionInterceptor(new StreamingInstances(limit, config.get(CloudProperties.TIMEOUT))));
+    if (endpoint != null) {
+      ec2.endpointOverride(endpoint);
+    }
+    return ec2.build();
+  }
+
+  private static List<Ec2Filter> filters(ResolverConfig config) {
+    List<Ec2Filter> filters = new ArrayList<>();
+    config.get(AwsProperties.TAGS).forEach((k, v) -> filters.add(new Ec2Filter("tag:" + k, List.of(v))));
     config.find(AwsProperties.ASG).ifPresent(asg ->
-        filters.add(Filter.builder().name("tag:aws:autoscaling:groupName").values(asg).build()));
+        filters.add(new Ec2Filter("tag:aws:autoscaling:groupName", List.of(asg))));
     List<String> states = config.get(AwsProperties.STATES);
     if (!states.isEmpty()) {
-      filters.add(Filter.builder().name("instance-state-name").values(states).build());
+      filters.add(new Ec2Filter("instance-state-name", states));
     }
     List<String> zones = config.get(AwsProperties.ZONES);
     if (!zones.isEmpty()) {
-      filters.add(Filter.builder().name("availability-zone").values(zones).build());
+      filters.add(new Ec2Filter("availability-zone", zones));
     }
-    config.find(AwsProperties.VPC_ID).ifPresent(vpc ->
-        filters.add(Filter.builder().name("vpc-id").values(vpc).build()));
+    config.find(AwsProperties.VPC_ID).ifPresent(vpc -> filters.add(new Ec2Filter("vpc-id", List.of(vpc))));
     return filters;
   }
 

@@ -30,15 +30,23 @@ final class Ec2Http {
 
   /** A client for {@code endpoint} ({@code null}: the region's public endpoint, which is {@code https}). */
   static SdkHttpClient client(URI endpoint) {
-    if (ProxyConfiguration.builder().build().host() != null) {
-      Ec2Warmup.start(false);
+    if (proxied()) {
+      Ec2Warmup.start(true, false);
       return UrlConnectionHttpClient.builder()
           .connectionTimeout(CONNECT_TIMEOUT)
           .socketTimeout(READ_TIMEOUT)
           .build();
     }
-    Ec2Warmup.start(endpoint == null || "https".equalsIgnoreCase(endpoint.getScheme()));
+    Ec2Warmup.start(true, endpoint == null || "https".equalsIgnoreCase(endpoint.getScheme()));
     return UrlConnectionHttpClient.create(Ec2Http::connection);
+  }
+
+  /**
+   * Whether the SDK's url-connection client would go through a proxy: its {@code http(s).proxyHost} system properties
+   * or {@code HTTP(S)_PROXY} variables.
+   */
+  static boolean proxied() {
+    return ProxyConfiguration.builder().build().host() != null;
   }
 
   /** What the SDK's own connection factory does when there is no proxy. */

@@ -8,50 +8,61 @@ import io.clusterresolver.cloud.ApiFailure;
 import io.clusterresolver.cloud.CatalogCache;
 import io.clusterresolver.cloud.CloudApi;
 import io.clusterresolver.cloud.NotTheApiException;
+import io.clusterresolver.cloud.RetryPolicy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.Objects;
-import java.util.concurrent.atomic.AtomicReference;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
 import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.services.ec2.Ec2Client;
-import software.amazon.awssdk.services.ec2.model.DescribeInstancesRequest;
-import software.amazon.awssdk.services.ec2.model.Filter;
 
 /**
  * Lists EC2 instances as members: every page of {@code DescribeInstances} under one deadline, read
- * with StAX ({@link StreamingInstances}) keeping only what a member needs, and accelerators from
+ * with StAX ({@link InstancePage}) keeping only what a member needs, and accelerators from
  * {@code DescribeInstanceTypes} (read the same way), asked once per JVM and endpoint for the types not yet known (instance
- * types never change; membership is never cached), from the moment a page is read, while the SDK ends that call and
- * later pages are in flight.
+ * types never change; membership is never cached), from the moment a page is read, while that call ends and
+ * later pages are in flight. The calls are {@link Ec2Api}'s: {@link Ec2Calls} on the JDK's connections, or the SDK's
+ * client ({@link SdkEc2}).
  */
 final class Ec2MemberSource implements MemberSource {
 
   private static final System.Logger LOG = System.getLogger(Ec2MemberSource.class.getName());
   private static final String PROVIDER = AwsClusterResolverProvider.NAME;
-  private static final CloudApi API = CloudApi.builder(PROVIDER, Ec2MemberSource::readFailure)
-      .apiName("EC2")
-      .retryPolicy(io.clusterresolver.cloud.RetryPolicy.none()) // the SDK's retry strategy and max-attempts retry
-      .permissions("ec2:DescribeInstances and ec2:DescribeInstanceTypes (credentials: clusterresolver.aws.profile,"
-          + " static keys or the default chain)")
-      .credentialsHint("set clusterresolver.aws.profile (a profile of ~/.aws/credentials), or"
-          + " clusterresolver.aws.access-key-id and secret-access-key, or give the default chain credentials"
-          + " (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, ~/.aws/credentials, web identity, a container or"
-          + " instance role)")
-      .build();
+  /** The kit's runner of EC2 calls: failures explained the kit's way, retried by {@code retries}. */
+  private static CloudApi api(RetryPolicy retries) {
+    return CloudApi.builder(PROVIDER, Ec2MemberSource::readFailure)
+        .apiName("EC2")
+        .retryPolicy(retries)
+        .permissions("ec2:DescribeInstances and ec2:DescribeInstanceTypes (credentials: clusterresolver.aws.profile,"
+            + " static keys or the default chain)")
+        .credentialsHint("set clusterresolver.aws.profile (a profile of ~/.aws/credentials), or"
+            + " clusterresolver.aws.access-key-id and secret-access-key, or give the default chain credentials"
+            + " (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, ~/.aws/credentials, web identity, a container or"
+            + " instance role)")
+        .build();
+  }
+
+  /**
+   * The retries of calls on the JDK's connections: {@code maxAttempts} attempts with the SDK's standard retry
+   * strategy's backoff (100 ms, throttling 500 ms, doubled to at most 20 s, jittered), or the wait EC2 asks for.
+   */
+  static RetryPolicy standardRetries(int maxAttempts) {
+    return RetryPolicy.builder().maxAttempts(maxAttempts)
+        .baseBackoff(Duration.ofMillis(100)).throttlingBackoff(Duration.ofMillis(500))
+        .maxBackoff(Duration.ofSeconds(20)).build();
+  }
 
   /** Accelerators by instance type, per API endpoint (region or override): facts that never change. */
   private static final CatalogCache<Map<String, Integer>> TYPE_CACHE = CatalogCache.create();
 
-  private final Ec2Client ec2;
-  private final List<Filter> filters;
+  private final Ec2Api ec2;
+  private final CloudApi api;
+  private final List<Ec2Filter> filters;
   private final AddressType address;
   private final Duration timeout;
   private final int pageSize;
@@ -59,10 +70,13 @@ final class Ec2MemberSource implements MemberSource {
   private final String cacheScope;
   private final Runnable onListing;
 
-  Ec2MemberSource(Ec2Client ec2, List<Filter> filters, AddressType address, Duration timeout, int pageSize,
-      boolean accelerators, String cacheScope, Runnable onListing) {
+  /** {@code retries}: the session's, when {@code ec2} does not retry itself. */
+  Ec2MemberSource(Ec2Api ec2, RetryPolicy retries, List<Ec2Filter> filters,
+      AddressType address, Duration timeout, int pageSize, boolean accelerators, String cacheScope,
+      Runnable onListing) {
     this.onListing = onListing;
     this.ec2 = ec2;
+    this.api = api(ec2.retriesItself() ? RetryPolicy.none() : retries);
     this.filters = List.copyOf(filters);
     this.address = address;
     this.timeout = timeout;
@@ -73,32 +87,23 @@ final class Ec2MemberSource implements MemberSource {
 
   @Override
   public List<Member> members() {
-    CloudApi.Session session = API.session(timeout);
+    CloudApi.Session session = api.session(timeout);
     onListing.run(); // the metadata identity, asked while the first page is in flight
     // Only what the layout needs is kept of each page.
     List<Listed> listed = new ArrayList<>();
     MembersLeftOut withoutAddress = MembersLeftOut.of(PROVIDER, "instance(s)", address, "");
-    // Instance types not yet known are asked in the background as each page is read, while the SDK ends that call
-    // and later pages are fetched; whatever is still missing at the end is asked then.
+    // Instance types not yet known are asked in the background as each page is read, while that call ends and
+    // later pages are fetched; whatever is still missing at the end is asked then.
     CatalogCache.Prefetch<Map<String, Integer>> catalog = TYPE_CACHE.prefetch(session, cacheScope, BACKGROUND,
         "cluster-resolver-aws-catalog", types -> ask(session, types));
     session.forEachPage("DescribeInstances",
         (token, remaining) -> {
-          AtomicReference<InstancePage> read = new AtomicReference<>();
-          ec2.describeInstances(DescribeInstancesRequest.builder()
-              .filters(filters)
-              .maxResults(pageSize)
-              .nextToken(token)
-              .overrideConfiguration(c -> c.apiCallTimeout(remaining)
-                  .putExecutionAttribute(StreamingInstances.SINK, page -> {
-                    read.set(page);
-                    if (accelerators) {
-                      // Asked the moment the page is read: while the SDK finishes this call and later pages come.
-                      catalog.start(typesWithAddress(page));
-                    }
-                  }))
-              .build());
-          InstancePage page = Objects.requireNonNull(read.get(), "the DescribeInstances answer was not read");
+          InstancePage page = ec2.describeInstances(filters, pageSize, token, remaining, read -> {
+            if (accelerators) {
+              // Asked the moment the page is read: while this call ends and later pages come.
+              catalog.start(typesWithAddress(read));
+            }
+          });
           return NotTheApiException.require(page, page.ec2Answer(), "no <" + InstancePage.ROOT + "> element");
         },
         InstancePage::nextToken,
@@ -176,12 +181,8 @@ final class Ec2MemberSource implements MemberSource {
     Map<String, Map<String, Integer>> accelerators = new HashMap<>();
     for (int from = 0; from < types.size(); from += 100) {
       List<String> chunk = types.subList(from, Math.min(types.size(), from + 100));
-      AtomicReference<InstanceTypeAccelerators> sink = new AtomicReference<>();
-      session.call("DescribeInstanceTypes",
-          remaining -> ec2.describeInstanceTypes(r -> r.instanceTypesWithStrings(chunk)
-              .overrideConfiguration(c -> c.apiCallTimeout(remaining)
-                  .putExecutionAttribute(StreamingInstances.TYPES_SINK, sink::set))));
-      InstanceTypeAccelerators answer = Objects.requireNonNull(sink.get(), "the DescribeInstanceTypes answer was not read");
+      InstanceTypeAccelerators answer = session.call("DescribeInstanceTypes",
+          remaining -> ec2.describeInstanceTypes(chunk, remaining));
       for (String type : chunk) {
         accelerators.put(type, answer.types().getOrDefault(type, Map.of()));
       }
@@ -198,8 +199,21 @@ final class Ec2MemberSource implements MemberSource {
     TYPE_CACHE.clear();
   }
 
-  /** The facts of an SDK failure, for the kit's one explanation of it. */
+  /** The facts of a failed call ({@link Ec2Calls}' or the SDK client's), for the kit's one explanation of it. */
   static ApiFailure readFailure(RuntimeException e) {
+    if (e instanceof Ec2Calls.Failure) {
+      Ec2Calls.Failure failure = (Ec2Calls.Failure) e;
+      return ApiFailure.http(failure.status, failure.code != null ? failure.code : statusAlone(failure.status),
+          failure.errorMessage, failure.requestId, 1).withRetryAfter(failure.retryAfter);
+    }
+    if (e instanceof Ec2Calls.Malformed) {
+      return ApiFailure.of(ApiFailure.Kind.MALFORMED_RESPONSE, e.getMessage(), 1);
+    }
+    if (e instanceof java.io.UncheckedIOException) {
+      java.io.IOException cause = ((java.io.UncheckedIOException) e).getCause();
+      return ApiFailure.of(cause instanceof java.net.SocketTimeoutException ? ApiFailure.Kind.TIMEOUT
+          : ApiFailure.Kind.NO_RESPONSE, cause.getClass().getSimpleName() + ": " + cause.getMessage(), 1);
+    }
     int attempts = e instanceof SdkException && ((SdkException) e).numAttempts() != null
         ? ((SdkException) e).numAttempts() : 1;
     if (e instanceof ApiCallTimeoutException || e instanceof ApiCallAttemptTimeoutException) {
@@ -210,10 +224,9 @@ final class Ec2MemberSource implements MemberSource {
       AwsErrorDetails details = service.awsErrorDetails();
       String code = details == null ? null : details.errorCode();
       if (code == null) {
-        // The JDK's HttpURLConnection hides the body of a 401 (it is read as an authentication
-        // challenge), so EC2's AuthFailure reaches us as a bare status.
-        code = service.statusCode() == 401 ? "Unauthorized (EC2 AuthFailure: the credentials were not accepted)"
-            : "unknown error";
+        // The SDK's client sends its body in streaming mode, where the JDK's HttpURLConnection hides the body of a
+        // 401 (it is read as an authentication challenge), so EC2's AuthFailure reaches us as a bare status.
+        code = statusAlone(service.statusCode());
       }
       return ApiFailure.http(service.statusCode(), code, details == null ? null : details.errorMessage(),
           service.requestId(), attempts);
@@ -234,5 +247,10 @@ final class Ec2MemberSource implements MemberSource {
       return ApiFailure.of(ApiFailure.Kind.CREDENTIALS, colon > 0 ? text.substring(0, colon) : text, attempts);
     }
     return ApiFailure.of(ApiFailure.Kind.NO_RESPONSE, message, attempts);
+  }
+
+  /** What an error status without EC2's error answer is called. */
+  private static String statusAlone(int status) {
+    return status == 401 ? "Unauthorized (EC2 AuthFailure: the credentials were not accepted)" : "unknown error";
   }
 }

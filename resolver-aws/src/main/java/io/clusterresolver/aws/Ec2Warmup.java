@@ -7,7 +7,7 @@ import software.amazon.awssdk.regions.ServiceMetadata;
 
 /**
  * Work the first EC2 call needs anyway, started on a daemon thread while the calling thread builds
- * the SDK client (a cold build runs on one thread; the machines have at least two cores): the SDK's
+ * the SDK client (or signs the first request) (a cold build runs on one thread; the machines have at least two cores): the SDK's
  * table of every service's endpoints and signing regions, which building any client reads (about 400
  * classes, a tenth of a cold start), and the JDK's default TLS context (the trust store read) when the
  * calls go over {@code https} on the JDK's connections. Whoever needs either first waits for it or
@@ -21,9 +21,12 @@ final class Ec2Warmup {
 
   private Ec2Warmup() {}
 
-  /** Starts what this process has not started yet; {@code tls}: the JDK's default TLS context too. */
-  static void start(boolean tls) {
-    boolean metadata = METADATA.compareAndSet(false, true);
+  /**
+   * Starts what this process has not started yet: {@code endpoints}, the SDK's table of endpoints (which building a
+   * client reads), {@code tls}, the JDK's default TLS context.
+   */
+  static void start(boolean endpoints, boolean tls) {
+    boolean metadata = endpoints && METADATA.compareAndSet(false, true);
     boolean context = tls && TLS.compareAndSet(false, true);
     if (!metadata && !context) {
       return;
