@@ -119,13 +119,21 @@ final class ApiClientFactory extends JdkHttpClientFactory {
    * @throws CertificateException when the file or data holds no certificate
    */
   static TrustManager[] authorityAlone(Config config) throws IOException, GeneralSecurityException {
-    Collection<? extends Certificate> authorities;
     try (InputStream pem = CertUtils.getInputStreamFromDataOrFile(config.getCaCertData(), config.getCaCertFile())) {
-      authorities = CertificateFactory.getInstance("X.509").generateCertificates(pem);
+      return authorityAlone(pem, isSet(config.getCaCertFile()) ? "file " + config.getCaCertFile() : "data");
     }
+  }
+
+  /**
+   * Trust managers that trust the certificates of a PEM bundle, and nothing else.
+   *
+   * @param source what the bundle is ({@code file /path}), named when it holds no certificate
+   * @throws CertificateException when the bundle holds no certificate
+   */
+  static TrustManager[] authorityAlone(InputStream pem, String source) throws GeneralSecurityException, IOException {
+    Collection<? extends Certificate> authorities = CertificateFactory.getInstance("X.509").generateCertificates(pem);
     if (authorities.isEmpty()) {
-      throw new CertificateException("no certificate in the certificate authority "
-          + (isSet(config.getCaCertFile()) ? "file " + config.getCaCertFile() : "data"));
+      throw new CertificateException("no certificate in the certificate authority " + source);
     }
     KeyStore store = KeyStore.getInstance("PKCS12");
     store.load(null, null);
