@@ -32,8 +32,9 @@ import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
- * fabric8's JDK HTTP client for the API server, configured from its {@link Config} (proxies, the token and its
- * 401 refresh, client certificates, TLS), that never follows a redirect: the JDK client would send the bearer token
+ * fabric8's JDK HTTP client for the API server of a kubeconfig ({@link Fabric8Calls}; without one the calls go on
+ * {@link UrlConnectionCalls}), configured from its {@link Config} (proxies, the user's token or exec plugin or OIDC,
+ * client certificates, TLS), that never follows a redirect: the JDK client would send the bearer token
  * to whichever host a redirect names. The API server never redirects a list; a 3xx is reported.
  *
  * <p>Its TLS set-up reads nothing a resolve does not use. fabric8 builds its trust and a TLS context before it knows
