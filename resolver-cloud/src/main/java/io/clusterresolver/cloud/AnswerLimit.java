@@ -7,8 +7,11 @@ import java.io.InputStream;
 import java.net.HttpURLConnection;
 import java.net.Proxy;
 import java.net.URL;
+import java.net.URLConnection;
 import java.time.Duration;
 import java.util.Objects;
+import javax.net.ssl.HttpsURLConnection;
+import javax.net.ssl.SSLSocketFactory;
 
 /**
  * How much of one answer a provider reads, and for how long: at most {@link #maxBytes()} of its
@@ -90,7 +93,22 @@ public final class AnswerLimit {
    * {@code NetHttpTransport.Builder.setConnectionFactory(limit::open)}.
    */
   public HttpURLConnection open(URL url) throws IOException {
-    return new BoundedHttpConnection((HttpURLConnection) url.openConnection(Proxy.NO_PROXY), this);
+    return open(url, null);
+  }
+
+  /**
+   * As {@link #open(URL)}, with the TLS of an {@code https} URL made by {@code tls} (trusting, say, a cluster's own
+   * certificate authority alone) instead of the JDK's default; the host name is still checked as the JDK checks it.
+   * The returned connection is the bounded wrapper, no {@code HttpsURLConnection}: this is where its TLS is set.
+   *
+   * @param tls the TLS sockets' factory, or {@code null} for the JDK's default
+   */
+  public HttpURLConnection open(URL url, SSLSocketFactory tls) throws IOException {
+    URLConnection connection = url.openConnection(Proxy.NO_PROXY);
+    if (tls != null && connection instanceof HttpsURLConnection https) {
+      https.setSSLSocketFactory(tls);
+    }
+    return new BoundedHttpConnection((HttpURLConnection) connection, this);
   }
 
   /** {@code 64 MiB}, {@code 512 bytes}. */

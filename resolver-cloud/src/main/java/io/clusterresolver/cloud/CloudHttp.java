@@ -18,7 +18,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.zip.GZIPInputStream;
-import javax.net.ssl.HttpsURLConnection;
 import javax.net.ssl.SSLSocketFactory;
 
 /**
@@ -253,12 +252,9 @@ public final class CloudHttp {
     }
   }
 
+  /** A bounded connection with this client's TLS (the bounded wrapper is no {@code HttpsURLConnection} itself). */
   private HttpURLConnection open(URL url) throws IOException {
-    HttpURLConnection http = limit.open(url);
-    if (tls != null && http instanceof HttpsURLConnection) {
-      ((HttpsURLConnection) http).setSSLSocketFactory(tls);
-    }
-    return http;
+    return limit.open(url, tls);
   }
 
   private HttpURLConnection connect(CallAlarm alarm, Request request, Authorization authorization, int millis)

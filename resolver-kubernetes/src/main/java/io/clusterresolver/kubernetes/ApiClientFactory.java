@@ -32,8 +32,9 @@ import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
- * fabric8's JDK HTTP client for the API server, configured from its {@link Config} (proxies, the token and its
- * 401 refresh, client certificates, TLS), that never follows a redirect: the JDK client would send the bearer token
+ * fabric8's JDK HTTP client for the API server of a kubeconfig ({@link Fabric8Calls}; without one the calls go on
+ * {@link UrlConnectionCalls}), configured from its {@link Config} (proxies, the user's token or exec plugin or OIDC,
+ * client certificates, TLS), that never follows a redirect: the JDK client would send the bearer token
  * to whichever host a redirect names. The API server never redirects a list; a 3xx is reported.
  *
  * <p>Its TLS set-up reads nothing a resolve does not use. fabric8 builds its trust and a TLS context before it knows
@@ -119,13 +120,21 @@ final class ApiClientFactory extends JdkHttpClientFactory {
    * @throws CertificateException when the file or data holds no certificate
    */
   static TrustManager[] authorityAlone(Config config) throws IOException, GeneralSecurityException {
-    Collection<? extends Certificate> authorities;
     try (InputStream pem = CertUtils.getInputStreamFromDataOrFile(config.getCaCertData(), config.getCaCertFile())) {
-      authorities = CertificateFactory.getInstance("X.509").generateCertificates(pem);
+      return authorityAlone(pem, isSet(config.getCaCertFile()) ? "file " + config.getCaCertFile() : "data");
     }
+  }
+
+  /**
+   * Trust managers that trust the certificates of a PEM bundle, and nothing else.
+   *
+   * @param source what the bundle is ({@code file /path}), named when it holds no certificate
+   * @throws CertificateException when the bundle holds no certificate
+   */
+  static TrustManager[] authorityAlone(InputStream pem, String source) throws GeneralSecurityException, IOException {
+    Collection<? extends Certificate> authorities = CertificateFactory.getInstance("X.509").generateCertificates(pem);
     if (authorities.isEmpty()) {
-      throw new CertificateException("no certificate in the certificate authority "
-          + (isSet(config.getCaCertFile()) ? "file " + config.getCaCertFile() : "data"));
+      throw new CertificateException("no certificate in the certificate authority " + source);
     }
     KeyStore store = KeyStore.getInstance("PKCS12");
     store.load(null, null);

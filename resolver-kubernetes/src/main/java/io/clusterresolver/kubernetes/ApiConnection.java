@@ -46,14 +46,37 @@ final class ApiConnection {
   private final TokenFile tokenFile;
   private final String credentials;
   private final String tlsSource;
+  private final boolean kubeconfig;
+  private final Path caFile;
 
   private ApiConnection(Config clientConfig, String namespace, TokenFile tokenFile, String credentials,
-      String tlsSource) {
+      String tlsSource, boolean kubeconfig, Path caFile) {
     this.clientConfig = clientConfig;
     this.namespace = namespace;
     this.tokenFile = tokenFile;
     this.credentials = credentials;
     this.tlsSource = tlsSource;
+    this.kubeconfig = kubeconfig;
+    this.caFile = caFile;
+  }
+
+  /**
+   * Whether the connection comes from a kubeconfig (its user may be an exec plugin, OIDC, a client certificate,
+   * impersonation; its settings may name a proxy), which only fabric8's client speaks; otherwise it is the endpoint,
+   * the token file and the certificate authority alone.
+   */
+  boolean fromKubeconfig() {
+    return kubeconfig;
+  }
+
+  /** The bearer token's file ({@code token-file}, the service account's), or {@code null} without a token. */
+  TokenFile tokenFile() {
+    return tokenFile;
+  }
+
+  /** The certificate authority's file ({@code ca-file}, the service account's {@code ca.crt}), or {@code null}. */
+  Path caFile() {
+    return caFile;
   }
 
   /** The fabric8 client configuration. */
@@ -195,7 +218,7 @@ final class ApiConnection {
     // asks an https API server for, and an http one for with an upgrade) would start its whole stack for them.
     client.setHttp2Disable(true);
     return problems.size() > before ? null : new ApiConnection(client, namespace, token, credentials,
-        tlsSource != null ? tlsSource : caKey);
+        tlsSource != null ? tlsSource : caKey, kubeconfig != null, ca);
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.clusterresolver.kubernetes;
 
 import io.clusterresolver.cloud.ApiFailure;
+import java.net.SocketTimeoutException;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.concurrent.TimeoutException;
@@ -59,7 +60,8 @@ final class KubernetesFailures {
           .withRetryAfter(e.retryAfter());
     }
     for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (t instanceof HttpTimeoutException || t instanceof TimeoutException) {
+      // the JDK's HttpURLConnection (a read, or CloudHttp's alarm), fabric8's java.net.http client, a join's wait
+      if (t instanceof SocketTimeoutException || t instanceof HttpTimeoutException || t instanceof TimeoutException) {
         return ApiFailure.of(ApiFailure.Kind.TIMEOUT, t.getMessage(), 1);
       }
     }

@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Builds the {@code kubernetes} resolver: validation, the connection, fabric8's HTTP client and the
+ * Builds the {@code kubernetes} resolver: validation, the connection, its calls ({@link ApiCalls}) and the
  * layout. Pods take task indices in order of StatefulSet ordinal or Indexed Job completion index,
  * then creation time, then name; with one job ({@code worker}) the ordinal <em>is</em> the task
  * index, so a missing or unready pod leaves a gap (a sparse job) instead of renumbering every pod
@@ -49,33 +49,56 @@ final class KubernetesResolverFactory {
     ApiConnection connection = ApiConnection.resolve(config, timeout, problems);
     setup.requireValid();
 
-    // fabric8's HTTP client as its Config makes it (TLS, the token, proxies), without the KubernetesClient around
-    // it: a resolve makes one kind of request, and the DSL's model and serialization cost most of a cold start.
-    HttpClient http;
+    ApiCalls calls;
     try {
-      http = new ApiClientFactory().newBuilder(connection.clientConfig())
-          .addOrReplaceInterceptor("cluster-resolver-answer-bounds", new AnswerBounds(AnswerLimit.of(config), timeout))
-          .build();
+      calls = usesFabric8(connection) ? fabric8Calls(connection, AnswerLimit.of(config), timeout)
+          : UrlConnectionCalls.of(connection, AnswerLimit.of(config), timeout, PodSource.CALLS);
     } catch (KubernetesClientException e) {
-      Throwable cause = e.getCause();
-      if (!(cause instanceof GeneralSecurityException || cause instanceof IOException)) {
+      if (!(e.getCause() instanceof GeneralSecurityException || e.getCause() instanceof IOException)) {
         throw e;
       }
-      // a certificate or key that cannot be read
-      throw new ConfigurationException(connection.tlsSource() + ": the TLS settings cannot be used ("
-          + cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage())
-          + "): check that the certificate authority (and a client certificate and key) are PEM", e);
+      throw tlsUnusable(connection, e.getCause(), e);
+    } catch (GeneralSecurityException | IOException e) {
+      throw tlsUnusable(connection, e, e);
     }
     CloudApi api = CloudApi.builder(NAME, KubernetesFailures::read).retryPolicy(ApiConnection.RETRY)
         .apiName("Kubernetes API")
         .permissions("list on pods in namespace " + connection.namespace())
         .build();
-    PodSource source = new PodSource(http, api, connection, selector.trim(),
+    PodSource source = new PodSource(calls, api, connection, selector.trim(),
         AddressType.parse(config.get(KubernetesProperties.ADDRESS)), config.get(CloudProperties.PORT),
         config.get(KubernetesProperties.PORT_NAME), timeout);
     return setup.description(connection + ", selector " + selector)
         .resolver(source, SelfIdentity.cached(() -> podName(config)), NAME,
             connection.clientConfig().getMasterUrl(), connection.namespace(), connection.credentialsDescription());
+  }
+
+  /**
+   * Whether the pods are listed through fabric8's client: for a kubeconfig, whose users (exec plugins, OIDC, client
+   * certificates, impersonation) and proxies are fabric8's. Otherwise the endpoint, the token file and the
+   * certificate authority are all a call needs ({@link UrlConnectionCalls}); the kit's setup keeps the JDK's
+   * {@code HttpURLConnection} from logging its request headers (the bearer token) at any level.
+   */
+  static boolean usesFabric8(ApiConnection connection) {
+    return connection.fromKubeconfig();
+  }
+
+  /**
+   * fabric8's HTTP client as its Config makes it (TLS, the user, proxies), without the KubernetesClient around it: a
+   * resolve makes one kind of request, and the DSL's model and serialization cost most of a cold start.
+   */
+  private static ApiCalls fabric8Calls(ApiConnection connection, AnswerLimit limit, Duration timeout) {
+    HttpClient http = new ApiClientFactory().newBuilder(connection.clientConfig())
+        .addOrReplaceInterceptor("cluster-resolver-answer-bounds", new AnswerBounds(limit, timeout))
+        .build();
+    return new Fabric8Calls(http, connection.clientConfig().getRequestTimeout());
+  }
+
+  /** A certificate or key that cannot be read. */
+  private static ConfigurationException tlsUnusable(ApiConnection connection, Throwable cause, Exception e) {
+    return new ConfigurationException(connection.tlsSource() + ": the TLS settings cannot be used ("
+        + cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage())
+        + "): check that the certificate authority (and a client certificate and key) are PEM", e);
   }
 
   /** This pod's name: {@code POD_NAME} (the downward API), else {@code HOSTNAME} (a pod's host name is its name). */

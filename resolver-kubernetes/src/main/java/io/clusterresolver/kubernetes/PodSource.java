@@ -8,9 +8,6 @@ import io.clusterresolver.cloud.Member;
 import io.clusterresolver.cloud.MemberSource;
 import io.clusterresolver.cloud.MembersLeftOut;
 import io.clusterresolver.cloud.RetryAfter;
-import io.fabric8.kubernetes.client.http.HttpClient;
-import io.fabric8.kubernetes.client.http.HttpRequest;
-import io.fabric8.kubernetes.client.http.HttpResponse;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -23,7 +20,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Lists the pods of one namespace that match the label selector, every page ({@code limit} /
@@ -33,8 +29,9 @@ import java.util.concurrent.TimeUnit;
  * page's {@code resourceVersion}. A {@code continue} token that expired (410 Gone) restarts the
  * listing from the first page once, as {@code kubectl} does.
  *
- * <p>The requests go through fabric8's HTTP client (its TLS, token and proxy configuration); each
- * answer is read by {@link PodListJson}, for only the fields a resolve uses.
+ * <p>The requests go through {@link ApiCalls}: the JDK's {@code HttpURLConnection} for a token, a certificate
+ * authority and an endpoint, fabric8's HTTP client for a kubeconfig; each answer is read by {@link PodListJson}, for
+ * only the fields a resolve uses.
  */
 final class PodSource implements MemberSource {
 
@@ -44,12 +41,13 @@ final class PodSource implements MemberSource {
   static final long PAGE_SIZE = 500;
 
   /**
-   * Runs the client's blocking calls, so that a resolve waits no longer than its deadline, and the JDK HTTP
-   * client's own work ({@link ApiClientFactory}): one pool of daemon threads for both.
+   * Runs the calls, so that a resolve waits no longer than its deadline: the pages, the calls on
+   * {@code HttpURLConnection} ({@link UrlConnectionCalls}) and the JDK HTTP client's own work under fabric8's client
+   * ({@link ApiClientFactory}), one pool of daemon threads for all.
    */
   static final ExecutorService CALLS = InBackground.daemonThreads("cluster-resolver-kubernetes");
 
-  private final HttpClient http;
+  private final ApiCalls calls;
   private final CloudApi api;
   private final ApiConnection connection;
   private final String selector;
@@ -58,9 +56,9 @@ final class PodSource implements MemberSource {
   private final String portName;
   private final Duration timeout;
 
-  PodSource(HttpClient http, CloudApi api, ApiConnection connection, String selector, AddressType addressType,
+  PodSource(ApiCalls calls, CloudApi api, ApiConnection connection, String selector, AddressType addressType,
       int port, String portName, Duration timeout) {
-    this.http = http;
+    this.calls = calls;
     this.api = api;
     this.connection = connection;
     this.selector = selector;
@@ -143,17 +141,15 @@ final class PodSource implements MemberSource {
    * read, while the rest of this page is read and laid out.
    */
   private PodListJson.Page page(String token, NextPage next) {
-    CompletableFuture<HttpResponse<byte[]>> answer = token == null ? null : next.take(token);
-    // The whole body, then read: fabric8's InputStream over the body's buffers copies them one byte at a time
-    // (about a tenth of a cold resolve's listing). AnswerBounds bounds its size and time as it arrives.
-    HttpResponse<byte[]> response;
+    CompletableFuture<ApiCalls.Answer> asked = token == null ? null : next.take(token);
+    ApiCalls.Answer response;
     try {
-      response = (answer != null ? answer : send(token)).join();
+      response = (asked != null ? asked : send(token)).join();
     } catch (CompletionException e) {
       throw e.getCause() instanceof RuntimeException r ? r : new UncheckedIOException(new IOException(e.getCause()));
     }
     byte[] body = response.body();
-    if (response.isSuccessful()) {
+    if (response.successful()) {
       return PodListJson.page(body, nextToken -> {
         if (!nextToken.equals(token)) { // the same token again is a loop CloudApi reports
           next.ask(nextToken);
@@ -163,24 +159,21 @@ final class PodSource implements MemberSource {
     throw failure(response, PodListJson.status(body), token);
   }
 
-  private CompletableFuture<HttpResponse<byte[]>> send(String token) {
-    HttpRequest request = http.newHttpRequestBuilder().uri(pageUri(token))
-        .header("Accept", "application/json")
-        .timeout(connection.clientConfig().getRequestTimeout(), TimeUnit.MILLISECONDS)
-        .build();
-    return http.sendAsync(request, byte[].class);
+  private CompletableFuture<ApiCalls.Answer> send(String token) {
+    return calls.get(pageUri(token));
   }
 
   /**
    * The request for the page after the one being read, sent as soon as that page's continue token is read. The
    * token pins the first page's resource version, so asking early reads the same snapshot. Its answer is taken by
-   * the next page's call (retries of that call ask again); a listing that ends before taking it cancels it: fabric8
-   * completes the call anyway and drops its answer, read to its end, so the connection goes back to the pool. Once the
-   * listing has ended nothing more is asked for (a page still being read after the deadline gave up on it).
+   * the next page's call (retries of that call ask again); a listing that ends before taking it cancels it: the call
+   * completes anyway (by its time) and its answer, read to its end, is dropped, so the connection goes back to the
+   * pool. Once the listing has ended nothing more is asked for (a page still being read after the deadline gave up
+   * on it).
    */
   private final class NextPage {
     private String token;
-    private CompletableFuture<HttpResponse<byte[]>> answer;
+    private CompletableFuture<ApiCalls.Answer> answer;
     private boolean closed;
 
     synchronized void ask(String nextToken) {
@@ -191,8 +184,8 @@ final class PodSource implements MemberSource {
     }
 
     /** The answer asked for {@code pageToken}, or {@code null} when none was (or it was taken). */
-    synchronized CompletableFuture<HttpResponse<byte[]>> take(String pageToken) {
-      CompletableFuture<HttpResponse<byte[]>> taken = pageToken.equals(token) ? answer : null;
+    synchronized CompletableFuture<ApiCalls.Answer> take(String pageToken) {
+      CompletableFuture<ApiCalls.Answer> taken = pageToken.equals(token) ? answer : null;
       if (taken == null) {
         abandon();
       }
@@ -216,20 +209,29 @@ final class PodSource implements MemberSource {
     }
   }
 
+  /**
+   * The page's URI as fabric8's own client writes a list's ({@code pods().inNamespace(ns).withLabelSelector(s)
+   * .list(options)}): the query's parameters in the order of their names, each value escaped as a query value with
+   * a space as {@code %20} ({@code PodListRequestTest}).
+   */
   private URI pageUri(String token) {
     String master = connection.clientConfig().getMasterUrl();
     StringBuilder uri = new StringBuilder(master.endsWith("/") ? master.substring(0, master.length() - 1) : master)
-        .append("/api/v1/namespaces/").append(connection.namespace()).append("/pods?labelSelector=")
-        .append(URLEncoder.encode(selector, StandardCharsets.UTF_8)).append("&limit=").append(PAGE_SIZE);
+        .append("/api/v1/namespaces/").append(connection.namespace()).append("/pods?");
     if (token != null) {
-      uri.append("&continue=").append(URLEncoder.encode(token, StandardCharsets.UTF_8));
+      uri.append("continue=").append(queryValue(token)).append('&');
     }
+    uri.append("labelSelector=").append(queryValue(selector)).append("&limit=").append(PAGE_SIZE);
     return URI.create(uri.toString());
   }
 
+  private static String queryValue(String value) {
+    return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+
   /** The error for a page the API server refused, with what to change where we know it. */
-  private RuntimeException failure(HttpResponse<?> response, PodListJson.Status status, String token) {
-    int code = response.code();
+  private RuntimeException failure(ApiCalls.Answer response, PodListJson.Status status, String token) {
+    int code = response.status();
     String auditId = response.header("Audit-Id");
     if (code == 401 || code == 403) {
       return new ClusterResolverException(RbacAdvice.explain(code, connection.namespace(), status.message(),
