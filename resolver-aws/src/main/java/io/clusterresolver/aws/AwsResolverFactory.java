@@ -71,7 +71,14 @@ final class AwsResolverFactory {
     AnswerLimit limit = AnswerLimit.of(config);
     Ec2Api ec2;
     URI api = endpoint != null ? endpoint : Ec2Calls.regionalEndpoint(region);
-    if (needsSdkClient(api, endpoint != null, retryMode)) {
+    boolean viaSdkClient;
+    try {
+      viaSdkClient = needsSdkClient(api, endpoint != null, retryMode);
+    } catch (IllegalStateException e) { // the SDK's message names the variable, property or profile key and its value
+      throw ResolverConfig.problems(NAME, List.of(e.getMessage() + " (the SDK's FIPS/dual-stack endpoint setting: fix"
+          + " it, or set " + config.key(AwsProperties.ENDPOINT) + ")"));
+    }
+    if (viaSdkClient) {
       ec2 = new SdkEc2(sdkClient(config, region, endpoint, retryMode, maxAttempts, limit, Ec2Http.client(endpoint)));
     } else {
       Ec2Warmup.start(false, "https".equalsIgnoreCase(api.getScheme()));

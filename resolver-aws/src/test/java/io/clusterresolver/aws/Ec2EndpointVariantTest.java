@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.clusterresolver.ClusterResolverException;
+import io.clusterresolver.ConfigurationException;
 import io.clusterresolver.ClusterResolvers;
 import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.spi.PropertySources;
@@ -116,6 +117,28 @@ class Ec2EndpointVariantTest {
       assertThat(sentByOurClient("eu-central-2")).isEqualTo(expected);
     } finally {
       restore("aws.configFile", before);
+    }
+  }
+
+  @Test
+  void aFlagThatIsNotABooleanIsAConfigurationError() {
+    assumeThat(Ec2Http.fipsOrDualstackAsked()).as("neither asked for by this machine's settings").isFalse();
+    Map<String, String> p = Map.of("clusterresolver.aws.region", "us-gov-west-1",
+        "clusterresolver.aws.imds-endpoint", "http://127.0.0.1:9",
+        "clusterresolver.aws.access-key-id", AwsTestSupport.ACCESS_KEY,
+        "clusterresolver.aws.secret-access-key", AwsTestSupport.SECRET_KEY);
+    String before = System.getProperty("aws.useFipsEndpoint");
+    System.setProperty("aws.useFipsEndpoint", "yes");
+    try {
+      assertThat(catchThrowable(() -> ClusterResolvers.create("aws", p, Map.of())))
+          .isInstanceOf(ConfigurationException.class)
+          .hasMessageContaining("aws.useFipsEndpoint").hasMessageContaining("'yes'")
+          .hasMessageContaining("clusterresolver.aws.endpoint");
+      Map<String, String> overridden = new LinkedHashMap<>(p);
+      overridden.put("clusterresolver.aws.endpoint", "http://127.0.0.1:9");
+      assertThat(ClusterResolvers.create("aws", overridden, Map.of())).as("not asked with an override").isNotNull();
+    } finally {
+      restore("aws.useFipsEndpoint", before);
     }
   }
 
