@@ -32,19 +32,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.interceptor.Context;
-import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
-import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.http.ExecutableHttpRequest;
 import software.amazon.awssdk.http.HttpExecuteRequest;
 import software.amazon.awssdk.http.HttpExecuteResponse;
 import software.amazon.awssdk.http.SdkHttpClient;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.ec2.Ec2Client;
-import software.amazon.awssdk.services.ec2.Ec2ClientBuilder;
 
 /**
  * What the SDK's own settings ask of the endpoint and the connection takes the SDK's {@code Ec2Client} path: a FIPS or
@@ -52,11 +44,6 @@ import software.amazon.awssdk.services.ec2.Ec2ClientBuilder;
  * which its connections follow. The oracle is an {@code Ec2Client} given the same flags on its builder.
  */
 class Ec2EndpointVariantTest {
-
-  /** Stops a request before it leaves, keeping where it was going. */
-  private static final class Caught extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-  }
 
   /** An HTTP client that keeps where the request was going and sends nothing. */
   private static final class Recording implements SdkHttpClient {
@@ -88,7 +75,7 @@ class Ec2EndpointVariantTest {
   void aFipsOrDualstackEndpointAskedByASystemPropertyIsTheSdkClientsOne(String region, String property) {
     assumeThat(Ec2Http.fipsOrDualstackAsked()).as("neither asked for by this machine's settings").isFalse();
     boolean fips = property.equals("aws.useFipsEndpoint");
-    URI expected = sentBy(Ec2Client.builder().fipsEnabled(fips).dualstackEnabled(!fips), region);
+    URI expected = Ec2EndpointTest.sentBy(Ec2Client.builder().fipsEnabled(fips).dualstackEnabled(!fips), region);
     URI regional = Ec2Calls.regionalEndpoint(region);
     assertThat(AwsResolverFactory.needsSdkClient(regional, false, "standard")).isFalse();
     String before = System.getProperty(property);
@@ -99,7 +86,7 @@ class Ec2EndpointVariantTest {
           .as("an endpoint override is kept").isFalse();
       assertThat(sentByOurClient(region)).isEqualTo(expected);
     } finally {
-      restore(property, before);
+      AwsTestSupport.restoreProperty(property, before);
     }
   }
 
@@ -107,7 +94,7 @@ class Ec2EndpointVariantTest {
   void dualstackAskedByTheProfileIsTheSdkClientsOne(@TempDir Path dir) throws IOException {
     assumeThat(Ec2Http.fipsOrDualstackAsked()).as("neither asked for by this machine's settings").isFalse();
     assumeThat(System.getenv("AWS_PROFILE")).isNull();
-    URI expected = sentBy(Ec2Client.builder().dualstackEnabled(true), "eu-central-2");
+    URI expected = Ec2EndpointTest.sentBy(Ec2Client.builder().dualstackEnabled(true), "eu-central-2");
     Path config = Files.writeString(dir.resolve("config"), "[default]\nuse_dualstack_endpoint = true\n");
     String before = System.getProperty("aws.configFile");
     System.setProperty("aws.configFile", config.toString());
@@ -116,7 +103,7 @@ class Ec2EndpointVariantTest {
           .isTrue();
       assertThat(sentByOurClient("eu-central-2")).isEqualTo(expected);
     } finally {
-      restore("aws.configFile", before);
+      AwsTestSupport.restoreProperty("aws.configFile", before);
     }
   }
 
@@ -138,7 +125,7 @@ class Ec2EndpointVariantTest {
       overridden.put("clusterresolver.aws.endpoint", "http://127.0.0.1:9");
       assertThat(ClusterResolvers.create("aws", overridden, Map.of())).as("not asked with an override").isNotNull();
     } finally {
-      restore("aws.useFipsEndpoint", before);
+      AwsTestSupport.restoreProperty("aws.useFipsEndpoint", before);
     }
   }
 
@@ -172,8 +159,8 @@ class Ec2EndpointVariantTest {
         Throwable thrown = catchThrowable(() -> ClusterResolvers.create("aws", p, Map.of()).clusterSpec());
         assertThat(thrown).isInstanceOf(ClusterResolverException.class);
       } finally {
-        restore("https.proxyHost", host);
-        restore("https.proxyPort", port);
+        AwsTestSupport.restoreProperty("https.proxyHost", host);
+        AwsTestSupport.restoreProperty("https.proxyPort", port);
       }
       assertThat(firstLine.get(10, TimeUnit.SECONDS)).as("what the proxy was asked")
           .startsWith("CONNECT ec2.us-east-1.amazonaws.com:443 ");
@@ -184,38 +171,13 @@ class Ec2EndpointVariantTest {
   private static URI sentByOurClient(String region) {
     Map<String, String> p = Map.of("clusterresolver.aws.access-key-id", "AKIDEXAMPLE",
         "clusterresolver.aws.secret-access-key", "secret", "clusterresolver.aws.region", region);
-    ResolverConfig config = ResolverConfig.resolve("aws", AwsProperties.ALL, PropertySources.withEnvironment(p, Map.of()));
+    ResolverConfig config =
+        ResolverConfig.resolve("aws", AwsProperties.ALL, PropertySources.withEnvironment(p, Map.of()));
     Recording http = new Recording();
     try (Ec2Client ours = AwsResolverFactory.sdkClient(config, region, null, "standard", 1, AnswerLimit.of(config),
         http)) {
       catchThrowable(() -> new SdkEc2(ours).describeInstances(List.of(), 5, null, Duration.ofSeconds(5), page -> { }));
     }
     return http.sent.get();
-  }
-
-  /** Where an {@code Ec2Client} from {@code builder} sends {@code DescribeInstances} in {@code region}. */
-  private static URI sentBy(Ec2ClientBuilder builder, String region) {
-    AtomicReference<URI> sent = new AtomicReference<>();
-    try (Ec2Client sdk = builder.region(Region.of(region))
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDEXAMPLE", "secret")))
-        .httpClient(UrlConnectionHttpClient.create())
-        .overrideConfiguration(o -> o.addExecutionInterceptor(new ExecutionInterceptor() {
-          @Override
-          public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
-            sent.set(context.httpRequest().getUri());
-            throw new Caught();
-          }
-        })).build()) {
-      assertThat(catchThrowable(() -> sdk.describeInstances(r -> r.maxResults(5)))).isInstanceOf(Caught.class);
-    }
-    return sent.get();
-  }
-
-  private static void restore(String key, String value) {
-    if (value == null) {
-      System.clearProperty(key);
-    } else {
-      System.setProperty(key, value);
-    }
   }
 }
