@@ -19,6 +19,7 @@ import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.ProfileCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.ec2.Ec2ClientBuilder;
@@ -69,13 +70,18 @@ final class AwsResolverFactory {
     int maxAttempts = config.get(AwsProperties.MAX_ATTEMPTS);
     AnswerLimit limit = AnswerLimit.of(config);
     Ec2Api ec2;
-    if (Ec2Http.proxied() || retryMode.equals("adaptive")) {
-      // What only the SDK's client gives: its url-connection client's proxying, its adaptive client-side rate limit.
-      ec2 = new SdkEc2(sdkClient(config, region, endpoint, retryMode, maxAttempts, limit));
+    URI api = endpoint != null ? endpoint : Ec2Calls.regionalEndpoint(region);
+    boolean viaSdkClient;
+    try {
+      viaSdkClient = needsSdkClient(api, endpoint != null, retryMode);
+    } catch (IllegalStateException e) { // the SDK's message names the variable, property or profile key and its value
+      throw ResolverConfig.problems(NAME, List.of(e.getMessage() + " (the SDK's FIPS/dual-stack endpoint setting: fix"
+          + " it, or set " + config.key(AwsProperties.ENDPOINT) + ")"));
+    }
+    if (viaSdkClient) {
+      ec2 = new SdkEc2(sdkClient(config, region, endpoint, retryMode, maxAttempts, limit, Ec2Http.client(endpoint)));
     } else {
-      boolean https = endpoint == null || "https".equalsIgnoreCase(endpoint.getScheme());
-      Ec2Warmup.start(false, https);
-      URI api = endpoint != null ? endpoint : Ec2Calls.regionalEndpoint(region);
+      Ec2Warmup.start(false, "https".equalsIgnoreCase(api.getScheme()));
       ec2 = new Ec2Calls(api, region, credentials(config), limit, Clock.systemUTC(), maxAttempts);
     }
     SelfIdentity identity = imdsDisabled ? SelfIdentity.none() : SelfIdentity.cached(imds::instanceId);
@@ -89,13 +95,25 @@ final class AwsResolverFactory {
         System.getProperty("aws.accessKeyId"));
   }
 
+  /**
+   * Whether the resolve needs what only the SDK's {@code Ec2Client} gives: a proxy for {@code api} (its url-connection
+   * client's proxy settings, or the JDK's proxy selector, which that client's connections follow), the adaptive
+   * client-side rate limit, or, without an endpoint override, a FIPS or dual-stack endpoint (its endpoint rules).
+   *
+   * @param api where the calls go: the endpoint override, or else the region's public endpoint
+   */
+  static boolean needsSdkClient(URI api, boolean endpointOverridden, String retryMode) {
+    return Ec2Http.proxied(api) || retryMode.equals("adaptive")
+        || (!endpointOverridden && Ec2Http.fipsOrDualstackAsked());
+  }
+
   /** The SDK's client, its answers of 200 read by {@link StreamingInstances}, retrying as {@code retryMode} says. */
-  private static Ec2Client sdkClient(ResolverConfig config, String region, URI endpoint, String retryMode,
-      int maxAttempts, AnswerLimit limit) {
+  static Ec2Client sdkClient(ResolverConfig config, String region, URI endpoint, String retryMode,
+      int maxAttempts, AnswerLimit limit, SdkHttpClient http) {
     Ec2ClientBuilder ec2 = Ec2Client.builder()
         .region(Region.of(region))
         .credentialsProvider(credentials(config))
-        .httpClient(Ec2Http.client(endpoint))
+        .httpClient(http)
         .overrideConfiguration(o -> o.retryStrategy((retryMode.equals("adaptive")
                 ? AwsRetryStrategy.adaptiveRetryStrategy() : AwsRetryStrategy.standardRetryStrategy()).toBuilder()
                 .maxAttempts(maxAttempts).build())

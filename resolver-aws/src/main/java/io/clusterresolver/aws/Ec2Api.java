@@ -7,7 +7,7 @@ import java.util.function.Consumer;
 /**
  * The two EC2 actions a resolve sends, once each (the caller's {@code CloudApi} session retries what the
  * implementation does not): on the JDK's connections ({@link Ec2Calls}) or through the SDK's {@code Ec2Client}
- * ({@link SdkEc2}, with a proxy or the adaptive retry mode).
+ * ({@link SdkEc2}, with a proxy, the adaptive retry mode or a FIPS or dual-stack endpoint).
  */
 interface Ec2Api {
 

@@ -11,8 +11,9 @@ import software.amazon.awssdk.services.ec2.model.Filter;
 
 /**
  * The EC2 actions through the SDK's {@code Ec2Client}, whose answers of 200 are read by {@link StreamingInstances}:
- * for a resolve that needs what only the SDK's client gives, a proxy (its url-connection client's) or the adaptive
- * retry mode (its client-side rate limit). The client retries itself ({@code max-attempts}).
+ * for a resolve that needs what only the SDK's client gives (see {@link AwsResolverFactory#needsSdkClient}): a proxy
+ * (its url-connection client's), the adaptive retry mode (its client-side rate limit), or a FIPS or dual-stack
+ * endpoint (its endpoint rules). The client retries itself ({@code max-attempts}).
  */
 final class SdkEc2 implements Ec2Api {
 

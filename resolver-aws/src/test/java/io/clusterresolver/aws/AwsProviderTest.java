@@ -242,7 +242,7 @@ class AwsProviderTest {
   }
 
   @Test
-  void transientThrottlingIsRetriedBySdk() {
+  void transientThrottlingIsRetried() {
     ec2.addTypical(0, 12, b -> b);
     ec2.inject(Fault.throttled().onPage(2).times(2));
     assertThat(resolver(ec2, "page-size", "5").clusterSpec().numTasks("worker")).isEqualTo(12);

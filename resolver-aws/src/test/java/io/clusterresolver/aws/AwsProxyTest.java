@@ -56,19 +56,11 @@ class AwsProxyTest {
         assertThat(resolver.clusterSpec().jobTasks("worker"))
             .containsExactly("10.0.0.0:8888", "10.0.0.1:8888", "10.0.0.2:8888");
       } finally {
-        restore("http.proxyHost", host);
-        restore("http.proxyPort", port);
+        AwsTestSupport.restoreProperty("http.proxyHost", host);
+        AwsTestSupport.restoreProperty("http.proxyPort", port);
       }
       assertThat(ec2.callCount("DescribeInstances")).isEqualTo(1);
       assertThat(proxy.accepted.get()).as("connections through the proxy").isGreaterThanOrEqualTo(1);
-    }
-  }
-
-  private static void restore(String key, String value) {
-    if (value == null) {
-      System.clearProperty(key);
-    } else {
-      System.setProperty(key, value);
     }
   }
 }

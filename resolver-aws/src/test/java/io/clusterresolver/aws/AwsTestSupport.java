@@ -31,4 +31,13 @@ final class AwsTestSupport {
     }
     return ClusterResolvers.create("aws", p, Map.of());
   }
+
+  /** Puts a system property back as a test found it ({@code null}: not set). */
+  static void restoreProperty(String key, String value) {
+    if (value == null) {
+      System.clearProperty(key);
+    } else {
+      System.setProperty(key, value);
+    }
+  }
 }

@@ -15,6 +15,7 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.ec2.Ec2Client;
+import software.amazon.awssdk.services.ec2.Ec2ClientBuilder;
 
 /**
  * Without an endpoint override the calls go where the SDK's {@code Ec2Client} sends them in the same region (its
@@ -30,8 +31,13 @@ class Ec2EndpointTest {
   @ParameterizedTest
   @ValueSource(strings = {"us-east-1", "eu-central-2", "ap-southeast-5", "cn-north-1", "us-gov-west-1", "ca-west-1"})
   void theRegionalEndpointIsTheSdkClientsOne(String region) {
+    assertThat(Ec2Calls.regionalEndpoint(region)).isEqualTo(sentBy(Ec2Client.builder(), region)); // "/" added when sent
+  }
+
+  /** Where an {@code Ec2Client} from {@code builder} sends {@code DescribeInstances} in {@code region}. */
+  static URI sentBy(Ec2ClientBuilder builder, String region) {
     AtomicReference<URI> sent = new AtomicReference<>();
-    try (Ec2Client sdk = Ec2Client.builder().region(Region.of(region))
+    try (Ec2Client sdk = builder.region(Region.of(region))
         .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDEXAMPLE", "secret")))
         .httpClient(UrlConnectionHttpClient.create())
         .overrideConfiguration(o -> o.addExecutionInterceptor(new ExecutionInterceptor() {
@@ -43,6 +49,6 @@ class Ec2EndpointTest {
         })).build()) {
       assertThat(catchThrowable(() -> sdk.describeInstances(r -> r.maxResults(5)))).isInstanceOf(Caught.class);
     }
-    assertThat(Ec2Calls.regionalEndpoint(region)).isEqualTo(sent.get()); // the path "/" is added when sent
+    return sent.get();
   }
 }
