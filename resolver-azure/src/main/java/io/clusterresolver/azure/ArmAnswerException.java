@@ -1,7 +1,5 @@
 package io.clusterresolver.azure;
 
-import com.azure.core.management.exception.ManagementError;
-
 /**
  * A Resource Manager answer a call cannot use: an error status (with ARM's error object when it sent one), or a
  * 200 whose body is not what the call reads. What the SDK's {@code ManagementException} and {@code
@@ -11,9 +9,9 @@ final class ArmAnswerException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
   private final transient ArmHttp.Answer answer;
-  private final transient ManagementError error;
+  private final transient ArmError error;
 
-  ArmAnswerException(String message, ArmHttp.Answer answer, ManagementError error, Throwable cause) {
+  ArmAnswerException(String message, ArmHttp.Answer answer, ArmError error, Throwable cause) {
     super(message, cause);
     this.answer = answer;
     this.error = error;
@@ -31,11 +29,11 @@ final class ArmAnswerException extends RuntimeException {
 
   /** ARM's {@code error.code}, or {@code null}. */
   String code() {
-    return error == null ? null : error.getCode();
+    return error == null ? null : error.code();
   }
 
   /** ARM's {@code error.message}, or {@code null}. */
   String errorMessage() {
-    return error == null ? null : error.getMessage();
+    return error == null ? null : error.message();
   }
 }

@@ -1,11 +1,9 @@
 package io.clusterresolver.azure;
 
-import com.azure.core.management.exception.ManagementError;
 import com.azure.json.JsonProviders;
 import com.azure.json.JsonReader;
 import com.azure.json.JsonToken;
 import com.azure.json.ReadValueCallback;
-import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetInner;
 import io.clusterresolver.cloud.BoundedAnswers;
 import io.clusterresolver.cloud.Deadline;
 import java.io.IOException;
@@ -20,9 +18,9 @@ import java.util.Objects;
  * The Resource Manager reads a resolve makes, as GETs sent by {@link ArmHttp} (the kit's {@code CloudHttp} on the
  * JDK's {@code HttpURLConnection}, bounded answers, the bearer token), each once (the kit's {@code CloudApi} retries each call). The listings' items
  * are read with azure-json's reader into {@link ArmResources}' records of the fields a resolve uses (Resource SKUs
- * too); the scale set into the SDK's own model with its generated {@code fromJson}; an error answer into the
- * {@link ArmAnswerException} the generated clients' {@code ManagementException} was, with ARM's error object read by
- * the SDK's {@link ManagementError#fromJson}.
+ * too) and the scale set; an error answer into the {@link ArmAnswerException} the generated clients' {@code
+ * ManagementException} was, with ARM's error object read as {@link ArmError} (as the SDK's {@code ManagementError}
+ * reads it).
  *
  * <p>Why not the SDK's generated {@code ComputeManagementClient} and {@code NetworkManagementClient}:
  * building one builds a {@code RestProxy} (a dynamic proxy and the reflective parse of every method's
@@ -90,9 +88,9 @@ final class ArmClients {
   }
 
   /** VirtualMachineScaleSets.Get. */
-  VirtualMachineScaleSetInner scaleSet(String resourceGroup, String scaleSet, Deadline deadline) {
+  ArmResources.ScaleSet scaleSet(String resourceGroup, String scaleSet, Deadline deadline) {
     return get(scaleSetPath(resourceGroup, scaleSet) + "?api-version=" + COMPUTE, deadline, () -> { }, false,
-        VirtualMachineScaleSetInner::fromJson);
+        ArmResources.ScaleSet::read);
   }
 
   /** ResourceSkus.List with a {@code $filter}. */
@@ -164,10 +162,10 @@ final class ArmClients {
   private static ArmAnswerException failure(ArmHttp.Answer answer) {
     byte[] body = answer.body();
     String text = body.length == 0 ? "(empty body)" : "\"" + new String(body, StandardCharsets.UTF_8) + "\"";
-    ManagementError error = null;
+    ArmError error = null;
     if (body.length > 0) {
       try (JsonReader json = JsonProviders.createReader(body)) {
-        error = ManagementError.fromJson(json);
+        error = ArmError.read(json);
       } catch (IOException | RuntimeException e) {
         // not ARM's error object (a proxy's page): the status and the text say what happened
       }

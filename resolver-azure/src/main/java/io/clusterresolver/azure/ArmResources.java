@@ -253,6 +253,34 @@ final class ArmResources {
     }
   }
 
+  /**
+   * A scale set as VirtualMachineScaleSets.Get answers it ({@code VirtualMachineScaleSetInner}): its id and
+   * {@code properties.orchestrationMode} ({@code null}: not said, which ARM means as Uniform).
+   */
+  record ScaleSet(String id, String orchestrationMode) {
+
+    /** {@code Flexible} (the SDK's {@code OrchestrationMode.FLEXIBLE}, a case-sensitive name): listed as VMs. */
+    boolean flexible() {
+      return "Flexible".equals(orchestrationMode);
+    }
+
+    static ScaleSet read(JsonReader json) throws IOException {
+      if (!object(json)) {
+        return null;
+      }
+      String id = null;
+      String mode = null;
+      for (String field = field(json); field != null; field = field(json)) {
+        switch (field) {
+          case "id" -> id = json.getString();
+          case "properties" -> mode = stringField(json, "orchestrationMode");
+          default -> json.skipChildren();
+        }
+      }
+      return new ScaleSet(id, mode);
+    }
+  }
+
   /** A VM's reference to a NIC: its id and {@code properties.primary}. */
   private static NicReference nicReference(JsonReader json) throws IOException {
     if (!object(json)) {

@@ -1,7 +1,5 @@
 package io.clusterresolver.azure;
 
-import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetInner;
-import com.azure.resourcemanager.compute.models.OrchestrationMode;
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.CatalogCache;
@@ -361,9 +359,9 @@ final class AzureMemberSource implements MemberSource {
     if (known != null) {
       return known;
     }
-    VirtualMachineScaleSetInner set = Paging.call(session, "VirtualMachineScaleSets.Get",
+    ArmResources.ScaleSet set = Paging.call(session, "VirtualMachineScaleSets.Get",
         deadline -> arm.scaleSet(scope.resourceGroup(), scope.scaleSet(), deadline));
-    ScaleSet found = new ScaleSet(set.id(), set.orchestrationMode() != OrchestrationMode.FLEXIBLE);
+    ScaleSet found = new ScaleSet(set.id(), !set.flexible());
     scaleSet.set(found);
     return found;
   }

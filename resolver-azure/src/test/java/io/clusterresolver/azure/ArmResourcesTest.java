@@ -8,8 +8,10 @@ import com.azure.json.JsonToken;
 import com.azure.json.ReadValueCallback;
 import com.azure.resourcemanager.compute.fluent.models.ResourceSkuInner;
 import com.azure.resourcemanager.compute.fluent.models.VirtualMachineInner;
+import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetInner;
 import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetVMInner;
 import com.azure.resourcemanager.compute.models.InstanceViewStatus;
+import com.azure.resourcemanager.compute.models.OrchestrationMode;
 import com.azure.resourcemanager.network.fluent.models.NetworkInterfaceInner;
 import com.azure.resourcemanager.network.fluent.models.PublicIpAddressInner;
 import io.clusterresolver.testkit.AzureScenarios;
@@ -91,6 +93,49 @@ class ArmResourcesTest {
         });
     assertThat(items).isEqualTo(90);
     assertThat(statuses).contains(AzureMemberSource.RUNNING);
+  }
+
+  @Test
+  void scaleSetsOfBothModes() throws Exception {
+    for (String set : List.of("uni", "flex")) {
+      HttpResponse<byte[]> answer = http.send(HttpRequest.newBuilder(URI.create(path("/resourceGroups/" + RG
+          + "/providers/Microsoft.Compute/virtualMachineScaleSets/" + set + "?api-version=2025-04-01")))
+          .header("Authorization", "Bearer " + SimulatedAzure.ACCESS_TOKEN).build(), HttpResponse.BodyHandlers.ofByteArray());
+      assertThat(answer.statusCode()).as(set).isEqualTo(200);
+      ArmResources.ScaleSet ours = compareScaleSet(answer.body());
+      assertThat(ours.id()).endsWith("/virtualMachineScaleSets/" + set);
+      assertThat(ours.flexible()).as(set).isEqualTo("flex".equals(set));
+    }
+    // shapes the simulation does not send: the mode in other cases, absent, null, look-alikes nested elsewhere
+    for (String body : List.of("{\"properties\":{\"orchestrationMode\":\"flexible\"},\"id\":\"/s\"}",
+        "{\"properties\":{\"orchestrationMode\":\"FLEXIBLE\"}}",
+        "{\"properties\":{\"orchestrationMode\":\"Uniform\"}}",
+        "{\"properties\":{\"orchestrationMode\":null,\"virtualMachineProfile\":{\"orchestrationMode\":\"Flexible\"}}}",
+        "{\"id\":\"/s\",\"properties\":null,\"orchestrationMode\":\"Flexible\"}",
+        "{\"id\":null,\"sku\":{\"name\":\"x\",\"capacity\":3},\"properties\":{\"orchestrationMode\":\"Flexible\","
+            + "\"uniqueId\":\"u\",\"upgradePolicy\":{\"mode\":\"Manual\"}},\"zones\":[\"1\"],\"tags\":{}}",
+        "{}")) {
+      compareScaleSet(body.getBytes(StandardCharsets.UTF_8));
+    }
+  }
+
+  /** The scale set as {@code VirtualMachineScaleSetInner.fromJson} reads it and as {@link ArmResources.ScaleSet}. */
+  private static ArmResources.ScaleSet compareScaleSet(byte[] body) throws IOException {
+    VirtualMachineScaleSetInner sdk;
+    try (JsonReader json = JsonProviders.createReader(body)) {
+      sdk = VirtualMachineScaleSetInner.fromJson(json);
+    }
+    ArmResources.ScaleSet ours;
+    try (JsonReader json = JsonProviders.createReader(body)) {
+      ours = ArmResources.ScaleSet.read(json);
+    }
+    String what = new String(body, StandardCharsets.UTF_8);
+    assertThat(ours.id()).as(what).isEqualTo(sdk.id());
+    // what AzureMemberSource asked of the SDK's model: whether the mode is OrchestrationMode.FLEXIBLE
+    assertThat(ours.flexible()).as(what).isEqualTo(sdk.orchestrationMode() == OrchestrationMode.FLEXIBLE);
+    assertThat(ours.orchestrationMode()).as(what)
+        .isEqualTo(sdk.orchestrationMode() == null ? null : sdk.orchestrationMode().toString());
+    return ours;
   }
 
   @Test
