@@ -47,6 +47,8 @@ public final class CloudHttp {
   /** The statuses followed when redirects are: the ones the JDK and google-http-client follow. */
   private static final Set<Integer> REDIRECTS = Set.of(301, 302, 303, 307, 308);
   private static final int MAX_REDIRECTS = 10;
+  /** The most bytes read off the wire after an unpacked body's end, so that its connection can be kept. */
+  private static final int WIRE_LEFT_READ = 8 * 1024;
 
   /** What a call does with a redirect. */
   public enum Redirects {
@@ -132,12 +134,16 @@ public final class CloudHttp {
     private final Request request;
     private final HttpURLConnection http;
     private final int status;
+    /** The body as it came on the wire, bounded. */
+    private final InputStream wire;
+    /** The body to read: {@link #wire}, or what it unpacks to. */
     private final InputStream body;
 
-    private Answer(Request request, HttpURLConnection http, int status, InputStream body) {
+    private Answer(Request request, HttpURLConnection http, int status, InputStream wire, InputStream body) {
       this.request = request;
       this.http = http;
       this.status = status;
+      this.wire = wire;
       this.body = body;
     }
 
@@ -181,8 +187,21 @@ public final class CloudHttp {
       return new String(body.readAllBytes(), StandardCharsets.UTF_8);
     }
 
+    /**
+     * Closes the body. A {@code gzip} reader stops at the end of what it unpacks and leaves the wire's last bytes (a
+     * chunked answer's closing chunk, which over TLS is not yet decrypted) unread; the JDK then closes the connection
+     * instead of keeping it for the next call, and every page would pay a new connection and TLS handshake. Those
+     * few bytes are read first; an answer with more left than that is closed as it is.
+     */
     @Override
     public void close() throws IOException {
+      if (wire != body) {
+        try {
+          wire.readNBytes(WIRE_LEFT_READ);
+        } catch (IOException e) {
+          // Closed already (over the limit, out of time): the connection is not kept, nothing more to do.
+        }
+      }
       body.close();
     }
   }
@@ -239,8 +258,9 @@ public final class CloudHttp {
           if (alarm.rang()) {
             throw timedOut(sent, millis);
           }
-          InputStream body = status >= 400 ? http.getErrorStream() : http.getInputStream();
-          return new Answer(sent, http, status, unpacked(http, body, millis));
+          InputStream wire = status >= 400 ? http.getErrorStream() : http.getInputStream();
+          wire = wire == null ? InputStream.nullInputStream() : wire;
+          return new Answer(sent, http, status, wire, unpacked(http, wire, millis));
         }
       }
     } catch (IOException | RuntimeException e) {
@@ -282,9 +302,6 @@ public final class CloudHttp {
    * they unpack to, so that a small answer cannot unpack into more than a resolve may read.
    */
   private InputStream unpacked(HttpURLConnection http, InputStream sent, int millis) throws IOException {
-    if (sent == null) {
-      return InputStream.nullInputStream();
-    }
     String encoding = http.getContentEncoding();
     if (encoding == null || !(encoding.equalsIgnoreCase("gzip") || encoding.equalsIgnoreCase("x-gzip"))) {
       return sent;

@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.GZIPOutputStream;
@@ -183,6 +184,34 @@ class CloudHttpTest {
         assertThatThrownBy(answer::text).isInstanceOf(AnswerLimitException.class)
             .hasMessageContaining("/bomb (unpacked)");
       }
+    }
+  }
+
+  @Test
+  void aGzipAnswerReadToItsEndLeavesItsConnectionForTheNextCall() throws Exception {
+    byte[] page = gzip(utf8("{\"value\":[]}"));
+    List<Integer> clientPorts = new CopyOnWriteArrayList<>();
+    try (RecordingHttpServer server = RecordingHttpServer.start((request, exchange) -> {
+      clientPorts.add(exchange.getRemoteAddress().getPort());
+      exchange.getResponseHeaders().set("Content-Encoding", "gzip");
+      exchange.sendResponseHeaders(200, 0); // chunked
+      exchange.getResponseBody().write(page);
+      exchange.getResponseBody().flush();
+      try {
+        Thread.sleep(100); // the closing chunk comes after the gzip member's end has been read
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    })) {
+      for (int call = 0; call < 3; call++) {
+        try (CloudHttp.Answer answer = http(CloudHttp.Redirects.REPORTED).send(
+            CloudHttp.Request.get(server.uri().resolve("/page")).with("Accept-Encoding", "gzip"),
+            CloudHttp.Authorization.NONE, TIME)) {
+          assertThat(answer.text()).isEqualTo("{\"value\":[]}");
+        }
+      }
+      assertThat(clientPorts).hasSize(3);
+      assertThat(Set.copyOf(clientPorts)).as("one connection for the three calls").hasSize(1);
     }
   }
 
