@@ -81,25 +81,12 @@ final class ArmHttp {
 
   /** The bearer token of a call under {@code deadline}, renewed once after a 401 when it can be. */
   private CloudHttp.Authorization authorization(Deadline deadline) {
-    return new CloudHttp.Authorization() {
-      private String token;
-
-      @Override
-      public Map<String, List<String>> headers(CloudHttp.Request request) {
-        if (token == null) {
-          token = tokens.token(deadline);
-        }
-        return Map.of("Authorization", List.of("Bearer " + token));
+    return CloudHttp.Authorization.bearer(() -> tokens.token(deadline), () -> {
+      if (!tokens.renewable()) {
+        return false;
       }
-
-      @Override
-      public boolean renewed() {
-        if (!tokens.renewable()) {
-          return false;
-        }
-        token = tokens.renewed(deadline);
-        return true;
-      }
-    };
+      tokens.renewed(deadline);
+      return true;
+    });
   }
 }

@@ -78,11 +78,38 @@ public final class CloudHttp {
       return false;
     }
 
-    /** {@code Authorization: Bearer <token>}, the token asked for each request (it may change when renewed). */
+    /** {@code Authorization: Bearer <token>}, the token asked for each request; a 401 is the answer. */
     static Authorization bearer(Supplier<String> token) {
-      Objects.requireNonNull(token, "token");
-      return request -> Map.of("Authorization", List.of("Bearer " + token.get()));
+      return bearer(token, () -> false);
     }
+
+    /**
+     * {@code Authorization: Bearer <token>}, the token asked for each request, and {@code renewal} asked once after a
+     * 401 (a token file read again, a credential asked for a new token): when it renewed, the request is sent again
+     * with the token {@code token} gives then.
+     */
+    static Authorization bearer(Supplier<String> token, Renewal renewal) {
+      Objects.requireNonNull(token, "token");
+      Objects.requireNonNull(renewal, "renewal");
+      return new Authorization() {
+        @Override
+        public Map<String, List<String>> headers(Request request) {
+          return Map.of("Authorization", List.of("Bearer " + token.get()));
+        }
+
+        @Override
+        public boolean renewed() throws IOException {
+          return renewal.renew();
+        }
+      };
+    }
+  }
+
+  /** What renews a token after a 401 ({@link Authorization#bearer(Supplier, Renewal)}). */
+  @FunctionalInterface
+  public interface Renewal {
+    /** Renews the token; {@code false} when it cannot be (a fixed token): the 401 is the answer. */
+    boolean renew() throws IOException;
   }
 
   /**

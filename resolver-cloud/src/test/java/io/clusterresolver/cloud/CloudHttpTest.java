@@ -93,19 +93,11 @@ class CloudHttpTest {
     })) {
       String[] token = {"old"};
       AtomicInteger renewals = new AtomicInteger();
-      CloudHttp.Authorization renewing = new CloudHttp.Authorization() {
-        @Override
-        public Map<String, List<String>> headers(CloudHttp.Request request) {
-          return Map.of("Authorization", List.of("Bearer " + token[0]));
-        }
-
-        @Override
-        public boolean renewed() {
-          renewals.incrementAndGet();
-          token[0] = "new";
-          return true;
-        }
-      };
+      CloudHttp.Authorization renewing = CloudHttp.Authorization.bearer(() -> token[0], () -> {
+        renewals.incrementAndGet();
+        token[0] = "new";
+        return true;
+      });
       try (CloudHttp.Answer answer = http(CloudHttp.Redirects.REPORTED).send(CloudHttp.Request.get(server.uri()),
           renewing, TIME)) {
         assertThat(answer.status()).isEqualTo(200);

@@ -10,8 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import javax.net.ssl.SSLContext;
@@ -64,7 +62,9 @@ final class UrlConnectionCalls implements ApiCalls {
       tls = context.getSocketFactory();
     }
     TokenFile token = connection.tokenFile();
-    CloudHttp.Authorization authorization = token == null ? CloudHttp.Authorization.NONE : new Bearer(token);
+    // As fabric8's token refresh: after a 401 the file is read again (the kubelet may have rotated it), sent once more.
+    CloudHttp.Authorization authorization = token == null ? CloudHttp.Authorization.NONE
+        : CloudHttp.Authorization.bearer(token::getToken, () -> true);
     return new UrlConnectionCalls(new CloudHttp(limit, CloudHttp.Redirects.REPORTED, tls), authorization,
         connection.clientConfig().getUserAgent(), timeout, threads);
   }
@@ -86,23 +86,6 @@ final class UrlConnectionCalls implements ApiCalls {
       return new Answer(answer.status(), body, answer::header);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    }
-  }
-
-  /** {@code Authorization: Bearer} with the token file read for each request; a 401 has it read again. */
-  private record Bearer(CloudHttp.Authorization token) implements CloudHttp.Authorization {
-    Bearer(TokenFile file) {
-      this(CloudHttp.Authorization.bearer(file::getToken));
-    }
-
-    @Override
-    public Map<String, List<String>> headers(CloudHttp.Request request) throws IOException {
-      return token.headers(request);
-    }
-
-    @Override
-    public boolean renewed() {
-      return true; // as fabric8's token refresh: read again (the kubelet may have rotated it) and sent once more
     }
   }
 }
