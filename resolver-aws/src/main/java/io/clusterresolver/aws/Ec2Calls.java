@@ -191,7 +191,7 @@ final class Ec2Calls implements Ec2Api {
       try {
         return reader.read(answer.body());
       } catch (XMLStreamException e) {
-        AnswerLimitException broken = broken(e);
+        AnswerLimitException broken = AnswerXml.limitBroken(e);
         if (broken != null) {
           throw broken;
         }
@@ -214,7 +214,7 @@ final class Ec2Calls implements Ec2Api {
     try {
       error = Ec2Error.read(answer.body());
     } catch (XMLStreamException e) {
-      AnswerLimitException broken = broken(e);
+      AnswerLimitException broken = AnswerXml.limitBroken(e);
       if (broken != null) {
         throw broken;
       }
@@ -223,19 +223,6 @@ final class Ec2Calls implements Ec2Api {
     String code = error == null ? null : error.code();
     return new Failure(form.action, answer.status(), code, error == null ? answer.reason() : error.message(),
         error == null || error.requestId() == null ? headerId : error.requestId(), retryAfter);
-  }
-
-  /**
-   * The limit the body broke, if that is why it could not be read: the JDK's StAX parser keeps the stream's exception
-   * as its "nested" one, not as the cause.
-   */
-  static AnswerLimitException broken(XMLStreamException e) {
-    AnswerLimitException limit = AnswerLimitException.find(e);
-    if (limit == null) {
-      Throwable nested = e.getNestedException();
-      limit = nested == null ? null : AnswerLimitException.find(nested);
-    }
-    return limit;
   }
 
   /** An error status from EC2, with what its error answer said (each part {@code null} when it did not say). */

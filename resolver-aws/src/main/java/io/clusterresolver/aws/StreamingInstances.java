@@ -66,7 +66,7 @@ final class StreamingInstances implements ExecutionInterceptor {
         types.accept(InstanceTypeAccelerators.read(in));
       }
     } catch (XMLStreamException | IOException e) {
-      AnswerLimitException limit = broken(e);
+      AnswerLimitException limit = AnswerXml.limitBroken(e);
       if (limit != null) {
         throw SdkClientException.create(limit.getMessage(), limit);
       }
@@ -74,18 +74,5 @@ final class StreamingInstances implements ExecutionInterceptor {
       throw SdkClientException.create("Unable to unmarshall response (" + e.getMessage() + ")", e);
     }
     return Optional.of(new ByteArrayInputStream(EMPTY_PAGE));
-  }
-
-  /**
-   * The limit the body broke, if that is why it could not be read: the JDK's StAX parser keeps the
-   * stream's exception as its "nested" one, not as the cause.
-   */
-  private static AnswerLimitException broken(Exception e) {
-    AnswerLimitException limit = AnswerLimitException.find(e);
-    if (limit == null && e instanceof XMLStreamException) {
-      Throwable nested = ((XMLStreamException) e).getNestedException();
-      limit = nested == null ? null : AnswerLimitException.find(nested);
-    }
-    return limit;
   }
 }
