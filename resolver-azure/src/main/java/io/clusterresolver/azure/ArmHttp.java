@@ -6,9 +6,8 @@ import io.clusterresolver.cloud.Deadline;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.util.List;
-import java.util.Map;
 import java.util.UUID;
+import java.util.function.UnaryOperator;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -42,16 +41,15 @@ final class ArmHttp {
     this.tokens = tokens;
   }
 
-  /** An answer's status, headers and whole body (inflated), as it came. */
-  record Answer(URI uri, int status, Map<String, List<String>> headers, byte[] body) {
-    /** A header's first value, by its case-insensitive name, or {@code null}. */
+  /**
+   * An answer's status, headers and whole body (inflated), as it came.
+   *
+   * @param headers a header's value by its name (any case), or {@code null}: the connection's
+   */
+  record Answer(URI uri, int status, UnaryOperator<String> headers, byte[] body) {
+    /** A header's value, by its case-insensitive name, or {@code null}. */
     String header(String name) {
-      for (Map.Entry<String, List<String>> h : headers.entrySet()) {
-        if (h.getKey() != null && h.getKey().equalsIgnoreCase(name) && !h.getValue().isEmpty()) {
-          return h.getValue().get(0);
-        }
-      }
-      return null;
+      return headers.apply(name);
     }
   }
 
@@ -73,7 +71,7 @@ final class ArmHttp {
       if (answer.status() == 200) {
         onAnswer.run();
       }
-      return new Answer(uri, answer.status(), answer.headers(), answer.body().readAllBytes());
+      return new Answer(uri, answer.status(), answer::header, answer.body().readAllBytes());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
