@@ -49,6 +49,8 @@ public final class InBackground<T> {
   private final AtomicBoolean claimed = new AtomicBoolean();
   /** Counted down when the work has ended, once it was claimed to run. */
   private final CountDownLatch ended = new CountDownLatch(1);
+  /** The thread of its own that runs the work ({@link #start(String, Callable)}), or null on a pool's. */
+  private volatile Thread own;
 
   private InBackground(String name, Callable<T> work) {
     this.name = name;
@@ -66,6 +68,7 @@ public final class InBackground<T> {
     InBackground<T> started = new InBackground<>(name, work);
     Thread thread = new Thread(started::run, name);
     thread.setDaemon(true);
+    started.own = thread;
     thread.start();
     return started;
   }
@@ -148,8 +151,9 @@ public final class InBackground<T> {
 
   /**
    * Stops the work if it is still running (an interrupt: a request in flight leaves at it) and waits for its end,
-   * unless it never started (then it never will). No effect once the work has ended. An interrupt of the caller
-   * while it waits ends the wait and is kept.
+   * unless it never started (then it never will); work on a thread of its own also waits for that thread to have
+   * ended, so none of the resolve's threads is alive once it returns. No effect once the work has ended. An
+   * interrupt of the caller while it waits ends the wait and is kept.
    */
   public void cancel() {
     task.cancel(true);
@@ -158,6 +162,10 @@ public final class InBackground<T> {
     }
     try {
       ended.await();
+      Thread thread = own;
+      if (thread != null) {
+        thread.join(); // the work has ended: only the thread's own exit is left
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // the caller's own interrupt: stop waiting, keep its flag
     }
