@@ -111,7 +111,7 @@ class DistributionIT {
   }
 
   /**
-   * {@code resolve --provider NAME} runs on the command's and that provider's jars only: for every provider the
+   * {@code resolve --provider NAME} runs on the jars a resolve needs and that provider's only: for every provider the
    * {@code providers} command lists, the same answer as with the whole of lib/ (a copy without the provider's
    * list), on a class path without the other providers' modules, and the other providers' settings are still
    * theirs (no warning, no error), as with the whole of lib/.
@@ -172,6 +172,10 @@ class DistributionIT {
       assertThat(jars).as(provider).anyMatch(j -> own.stream().anyMatch(m -> j.contains("/lib/" + m)));
       try (var lib = Files.list(built.resolve("lib"))) {
         assertThat(jars.size()).as(provider).isLessThan((int) lib.filter(p -> p.toString().endsWith(".jar")).count());
+      }
+      // Nor what only serve, connect, relay and tf-server run on: every jar costs the first resource scan (issue 23).
+      for (String notNeeded : List.of("resolver-runtime-", "resolver-proto-", "grpc-netty-shaded-", "grpc-core-")) {
+        assertThat(jars).as(provider).noneMatch(j -> j.contains("/lib/" + notNeeded));
       }
       for (String other : names) {
         // tfconfig's module is also the command's (its TF_CONFIG writer); local's is resolver-api.
