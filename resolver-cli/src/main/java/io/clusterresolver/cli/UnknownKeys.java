@@ -4,6 +4,7 @@ import io.clusterresolver.internal.Suggestions;
 import io.clusterresolver.spi.ClusterResolverProvider;
 import io.clusterresolver.spi.ConfigProperty;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -36,19 +37,22 @@ final class UnknownKeys {
       Map<String, String> keys, Map<String, String> environment) {
     String chosenKeys = ConfigProperty.PREFIX + chosen.name() + ".";
     String chosenVariables = ConfigProperty.environmentVariableOf(chosenKeys);
-    // Loops, not lambdas: this runs at every cold start.
+    // Loops, not lambdas: this runs at every cold start. Only the few matches are sorted, not every system property
+    // and environment variable (issue 23).
     List<String> otherKeys = new ArrayList<>();
-    for (String key : new TreeSet<>(keys.keySet())) {
+    for (String key : keys.keySet()) {
       if (key.startsWith(ConfigProperty.PREFIX) && !key.startsWith(chosenKeys)) {
         otherKeys.add(key);
       }
     }
     List<String> otherVariables = new ArrayList<>();
-    for (String variable : new TreeSet<>(environment.keySet())) {
+    for (String variable : environment.keySet()) {
       if (variable.toUpperCase(Locale.ROOT).startsWith(ENV_PREFIX) && !variable.startsWith(chosenVariables)) {
         otherVariables.add(variable);
       }
     }
+    Collections.sort(otherKeys);
+    Collections.sort(otherVariables);
     if (otherKeys.isEmpty() && otherVariables.isEmpty()) {
       return List.of();
     }
