@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Which libraries a resolve loads, read from the JVM's own class-loading log (a JVM of its own per resolve): without
  * a kubeconfig (an endpoint and a token file, as in a pod) no class of fabric8's, whose {@code Config} and client
- * only a kubeconfig needs; with one, fabric8's client (so that the first check can fail).
+ * only a kubeconfig needs, and one JSON library (jackson-core 2, the command's), not fabric8's Jackson 3 too; with a
+ * kubeconfig, fabric8's client and its Jackson (so that the first checks can fail).
  */
 class KubernetesClassesLoadedTest {
 
@@ -72,6 +73,8 @@ class KubernetesClassesLoadedTest {
 
       assertThat(classes).contains(UrlConnectionCalls.class.getName(), PodListJson.class.getName());
       assertThat(classes).noneMatch(c -> c.startsWith("io.fabric8.")).noneMatch(c -> c.startsWith("org.slf4j."));
+      assertThat(classes).contains("com.fasterxml.jackson.core.JsonParser")
+          .noneMatch(c -> c.startsWith("tools.jackson."));
     }
   }
 
@@ -89,8 +92,8 @@ class KubernetesClassesLoadedTest {
       List<String> classes = classesLoadedBy(List.of("clusterresolver.kubernetes.selector=app=trainer",
           "clusterresolver.kubernetes.timeout=20s", "env:KUBECONFIG=" + kubeconfig, "env:HOME=" + dir), dir);
 
-      assertThat(classes).contains(Fabric8Calls.class.getName(), "io.fabric8.kubernetes.client.Config")
-          .doesNotContain(UrlConnectionCalls.class.getName());
+      assertThat(classes).contains(Fabric8Calls.class.getName(), "io.fabric8.kubernetes.client.Config",
+          "tools.jackson.core.JsonParser").doesNotContain(UrlConnectionCalls.class.getName());
     }
   }
 }
