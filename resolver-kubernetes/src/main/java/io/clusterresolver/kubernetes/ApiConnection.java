@@ -47,10 +47,9 @@ final class ApiConnection {
   private final String tlsSource;
   private final Kubeconfig kubeconfig;
   private final Path caFile;
-  private final Duration timeout;
 
   private ApiConnection(String masterUrl, String namespace, TokenFile tokenFile, String credentials,
-      String tlsSource, Kubeconfig kubeconfig, Path caFile, Duration timeout) {
+      String tlsSource, Kubeconfig kubeconfig, Path caFile) {
     this.masterUrl = masterUrl;
     this.namespace = namespace;
     this.tokenFile = tokenFile;
@@ -58,7 +57,6 @@ final class ApiConnection {
     this.tlsSource = tlsSource;
     this.kubeconfig = kubeconfig;
     this.caFile = caFile;
-    this.timeout = timeout;
   }
 
   /**
@@ -82,11 +80,6 @@ final class ApiConnection {
    */
   String masterUrl() {
     return masterUrl;
-  }
-
-  /** How long a listing may take ({@code timeout}): also how long a call waits for its answer. */
-  Duration timeout() {
-    return timeout;
   }
 
   /** The bearer token's file ({@code token-file}, the service account's), or {@code null} without a token. */
@@ -135,7 +128,7 @@ final class ApiConnection {
    * The connection a configuration asks for; each problem is added to {@code problems} naming its
    * key, and then {@code null} is returned.
    */
-  static ApiConnection resolve(ResolverConfig config, Duration timeout, List<String> problems) {
+  static ApiConnection resolve(ResolverConfig config, List<String> problems) {
     int before = problems.size();
     URI endpoint = Endpoints.httpUrl(config, KubernetesProperties.ENDPOINT, problems);
     Path serviceAccount = Path.of(KubernetesProperties.SERVICE_ACCOUNT_DIR);
@@ -228,7 +221,7 @@ final class ApiConnection {
           + "(lower-case letters, digits and '-', at most 63)");
     }
     return problems.size() > before ? null : new ApiConnection(masterUrl, namespace, token, credentials,
-        tlsSource != null ? tlsSource : caKey, context, ca, timeout);
+        tlsSource != null ? tlsSource : caKey, context, ca);
   }
 
   private static Path defaultKubeconfig(ResolverConfig config) {

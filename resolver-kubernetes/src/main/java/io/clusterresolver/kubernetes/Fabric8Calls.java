@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.http.HttpResponse;
 import java.io.IOException;
 import java.net.URI;
 import java.security.GeneralSecurityException;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -29,12 +30,12 @@ final class Fabric8Calls implements ApiCalls {
    *
    * @throws io.clusterresolver.ConfigurationException when a certificate or key cannot be read, naming where from
    */
-  static Fabric8Calls of(ApiConnection connection, AnswerLimit limit) {
-    Config config = connection.kubeconfig().clientConfig(connection);
+  static Fabric8Calls of(ApiConnection connection, AnswerLimit limit, Duration timeout) {
+    Config config = connection.kubeconfig().clientConfig(connection, timeout);
     HttpClient http;
     try {
       http = new ApiClientFactory().newBuilder(config)
-          .addOrReplaceInterceptor("cluster-resolver-answer-bounds", new AnswerBounds(limit, connection.timeout()))
+          .addOrReplaceInterceptor("cluster-resolver-answer-bounds", new AnswerBounds(limit, timeout))
           .build();
     } catch (KubernetesClientException e) {
       if (!(e.getCause() instanceof GeneralSecurityException || e.getCause() instanceof IOException)) {

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.utils.Utils;
 import io.fabric8.kubernetes.model.jackson.Jackson2JdkTypesModule;
 import java.io.File;
 import java.nio.file.Path;
+import java.time.Duration;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -45,10 +46,10 @@ final class Kubeconfig {
 
   /**
    * The configuration of fabric8's client for {@code connection}: the kubeconfig's, with the connection's
-   * {@code endpoint}, token file, certificate authority and namespace over it, its timeout, one attempt per call
+   * {@code endpoint}, token file, certificate authority and namespace over it, {@code timeout}, one attempt per call
    * ({@code CloudApi} retries: {@link ApiConnection#RETRY}) and HTTP/1.1. The same settings every time it is asked.
    */
-  Config clientConfig(ApiConnection connection) {
+  Config clientConfig(ApiConnection connection, Duration timeout) {
     if (connection.masterUrl() != null && !connection.masterUrl().equals(config.getMasterUrl())) {
       config.setMasterUrl(connection.masterUrl()); // endpoint
     }
@@ -59,7 +60,7 @@ final class Kubeconfig {
     if (connection.caFile() != null) {
       config.setCaCertFile(connection.caFile().toString());
     }
-    int millis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, connection.timeout().toMillis()));
+    int millis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis()));
     config.setNamespace(connection.namespace());
     config.setRequestTimeout(millis);
     config.setConnectionTimeout(Math.min(millis, 5_000));

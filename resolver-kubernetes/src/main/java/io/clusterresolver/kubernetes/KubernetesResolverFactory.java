@@ -43,12 +43,14 @@ final class KubernetesResolverFactory {
           + config.key(KubernetesProperties.PORT_NAME));
     }
     Duration timeout = setup.timeout();
-    ApiConnection connection = ApiConnection.resolve(config, timeout, problems);
+    ApiConnection connection = ApiConnection.resolve(config, problems);
     setup.requireValid();
 
     ApiCalls calls;
     try {
-      calls = usesFabric8(connection) ? Fabric8Calls.of(connection, AnswerLimit.of(config))
+      // A kubeconfig's users (exec plugins, OIDC, client certificates, impersonation) and proxies are fabric8's; a
+      // token file, a certificate authority and an endpoint are all the JDK's HttpURLConnection needs.
+      calls = connection.fromKubeconfig() ? Fabric8Calls.of(connection, AnswerLimit.of(config), timeout)
           : UrlConnectionCalls.of(connection, AnswerLimit.of(config), timeout, PodSource.CALLS);
     } catch (GeneralSecurityException | IOException e) {
       throw connection.tlsUnusable(e, e);
@@ -63,16 +65,6 @@ final class KubernetesResolverFactory {
     return setup.description(connection + ", selector " + selector)
         .resolver(source, SelfIdentity.cached(() -> podName(config)), NAME,
             connection.masterUrl(), connection.namespace(), connection.credentialsDescription());
-  }
-
-  /**
-   * Whether the pods are listed through fabric8's client: for a kubeconfig, whose users (exec plugins, OIDC, client
-   * certificates, impersonation) and proxies are fabric8's. Otherwise the endpoint, the token file and the
-   * certificate authority are all a call needs ({@link UrlConnectionCalls}); the kit's setup keeps the JDK's
-   * {@code HttpURLConnection} from logging its request headers (the bearer token) at any level.
-   */
-  static boolean usesFabric8(ApiConnection connection) {
-    return connection.fromKubeconfig();
   }
 
   /** This pod's name: {@code POD_NAME} (the downward API), else {@code HOSTNAME} (a pod's host name is its name). */

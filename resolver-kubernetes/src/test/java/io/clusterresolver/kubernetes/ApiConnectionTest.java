@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.client.Config;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +34,7 @@ class ApiConnectionTest {
     ResolverConfig config = ResolverConfig.resolve(KubernetesClusterResolverProvider.NAME, KubernetesProperties.ALL,
         PropertySources.withEnvironment(p, environment));
     List<String> problems = new ArrayList<>();
-    ApiConnection connection = ApiConnection.resolve(config, Duration.ofSeconds(5), problems);
+    ApiConnection connection = ApiConnection.resolve(config, problems);
     assertThat(problems).isEmpty();
     return connection;
   }
