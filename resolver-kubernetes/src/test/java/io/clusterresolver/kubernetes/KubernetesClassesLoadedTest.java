@@ -3,8 +3,12 @@ package io.clusterresolver.kubernetes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.clusterresolver.ClusterResolvers;
+import io.clusterresolver.testkit.HostileEndpoint;
 import io.clusterresolver.testkit.SimulatedKubernetes;
 import io.clusterresolver.testkit.SimulatedPod;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Which libraries a resolve loads, read from the JVM's own class-loading log (a JVM of its own per resolve): without
- * a kubeconfig (an endpoint and a token file, as in a pod) no class of fabric8's, whose {@code Config} and client
+ * a kubeconfig (an endpoint and a token file, as in a pod; over {@code http}, or {@code https} with the cluster's
+ * certificate authority) no class of fabric8's, whose {@code Config} and client
  * only a kubeconfig needs, and one JSON library (jackson-core 2, the command's), not fabric8's Jackson 3 too; with a
  * kubeconfig, fabric8's client and its Jackson (so that the first checks can fail).
  */
@@ -75,6 +80,30 @@ class KubernetesClassesLoadedTest {
       assertThat(classes).noneMatch(c -> c.startsWith("io.fabric8.")).noneMatch(c -> c.startsWith("org.slf4j."));
       assertThat(classes).contains("com.fasterxml.jackson.core.JsonParser")
           .noneMatch(c -> c.startsWith("tools.jackson."));
+    }
+  }
+
+  @Test
+  void anHttpsServerTrustedThroughItsAuthorityAloneLoadsNoClassOfFabric8s(@TempDir Path dir) throws Exception {
+    try (SimulatedKubernetes k8s = SimulatedKubernetes.start()) {
+      KubernetesTestSupport support = new KubernetesTestSupport(k8s, "training", "resolver");
+      k8s.add(SimulatedPod.builder("training", "w-0").label("app", "trainer").podIps("10.0.0.5").build());
+      // The simulated API server's page, served again over TLS with the testkit's certificate.
+      HttpResponse<String> page = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+          k8s.endpoint().resolve("/api/v1/namespaces/training/pods?labelSelector=app%3Dtrainer&limit=500"))
+          .header("Authorization", "Bearer " + support.token).build(), HttpResponse.BodyHandlers.ofString());
+      Path ca = Files.writeString(dir.resolve("ca.crt"), KubernetesTlsTest.pem(KubernetesTlsTest.serverCertificate()));
+      try (HostileEndpoint https = HostileEndpoint.answer(200, Map.of("Content-Type", "application/json"),
+          page.body())) {
+        List<String> args = new ArrayList<>();
+        support.properties(k8s, Map.of("clusterresolver.kubernetes.endpoint", https.httpsUri().toString(),
+            "clusterresolver.kubernetes.ca-file", ca.toString())).forEach((k, v) -> args.add(k + "=" + v));
+
+        List<String> classes = classesLoadedBy(args, dir);
+
+        assertThat(classes).contains(ClusterTrust.class.getName(), "javax.net.ssl.TrustManagerFactory");
+        assertThat(classes).noneMatch(c -> c.startsWith("io.fabric8.")).noneMatch(c -> c.startsWith("tools.jackson."));
+      }
     }
   }
 
