@@ -11,14 +11,8 @@ import io.fabric8.kubernetes.client.utils.HttpClientUtils;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
-import java.net.URI;
 import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.security.SecureRandom;
-import java.security.cert.Certificate;
-import java.security.cert.CertificateException;
-import java.security.cert.CertificateFactory;
-import java.util.Collection;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
@@ -29,7 +23,6 @@ import javax.net.ssl.SSLServerSocketFactory;
 import javax.net.ssl.SSLSessionContext;
 import javax.net.ssl.SSLSocketFactory;
 import javax.net.ssl.TrustManager;
-import javax.net.ssl.TrustManagerFactory;
 
 /**
  * fabric8's JDK HTTP client for the API server of a kubeconfig ({@link Fabric8Calls}; without one the calls go on
@@ -60,7 +53,7 @@ final class ApiClientFactory extends JdkHttpClientFactory {
 
   @Override
   public HttpClient.Builder newBuilder(Config config) {
-    boolean plainHttp = isPlainHttp(config.getMasterUrl());
+    boolean plainHttp = ClusterTrust.isPlainHttp(config.getMasterUrl());
     if (!plainHttp && !trustsTheAuthorityAlone(config)) {
       return super.newBuilder(config);
     }
@@ -94,15 +87,6 @@ final class ApiClientFactory extends JdkHttpClientFactory {
     builder.followRedirects(java.net.http.HttpClient.Redirect.NEVER);
   }
 
-  /** Whether the API server is asked over plain {@code http}: no TLS connection is made to it. */
-  static boolean isPlainHttp(String masterUrl) {
-    try {
-      return masterUrl != null && "http".equalsIgnoreCase(URI.create(masterUrl).getScheme());
-    } catch (IllegalArgumentException e) {
-      return false;
-    }
-  }
-
   /** Whether the API server is trusted through the certificate authority its configuration names, and only it. */
   private static boolean trustsTheAuthorityAlone(Config config) {
     return !config.isTrustCerts() && !isSet(config.getTrustStoreFile())
@@ -121,30 +105,8 @@ final class ApiClientFactory extends JdkHttpClientFactory {
    */
   static TrustManager[] authorityAlone(Config config) throws IOException, GeneralSecurityException {
     try (InputStream pem = CertUtils.getInputStreamFromDataOrFile(config.getCaCertData(), config.getCaCertFile())) {
-      return authorityAlone(pem, isSet(config.getCaCertFile()) ? "file " + config.getCaCertFile() : "data");
+      return ClusterTrust.authorityAlone(pem, isSet(config.getCaCertFile()) ? "file " + config.getCaCertFile() : "data");
     }
-  }
-
-  /**
-   * Trust managers that trust the certificates of a PEM bundle, and nothing else.
-   *
-   * @param source what the bundle is ({@code file /path}), named when it holds no certificate
-   * @throws CertificateException when the bundle holds no certificate
-   */
-  static TrustManager[] authorityAlone(InputStream pem, String source) throws GeneralSecurityException, IOException {
-    Collection<? extends Certificate> authorities = CertificateFactory.getInstance("X.509").generateCertificates(pem);
-    if (authorities.isEmpty()) {
-      throw new CertificateException("no certificate in the certificate authority " + source);
-    }
-    KeyStore store = KeyStore.getInstance("PKCS12");
-    store.load(null, null);
-    int i = 0;
-    for (Certificate authority : authorities) {
-      store.setCertificateEntry("authority-" + i++, authority);
-    }
-    TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    trust.init(store);
-    return trust.getTrustManagers();
   }
 
   /**

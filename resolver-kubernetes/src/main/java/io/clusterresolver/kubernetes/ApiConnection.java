@@ -1,15 +1,10 @@
 package io.clusterresolver.kubernetes;
 
+import io.clusterresolver.ConfigurationException;
 import io.clusterresolver.cloud.Endpoints;
 import io.clusterresolver.cloud.RetryPolicy;
 import io.clusterresolver.cloud.SmallFile;
 import io.clusterresolver.spi.ResolverConfig;
-import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.internal.KubeConfigUtils;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import io.fabric8.kubernetes.client.utils.Utils;
-import io.fabric8.kubernetes.model.jackson.Jackson2JdkTypesModule;
-import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -17,7 +12,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.regex.Pattern;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Where the API server is and how to authenticate to it, and which namespace to list: in a pod,
@@ -25,6 +19,11 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code KUBERNETES_SERVICE_HOST}/{@code _PORT}; outside, a kubeconfig's current context. Explicit
  * {@code endpoint}, {@code token-file}, {@code ca-file} and {@code namespace} win over both.
  * Immutable; the token file is read again on every request ({@link TokenFile}).
+ *
+ * <p>Without a kubeconfig nothing here is fabric8's: the endpoint, the token file, the certificate authority and the
+ * namespace are all a call needs ({@link UrlConnectionCalls}), and fabric8's {@code Config} (with its builders and
+ * logging, ~35 classes) is not made. A kubeconfig is read by fabric8 ({@link Kubeconfig}), whose client then lists
+ * the pods ({@link Fabric8Calls}).
  */
 final class ApiConnection {
 
@@ -41,17 +40,17 @@ final class ApiConnection {
   private static final int MAX_KUBECONFIG_BYTES = 1024 * 1024;
   private static final Pattern NAMESPACE_NAME = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
 
-  private final Config clientConfig;
+  private final String masterUrl;
   private final String namespace;
   private final TokenFile tokenFile;
   private final String credentials;
   private final String tlsSource;
-  private final boolean kubeconfig;
+  private final Kubeconfig kubeconfig;
   private final Path caFile;
 
-  private ApiConnection(Config clientConfig, String namespace, TokenFile tokenFile, String credentials,
-      String tlsSource, boolean kubeconfig, Path caFile) {
-    this.clientConfig = clientConfig;
+  private ApiConnection(String masterUrl, String namespace, TokenFile tokenFile, String credentials,
+      String tlsSource, Kubeconfig kubeconfig, Path caFile) {
+    this.masterUrl = masterUrl;
     this.namespace = namespace;
     this.tokenFile = tokenFile;
     this.credentials = credentials;
@@ -66,7 +65,21 @@ final class ApiConnection {
    * the token file and the certificate authority alone.
    */
   boolean fromKubeconfig() {
+    return kubeconfig != null;
+  }
+
+  /** The kubeconfig's current context, or {@code null} without a kubeconfig. */
+  Kubeconfig kubeconfig() {
     return kubeconfig;
+  }
+
+  /**
+   * The API server's URL, ending with {@code /}: {@code endpoint}, else in a pod
+   * {@code https://KUBERNETES_SERVICE_HOST:KUBERNETES_SERVICE_PORT/}, else the kubeconfig's server (as fabric8's
+   * {@code Config.setMasterUrl} writes it).
+   */
+  String masterUrl() {
+    return masterUrl;
   }
 
   /** The bearer token's file ({@code token-file}, the service account's), or {@code null} without a token. */
@@ -77,11 +90,6 @@ final class ApiConnection {
   /** The certificate authority's file ({@code ca-file}, the service account's {@code ca.crt}), or {@code null}. */
   Path caFile() {
     return caFile;
-  }
-
-  /** The fabric8 client configuration. */
-  Config clientConfig() {
-    return clientConfig;
   }
 
   /** The namespace whose pods are listed. */
@@ -102,6 +110,13 @@ final class ApiConnection {
     return tlsSource;
   }
 
+  /** A certificate or key that cannot be read ({@code cause}, of {@code e}): what to change, and where. */
+  ConfigurationException tlsUnusable(Throwable cause, Exception e) {
+    return new ConfigurationException(tlsSource + ": the TLS settings cannot be used ("
+        + cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage())
+        + "): check that the certificate authority (and a client certificate and key) are PEM", e);
+  }
+
   /** Checks, before a listing, that the token file (if any) can be read; a {@code ConfigurationException} if not. */
   void checkCredentials() {
     if (tokenFile != null) {
@@ -113,7 +128,7 @@ final class ApiConnection {
    * The connection a configuration asks for; each problem is added to {@code problems} naming its
    * key, and then {@code null} is returned.
    */
-  static ApiConnection resolve(ResolverConfig config, Duration timeout, List<String> problems) {
+  static ApiConnection resolve(ResolverConfig config, List<String> problems) {
     int before = problems.size();
     URI endpoint = Endpoints.httpUrl(config, KubernetesProperties.ENDPOINT, problems);
     Path serviceAccount = Path.of(KubernetesProperties.SERVICE_ACCOUNT_DIR);
@@ -130,26 +145,23 @@ final class ApiConnection {
       }
     }
 
-    Config client;
+    Kubeconfig context = null;
     String credentials;
-    String contextNamespace = null;
     if (kubeconfig != null) {
       if (!Files.isReadable(kubeconfig)) {
         problems.add(kubeconfigKey + ": cannot read the kubeconfig file " + kubeconfig);
         return null;
       }
       try {
-        client = fromKubeconfig(SmallFile.read(kubeconfig, MAX_KUBECONFIG_BYTES), kubeconfig);
+        context = Kubeconfig.read(SmallFile.read(kubeconfig, MAX_KUBECONFIG_BYTES), kubeconfig);
       } catch (IOException | RuntimeException e) {
         problems.add(kubeconfigKey + ": " + kubeconfig + " is not a usable kubeconfig ("
             + (e instanceof SmallFile.TooLarge ? e.getMessage() : e.getClass().getSimpleName())
             + "): check its current-context, cluster and user");
         return null;
       }
-      contextNamespace = client.getNamespace();
       credentials = "the user of the current context of " + kubeconfig;
     } else {
-      client = Config.empty();
       credentials = "the service account token";
       if (endpoint == null) {
         String port = config.getenv("KUBERNETES_SERVICE_PORT");
@@ -157,9 +169,9 @@ final class ApiConnection {
             + (port == null || port.isBlank() ? "443" : port.trim()));
       }
     }
-    if (endpoint != null) {
-      client.setMasterUrl(endpoint.toString());
-    }
+    // As fabric8's Config.setMasterUrl writes a URL (the scheme is always there: Endpoints.httpUrl asks for it).
+    String masterUrl = endpoint == null ? context.masterUrl()
+        : endpoint.toString().endsWith("/") ? endpoint.toString() : endpoint + "/";
 
     TokenFile token = null;
     String tokenKey = config.key(KubernetesProperties.TOKEN_FILE);
@@ -174,7 +186,6 @@ final class ApiConnection {
       } catch (IllegalArgumentException e) {
         problems.add(e.getMessage());
       }
-      client.setOauthTokenProvider(token);
       credentials = "the token in " + tokenPath + " (" + tokenKey + ")";
     } else if (kubeconfig == null && inPod) {
       problems.add(tokenKey + ": no service account token at " + serviceAccount.resolve("token")
@@ -192,7 +203,6 @@ final class ApiConnection {
       if (!Files.isReadable(ca)) {
         problems.add(caKey + ": cannot read the certificate authority file " + ca);
       }
-      client.setCaCertFile(ca.toString());
     }
 
     String namespace = config.get(KubernetesProperties.NAMESPACE);
@@ -203,59 +213,15 @@ final class ApiConnection {
       namespace = namespaceFile(serviceAccount.resolve("namespace"));
     }
     if (namespace == null) {
+      String contextNamespace = context == null ? null : context.namespace();
       namespace = contextNamespace != null && !contextNamespace.isBlank() ? contextNamespace : "default";
     }
     if (!NAMESPACE_NAME.matcher(namespace).matches()) {
       problems.add(config.key(KubernetesProperties.NAMESPACE) + ": '" + namespace + "' is not a namespace name "
           + "(lower-case letters, digits and '-', at most 63)");
     }
-    int millis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis()));
-    client.setNamespace(namespace);
-    client.setRequestTimeout(millis);
-    client.setConnectionTimeout(Math.min(millis, 5_000));
-    client.setRequestRetryBackoffLimit(0); // one attempt: CloudApi retries (RETRY)
-    // HTTP/1.1: a listing is a few requests one after another on one connection, and HTTP/2 (which the JDK client
-    // asks an https API server for, and an http one for with an upgrade) would start its whole stack for them.
-    client.setHttp2Disable(true);
-    return problems.size() > before ? null : new ApiConnection(client, namespace, token, credentials,
-        tlsSource != null ? tlsSource : caKey, kubeconfig != null, ca);
-  }
-
-  /**
-   * The client configuration of a kubeconfig's current context, as fabric8's {@code Config.fromKubeconfig} makes it:
-   * the kubeconfig read by fabric8's own serialization (its mapper and YAML reading) into its kubeconfig model, each
-   * context, cluster and user tagged with its file (relative certificate and key paths resolve against it), merged by
-   * {@code KubeConfigUtils.merge}, then fabric8's system properties and environment variables unless auto
-   * configuration is off. What differs: fabric8's shared serialization first searches the class path for every
-   * Kubernetes kind (the model classes of ~20 jars, most of a cold kubeconfig read), which a kubeconfig's model never
-   * needs; and the contents read are these, bounded, not the file read again.
-   */
-  static Config fromKubeconfig(String contents, Path path) {
-    io.fabric8.kubernetes.api.model.Config kubeconfig =
-        KubeconfigReader.SERIALIZATION.unmarshal(contents, io.fabric8.kubernetes.api.model.Config.class);
-    File file = path.toFile();
-    // The keys fabric8's KubeConfigUtils.parseConfig(File) tags them with, and reads back to resolve relative paths.
-    if (kubeconfig.getContexts() != null) {
-      kubeconfig.getContexts().forEach(c -> c.getAdditionalProperties().put("KUBERNETES_CONFIG_CONTEXT_FILE_KEY", file));
-    }
-    if (kubeconfig.getClusters() != null) {
-      kubeconfig.getClusters().forEach(c -> c.getAdditionalProperties().put("KUBERNETES_CONFIG_CLUSTER_FILE_KEY", file));
-    }
-    if (kubeconfig.getUsers() != null) {
-      kubeconfig.getUsers().forEach(u -> u.getAdditionalProperties().put("KUBERNETES_CONFIG_AUTH_INFO_FILE_KEY", file));
-    }
-    Config client = Config.empty();
-    KubeConfigUtils.merge(client, null, kubeconfig);
-    if (!Utils.getSystemPropertyOrEnvVar(Config.KUBERNETES_DISABLE_AUTO_CONFIG_SYSTEM_PROPERTY, false)) {
-      Config.configFromSysPropsOrEnvVars(client);
-    }
-    return client;
-  }
-
-  /** fabric8's default serialization, made on first use, without its search of the class path for kinds. */
-  private static final class KubeconfigReader {
-    static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization(
-        JsonMapper.builderWithJackson2Defaults().addModule(new Jackson2JdkTypesModule()).build(), false);
+    return problems.size() > before ? null : new ApiConnection(masterUrl, namespace, token, credentials,
+        tlsSource != null ? tlsSource : caKey, context, ca);
   }
 
   private static Path defaultKubeconfig(ResolverConfig config) {
@@ -286,6 +252,6 @@ final class ApiConnection {
 
   @Override
   public String toString() {
-    return "ApiConnection{" + clientConfig.getMasterUrl() + ", namespace " + namespace + ", " + credentials + "}";
+    return "ApiConnection{" + masterUrl + ", namespace " + namespace + ", " + credentials + "}";
   }
 }

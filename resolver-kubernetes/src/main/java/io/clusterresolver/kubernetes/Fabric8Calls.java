@@ -1,9 +1,15 @@
 package io.clusterresolver.kubernetes;
 
+import io.clusterresolver.cloud.AnswerLimit;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.HttpResponse;
+import java.io.IOException;
 import java.net.URI;
+import java.security.GeneralSecurityException;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -16,6 +22,29 @@ final class Fabric8Calls implements ApiCalls {
 
   private final HttpClient http;
   private final long timeoutMillis;
+
+  /**
+   * fabric8's HTTP client for a kubeconfig's connection, as its {@code Config} makes it (TLS, the user, proxies),
+   * without the {@code KubernetesClient} around it: a resolve makes one kind of request, and the DSL's model and
+   * serialization cost most of a cold start. Answers are bounded by {@link AnswerBounds}.
+   *
+   * @throws io.clusterresolver.ConfigurationException when a certificate or key cannot be read, naming where from
+   */
+  static Fabric8Calls of(ApiConnection connection, AnswerLimit limit, Duration timeout) {
+    Config config = connection.kubeconfig().clientConfig(connection, timeout);
+    HttpClient http;
+    try {
+      http = new ApiClientFactory().newBuilder(config)
+          .addOrReplaceInterceptor("cluster-resolver-answer-bounds", new AnswerBounds(limit, timeout))
+          .build();
+    } catch (KubernetesClientException e) {
+      if (!(e.getCause() instanceof GeneralSecurityException || e.getCause() instanceof IOException)) {
+        throw e;
+      }
+      throw connection.tlsUnusable(e.getCause(), e);
+    }
+    return new Fabric8Calls(http, config.getRequestTimeout());
+  }
 
   /**
    * @param http the client

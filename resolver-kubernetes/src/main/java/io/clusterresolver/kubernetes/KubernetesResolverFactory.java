@@ -1,7 +1,6 @@
 package io.clusterresolver.kubernetes;
 
 import io.clusterresolver.ClusterResolver;
-import io.clusterresolver.ConfigurationException;
 import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.CloudApi;
@@ -9,8 +8,6 @@ import io.clusterresolver.cloud.CloudProperties;
 import io.clusterresolver.cloud.CloudResolverSetup;
 import io.clusterresolver.cloud.SelfIdentity;
 import io.clusterresolver.spi.ResolverConfig;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.http.HttpClient;
 import java.io.IOException;
 import java.security.GeneralSecurityException;
 import java.time.Duration;
@@ -46,20 +43,17 @@ final class KubernetesResolverFactory {
           + config.key(KubernetesProperties.PORT_NAME));
     }
     Duration timeout = setup.timeout();
-    ApiConnection connection = ApiConnection.resolve(config, timeout, problems);
+    ApiConnection connection = ApiConnection.resolve(config, problems);
     setup.requireValid();
 
     ApiCalls calls;
     try {
-      calls = usesFabric8(connection) ? fabric8Calls(connection, AnswerLimit.of(config), timeout)
+      // A kubeconfig's users (exec plugins, OIDC, client certificates, impersonation) and proxies are fabric8's; a
+      // token file, a certificate authority and an endpoint are all the JDK's HttpURLConnection needs.
+      calls = connection.fromKubeconfig() ? Fabric8Calls.of(connection, AnswerLimit.of(config), timeout)
           : UrlConnectionCalls.of(connection, AnswerLimit.of(config), timeout, PodSource.CALLS);
-    } catch (KubernetesClientException e) {
-      if (!(e.getCause() instanceof GeneralSecurityException || e.getCause() instanceof IOException)) {
-        throw e;
-      }
-      throw tlsUnusable(connection, e.getCause(), e);
     } catch (GeneralSecurityException | IOException e) {
-      throw tlsUnusable(connection, e, e);
+      throw connection.tlsUnusable(e, e);
     }
     CloudApi api = CloudApi.builder(NAME, KubernetesFailures::read).retryPolicy(ApiConnection.RETRY)
         .apiName("Kubernetes API")
@@ -70,35 +64,7 @@ final class KubernetesResolverFactory {
         config.get(KubernetesProperties.PORT_NAME), timeout);
     return setup.description(connection + ", selector " + selector)
         .resolver(source, SelfIdentity.cached(() -> podName(config)), NAME,
-            connection.clientConfig().getMasterUrl(), connection.namespace(), connection.credentialsDescription());
-  }
-
-  /**
-   * Whether the pods are listed through fabric8's client: for a kubeconfig, whose users (exec plugins, OIDC, client
-   * certificates, impersonation) and proxies are fabric8's. Otherwise the endpoint, the token file and the
-   * certificate authority are all a call needs ({@link UrlConnectionCalls}); the kit's setup keeps the JDK's
-   * {@code HttpURLConnection} from logging its request headers (the bearer token) at any level.
-   */
-  static boolean usesFabric8(ApiConnection connection) {
-    return connection.fromKubeconfig();
-  }
-
-  /**
-   * fabric8's HTTP client as its Config makes it (TLS, the user, proxies), without the KubernetesClient around it: a
-   * resolve makes one kind of request, and the DSL's model and serialization cost most of a cold start.
-   */
-  private static ApiCalls fabric8Calls(ApiConnection connection, AnswerLimit limit, Duration timeout) {
-    HttpClient http = new ApiClientFactory().newBuilder(connection.clientConfig())
-        .addOrReplaceInterceptor("cluster-resolver-answer-bounds", new AnswerBounds(limit, timeout))
-        .build();
-    return new Fabric8Calls(http, connection.clientConfig().getRequestTimeout());
-  }
-
-  /** A certificate or key that cannot be read. */
-  private static ConfigurationException tlsUnusable(ApiConnection connection, Throwable cause, Exception e) {
-    return new ConfigurationException(connection.tlsSource() + ": the TLS settings cannot be used ("
-        + cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage())
-        + "): check that the certificate authority (and a client certificate and key) are PEM", e);
+            connection.masterUrl(), connection.namespace(), connection.credentialsDescription());
   }
 
   /** This pod's name: {@code POD_NAME} (the downward API), else {@code HOSTNAME} (a pod's host name is its name). */

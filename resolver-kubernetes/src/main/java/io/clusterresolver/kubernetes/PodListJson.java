@@ -1,17 +1,18 @@
 package io.clusterresolver.kubernetes;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import io.clusterresolver.cloud.NotTheApiException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import tools.jackson.core.JacksonException;
-import tools.jackson.core.JsonParser;
-import tools.jackson.core.JsonToken;
-import tools.jackson.core.ObjectReadContext;
-import tools.jackson.core.TokenStreamLocation;
-import tools.jackson.core.json.JsonFactory;
 
 /**
  * Reads the API server's answers to a list of pods, keeping only the fields a
@@ -19,10 +20,13 @@ import tools.jackson.core.json.JsonFactory;
  * field a later API version adds) without building it: one pass of jackson-core's parser, where
  * binding each pod into fabric8's full {@code Pod} model cost most of a cold resolve's listing.
  * Stateless and thread-safe.
+ *
+ * <p>On jackson-core 2, the Jackson the command writes its answer with, so that a resolve loads one JSON library
+ * (fabric8's own Jackson 3 reads only a kubeconfig).
  */
 final class PodListJson {
 
-  /** jackson-core's parser factory (fabric8's own Jackson); thread-safe, made once. */
+  /** jackson-core's parser factory; thread-safe, made once. */
   private static final JsonFactory JSON = new JsonFactory();
 
   private PodListJson() {}
@@ -68,7 +72,7 @@ final class PodListJson {
    * @throws NotTheApiException as {@link #page(byte[])}
    */
   static Page page(byte[] body, Consumer<String> onContinue) {
-    try (JsonParser p = JSON.createParser(ObjectReadContext.empty(), body)) {
+    try (JsonParser p = JSON.createParser(body)) {
       require(p.nextToken() == JsonToken.START_OBJECT, "an answer that is not a JSON object");
       String resourceVersion = null;
       String continueToken = null;
@@ -98,10 +102,12 @@ final class PodListJson {
       }
       require(resourceVersion != null && !resourceVersion.isEmpty(), "a list without \"metadata.resourceVersion\"");
       return new Page(resourceVersion, continueToken, pods);
-    } catch (JacksonException e) {
-      TokenStreamLocation at = e.getLocation();
+    } catch (JsonProcessingException e) {
+      JsonLocation at = e.getLocation();
       throw new NotTheApiException("malformed JSON" + (at == null ? "" : " at line " + at.getLineNr() + ", column "
           + at.getColumnNr()) + ": " + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // not from an array in memory
     }
   }
 
@@ -110,7 +116,7 @@ final class PodListJson {
    * a proxy's HTML page): the HTTP status is reported either way.
    */
   static Status status(byte[] body) {
-    try (JsonParser p = JSON.createParser(ObjectReadContext.empty(), body)) {
+    try (JsonParser p = JSON.createParser(body)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         return Status.NONE;
       }
@@ -124,12 +130,12 @@ final class PodListJson {
         }
       }
       return new Status(reason, message);
-    } catch (JacksonException | NotTheApiException e) {
+    } catch (IOException | NotTheApiException e) {
       return Status.NONE;
     }
   }
 
-  private static ListedPod pod(JsonParser p) {
+  private static ListedPod pod(JsonParser p) throws IOException {
     PodFields pod = new PodFields();
     for (String field = nextField(p); field != null; field = nextField(p)) {
       switch (field) {
@@ -159,7 +165,7 @@ final class PodListJson {
         pod.controllerName, pod.phase, Boolean.TRUE.equals(pod.ready), pod.podIps, pod.containers);
   }
 
-  private static void metadata(JsonParser p, PodFields pod) {
+  private static void metadata(JsonParser p, PodFields pod) throws IOException {
     for (String field = nextField(p); field != null; field = nextField(p)) {
       switch (field) {
         case "name" -> pod.name = scalar(p, field);
@@ -178,7 +184,7 @@ final class PodListJson {
     }
   }
 
-  private static void ownerReference(JsonParser p, PodFields pod) {
+  private static void ownerReference(JsonParser p, PodFields pod) throws IOException {
     String kind = null;
     String name = null;
     boolean controller = false;
@@ -197,7 +203,7 @@ final class PodListJson {
     }
   }
 
-  private static void spec(JsonParser p, PodFields pod) {
+  private static void spec(JsonParser p, PodFields pod) throws IOException {
     for (String field = nextField(p); field != null; field = nextField(p)) {
       if (field.equals("containers") && array(p, field)) {
         while (nextObject(p, field)) {
@@ -209,7 +215,7 @@ final class PodListJson {
     }
   }
 
-  private static ListedPod.Container container(JsonParser p) {
+  private static ListedPod.Container container(JsonParser p) throws IOException {
     List<ListedPod.Port> ports = new ArrayList<>();
     Map<String, String> limits = new HashMap<>();
     for (String field = nextField(p); field != null; field = nextField(p)) {
@@ -232,7 +238,7 @@ final class PodListJson {
     return new ListedPod.Container(ports, limits);
   }
 
-  private static ListedPod.Port port(JsonParser p) {
+  private static ListedPod.Port port(JsonParser p) throws IOException {
     String name = null;
     Integer number = null;
     for (String field = nextField(p); field != null; field = nextField(p)) {
@@ -249,7 +255,7 @@ final class PodListJson {
     return new ListedPod.Port(name, number);
   }
 
-  private static void status(JsonParser p, PodFields pod) {
+  private static void status(JsonParser p, PodFields pod) throws IOException {
     for (String field = nextField(p); field != null; field = nextField(p)) {
       switch (field) {
         case "phase" -> pod.phase = scalar(p, field);
@@ -276,7 +282,7 @@ final class PodListJson {
     }
   }
 
-  private static String podIp(JsonParser p) {
+  private static String podIp(JsonParser p) throws IOException {
     String ip = null;
     for (String field = nextField(p); field != null; field = nextField(p)) {
       if (field.equals("ip")) {
@@ -288,7 +294,7 @@ final class PodListJson {
     return ip;
   }
 
-  private static void condition(JsonParser p, PodFields pod) {
+  private static void condition(JsonParser p, PodFields pod) throws IOException {
     String type = null;
     String status = null;
     for (String field = nextField(p); field != null; field = nextField(p)) {
@@ -304,7 +310,7 @@ final class PodListJson {
   }
 
   /** A JSON object of strings into {@code into}; {@code null} values are left out. */
-  private static void stringMap(JsonParser p, String field, Map<String, String> into) {
+  private static void stringMap(JsonParser p, String field, Map<String, String> into) throws IOException {
     if (object(p, field)) {
       for (String key = nextField(p); key != null; key = nextField(p)) {
         String value = scalar(p, key);
@@ -317,10 +323,10 @@ final class PodListJson {
 
   /**
    * The next field of the object being read, with the parser on its value; {@code null} at the object's end.
-   * ({@code nextName()} is the parser's fast path for a field's name.)
+   * ({@code nextFieldName()} is the parser's fast path for a field's name.)
    */
-  private static String nextField(JsonParser p) {
-    String name = p.nextName();
+  private static String nextField(JsonParser p) throws IOException {
+    String name = p.nextFieldName();
     if (name != null) {
       p.nextToken();
     }
@@ -350,7 +356,7 @@ final class PodListJson {
   }
 
   /** Moves to the next element of an array of objects: {@code false} at its end. */
-  private static boolean nextObject(JsonParser p, String field) {
+  private static boolean nextObject(JsonParser p, String field) throws IOException {
     JsonToken t = p.nextToken();
     if (t == JsonToken.END_ARRAY) {
       return false;
@@ -360,16 +366,16 @@ final class PodListJson {
   }
 
   /** A string, number or boolean as text; {@code null} for {@code null}. */
-  private static String scalar(JsonParser p, String field) {
+  private static String scalar(JsonParser p, String field) throws IOException {
     JsonToken t = p.currentToken();
     if (t == JsonToken.VALUE_STRING) {
-      return p.getString();
+      return p.getText();
     }
     if (t == JsonToken.VALUE_NULL) {
       return null;
     }
     require(t.isScalarValue(), field, "\" that is not a string");
-    return p.getString();
+    return p.getText();
   }
 
   private static void require(boolean expected, String missing) {

@@ -215,7 +215,7 @@ final class PodSource implements MemberSource {
    * a space as {@code %20} ({@code PodListRequestTest}).
    */
   private URI pageUri(String token) {
-    String master = connection.clientConfig().getMasterUrl();
+    String master = connection.masterUrl();
     StringBuilder uri = new StringBuilder(master.endsWith("/") ? master.substring(0, master.length() - 1) : master)
         .append("/api/v1/namespaces/").append(connection.namespace()).append("/pods?");
     if (token != null) {
@@ -239,7 +239,7 @@ final class PodSource implements MemberSource {
     }
     if (code >= 300 && code < 400) {
       return new ClusterResolverException("kubernetes: list pods in namespace " + connection.namespace() + " at "
-          + connection.clientConfig().getMasterUrl() + " was answered with a redirect (HTTP " + code + "),"
+          + connection.masterUrl() + " was answered with a redirect (HTTP " + code + "),"
           + " which is not followed so that the credentials go to no other host: set"
           + " clusterresolver.kubernetes.endpoint (or the kubeconfig's server) to the API server itself", null, false);
     }

@@ -2,7 +2,6 @@ package io.clusterresolver.kubernetes;
 
 import io.clusterresolver.ConfigurationException;
 import io.clusterresolver.cloud.SmallFile;
-import io.fabric8.kubernetes.client.OAuthTokenProvider;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -12,7 +11,7 @@ import java.nio.file.Path;
  * by the kubelet (hourly by default), and a token read once at start-up would be refused with 401
  * after it expires. The token itself never appears in a message or {@link #toString()}.
  */
-final class TokenFile implements OAuthTokenProvider {
+final class TokenFile {
 
   /** A service-account token is about 1 KiB, an OIDC token a few. */
   static final int MAX_TOKEN_BYTES = 64 * 1024;
@@ -47,8 +46,12 @@ final class TokenFile implements OAuthTokenProvider {
     }
   }
 
-  @Override
-  public String getToken() {
+  /**
+   * The token, read now.
+   *
+   * @throws UncheckedIOException when the file cannot be read
+   */
+  String getToken() {
     return read();
   }
 

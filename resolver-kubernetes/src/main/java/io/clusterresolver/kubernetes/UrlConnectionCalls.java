@@ -22,24 +22,29 @@ import javax.net.ssl.SSLSocketFactory;
  * {@code GET} with {@code Authorization: Bearer} and its {@code User-Agent}. What fabric8's client did for them is
  * done the same way: the token file read for every request and once more after a 401, which is then sent again
  * once (fabric8's token refresh); no redirect followed; an {@code https} API server with a certificate authority
- * trusted through that authority alone ({@link ApiClientFactory#authorityAlone}), without one through the JDK's;
+ * trusted through that authority alone ({@link ClusterTrust#authorityAlone}), without one through the JDK's;
  * no proxy; HTTP/1.1. Without fabric8's client, a resolve starts neither the JDK's {@code java.net.http} client
- * (its selector thread and ~270 classes) nor fabric8's request chain. The body is bounded by the kit's answer limit
+ * (its selector thread and ~270 classes) nor fabric8's request chain, and loads no class of fabric8's: its
+ * {@code User-Agent} is the version fabric8's client would name, a constant. The body is bounded by the kit's answer limit
  * and the call's time, the headers by its {@code CallAlarm}.
  */
 final class UrlConnectionCalls implements ApiCalls {
 
+  /**
+   * The {@code User-Agent} of fabric8's client ({@code Config}'s default, {@code fabric8-kubernetes-client/} and its
+   * version), which the API server's audit log names: {@code PodListRequestTest} checks it against fabric8's own.
+   */
+  static final String USER_AGENT = "fabric8-kubernetes-client/8.0.0";
+
   private final CloudHttp http;
   private final CloudHttp.Authorization authorization;
-  private final String userAgent;
   private final Duration timeout;
   private final ExecutorService threads;
 
-  private UrlConnectionCalls(CloudHttp http, CloudHttp.Authorization authorization, String userAgent,
-      Duration timeout, ExecutorService threads) {
+  private UrlConnectionCalls(CloudHttp http, CloudHttp.Authorization authorization, Duration timeout,
+      ExecutorService threads) {
     this.http = http;
     this.authorization = authorization;
-    this.userAgent = userAgent;
     this.timeout = timeout;
     this.threads = threads;
   }
@@ -54,10 +59,10 @@ final class UrlConnectionCalls implements ApiCalls {
       ExecutorService threads) throws IOException, GeneralSecurityException {
     SSLSocketFactory tls = null;
     Path ca = connection.caFile();
-    if (ca != null && !ApiClientFactory.isPlainHttp(connection.clientConfig().getMasterUrl())) {
+    if (ca != null && !ClusterTrust.isPlainHttp(connection.masterUrl())) {
       SSLContext context = SSLContext.getInstance("TLS");
       try (InputStream pem = Files.newInputStream(ca)) {
-        context.init(null, ApiClientFactory.authorityAlone(pem, "file " + ca), null);
+        context.init(null, ClusterTrust.authorityAlone(pem, "file " + ca), null);
       }
       tls = context.getSocketFactory();
     }
@@ -65,8 +70,8 @@ final class UrlConnectionCalls implements ApiCalls {
     // As fabric8's token refresh: after a 401 the file is read again (the kubelet may have rotated it), sent once more.
     CloudHttp.Authorization authorization = token == null ? CloudHttp.Authorization.NONE
         : CloudHttp.Authorization.bearer(token::getToken, () -> true);
-    return new UrlConnectionCalls(new CloudHttp(limit, CloudHttp.Redirects.REPORTED, tls), authorization,
-        connection.clientConfig().getUserAgent(), timeout, threads);
+    return new UrlConnectionCalls(new CloudHttp(limit, CloudHttp.Redirects.REPORTED, tls), authorization, timeout,
+        threads);
   }
 
   @Override
@@ -77,10 +82,8 @@ final class UrlConnectionCalls implements ApiCalls {
 
   /** One {@code GET}, its whole answer read (the connection then goes back to the JDK's keep-alive cache). */
   Answer call(URI uri) {
-    CloudHttp.Request request = CloudHttp.Request.get(uri).with("Accept", "application/json");
-    if (userAgent != null) {
-      request = request.with("User-Agent", userAgent);
-    }
+    CloudHttp.Request request = CloudHttp.Request.get(uri).with("Accept", "application/json")
+        .with("User-Agent", USER_AGENT);
     try (CloudHttp.Answer answer = http.send(request, authorization, timeout)) {
       byte[] body = answer.body().readAllBytes();
       return new Answer(answer.status(), body, answer::header);

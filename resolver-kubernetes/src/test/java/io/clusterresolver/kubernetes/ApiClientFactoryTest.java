@@ -73,10 +73,10 @@ class ApiClientFactoryTest {
 
   @Test
   void aPlainHttpServerIsOneWhoseUrlSaysHttp() {
-    assertThat(ApiClientFactory.isPlainHttp("http://127.0.0.1:8001")).isTrue();
-    assertThat(ApiClientFactory.isPlainHttp("HTTP://localhost:8001/")).isTrue();
-    assertThat(ApiClientFactory.isPlainHttp("https://10.0.0.1:443")).isFalse();
-    assertThat(ApiClientFactory.isPlainHttp("10.0.0.1:443")).isFalse();
-    assertThat(ApiClientFactory.isPlainHttp(null)).isFalse();
+    assertThat(ClusterTrust.isPlainHttp("http://127.0.0.1:8001")).isTrue();
+    assertThat(ClusterTrust.isPlainHttp("HTTP://localhost:8001/")).isTrue();
+    assertThat(ClusterTrust.isPlainHttp("https://10.0.0.1:443")).isFalse();
+    assertThat(ClusterTrust.isPlainHttp("10.0.0.1:443")).isFalse();
+    assertThat(ClusterTrust.isPlainHttp(null)).isFalse();
   }
 }

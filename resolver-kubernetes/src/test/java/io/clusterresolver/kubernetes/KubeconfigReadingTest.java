@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link ApiConnection#fromKubeconfig} against fabric8's own {@code Config.fromKubeconfig} on the same file: the
+ * {@link Kubeconfig#fromKubeconfig} against fabric8's own {@code Config.fromKubeconfig} on the same file: the
  * settings a resolve's client is made from come out the same, for the kubeconfig shapes users have (a token, relative
  * and absolute certificate files, inline data, several contexts, basic auth, an OIDC auth-provider, a proxy, TLS
  * options).
@@ -55,7 +55,7 @@ class KubeconfigReadingTest {
     String contents = String.join("\n", lines) + "\n";
     Files.writeString(file, contents, StandardCharsets.UTF_8);
     Map<String, Object> fabric8 = settings(Config.fromKubeconfig(null, contents, file.toString()));
-    Map<String, Object> ours = settings(ApiConnection.fromKubeconfig(contents, file));
+    Map<String, Object> ours = settings(Kubeconfig.fromKubeconfig(contents, file));
     assertThat(ours).isEqualTo(fabric8);
   }
 
@@ -107,7 +107,7 @@ class KubeconfigReadingTest {
     String notYaml = "clusters: [unclosed\n";
     Files.writeString(file, notYaml, StandardCharsets.UTF_8);
     Throwable fabric8 = catchThrowable(() -> Config.fromKubeconfig(null, notYaml, file.toString()));
-    Throwable ours = catchThrowable(() -> ApiConnection.fromKubeconfig(notYaml, file));
+    Throwable ours = catchThrowable(() -> Kubeconfig.fromKubeconfig(notYaml, file));
     assertThat(fabric8).isNotNull();
     assertThat(ours).isInstanceOf(fabric8.getClass()).hasMessage(fabric8.getMessage());
   }

@@ -20,8 +20,10 @@ final class KubernetesTestSupport {
     try {
       serviceAccount = Files.createTempDirectory("sa");
       token = "eyJhbGciOiJSUzI1NiJ9.test-" + UUID.randomUUID();
-      Files.writeString(serviceAccount.resolve("token"), token, StandardCharsets.UTF_8);
-      Files.writeString(serviceAccount.resolve("namespace"), namespace, StandardCharsets.UTF_8);
+      // Deleted as the test JVM exits, in the reverse order: the files, then the directory.
+      serviceAccount.toFile().deleteOnExit();
+      Files.writeString(serviceAccount.resolve("token"), token, StandardCharsets.UTF_8).toFile().deleteOnExit();
+      Files.writeString(serviceAccount.resolve("namespace"), namespace, StandardCharsets.UTF_8).toFile().deleteOnExit();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

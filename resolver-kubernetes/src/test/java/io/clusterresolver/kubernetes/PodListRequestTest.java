@@ -104,7 +104,7 @@ class PodListRequestTest {
   private List<String> fabric8s() {
     Config config = Config.empty();
     config.setMasterUrl(server.uri().toString());
-    config.setOauthTokenProvider(new TokenFile(tokenFile, "token-file"));
+    config.setOauthTokenProvider(new TokenFile(tokenFile, "token-file")::getToken);
     config.setRequestRetryBackoffLimit(0);
     config.setHttp2Disable(true);
     int before = server.requests().size();
