@@ -14,11 +14,11 @@ import java.util.List;
 
 /**
  * The Resource Manager reads a resolve makes, as GETs sent by {@link ArmHttp} (the kit's {@code CloudHttp} on the
- * JDK's {@code HttpURLConnection}, bounded answers, the bearer token), each once (the kit's {@code CloudApi} retries each call). The listings' items
- * are read with jackson-core's streaming parser ({@link ArmJson}) into {@link ArmResources}' records of the fields a resolve uses (Resource SKUs
- * too) and the scale set; an error answer into the {@link ArmAnswerException} the generated clients' {@code
- * ManagementException} was, with ARM's error object read as {@link ArmError} (as the SDK's {@code ManagementError}
- * reads it).
+ * JDK's {@code HttpURLConnection}, bounded answers, the bearer token), each once (the kit's {@code CloudApi} retries
+ * each call). The listings' items are read with jackson-core's streaming parser ({@link ArmJson}) into {@link
+ * ArmResources}' records of the fields a resolve uses (Resource SKUs too) and the scale set; an error answer into the
+ * {@link ArmAnswerException} the generated clients' {@code ManagementException} was, with ARM's error object read as
+ * {@link ArmError} (as the SDK's {@code ManagementError} reads it).
  *
  * <p>Why not the SDK's generated {@code ComputeManagementClient} and {@code NetworkManagementClient}:
  * building one builds a {@code RestProxy} (a dynamic proxy and the reflective parse of every method's

@@ -11,12 +11,13 @@ import java.util.Map;
 
 /**
  * A Resource Manager answer read with jackson-core's streaming {@link JsonParser}, the parser azure-json wraps (its
- * own shaded copy), read as azure-json's {@code JsonReader} reads it: a string by {@code getValueAsString}, a map of
- * strings and a list as {@code readMap} and {@code readArray} read them, a nullable boolean as {@code
- * getNullable(getBoolean)}. Why not azure-json itself: its reader adds a call and a token mapping to every token,
- * walks {@code skipChildren} token by token through them, and finds its parser through {@code ServiceLoader}; the
- * 2.8 MB of a 1,000-VM resolve's pages took about three times as long through it on a cold JVM (docs/benchmarks.md,
- * ninth round). jackson-core is on the class path anyway: the command writes its answer with it.
+ * own shaded copy), each value read as azure-json's {@code JsonReader} reads it: a string by {@code
+ * getValueAsString}, a map of strings and a list as {@code readMap} and {@code readArray} read them, a nullable
+ * boolean as {@code getNullable(getBoolean)}. Why not azure-json itself: its reader adds a call and a token mapping to
+ * every token, walks {@code skipChildren} token by token through them, and is found through {@code ServiceLoader};
+ * the cold first reading of a 1,000-VM resolve's 2.8 MB of pages took 113–123 ms of a thread's CPU through it, 71–72
+ * ms directly (10 ms either way once compiled; docs/benchmarks.md, ninth round). jackson-core is on the class path
+ * anyway: the command writes its answer with it.
  */
 final class ArmJson {
 
