@@ -3,6 +3,7 @@ package io.clusterresolver.azure;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,8 +22,12 @@ import java.util.Map;
  */
 final class ArmJson {
 
-  /** Thread-safe once built; canonicalises field names, so each name of a page is one {@code String}. */
-  private static final JsonFactory FACTORY = new JsonFactory();
+  /**
+   * Thread-safe once built; canonicalises field names, so each name of a page is one {@code String}. {@code NaN} and
+   * {@code Infinity} are read, as azure-json's reader reads them by default ({@code JsonOptions}).
+   */
+  private static final JsonFactory FACTORY =
+      JsonFactory.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
 
   private ArmJson() {}
 

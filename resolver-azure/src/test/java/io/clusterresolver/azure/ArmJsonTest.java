@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class ArmJsonTest {
 
   private static final List<String> SCALARS = List.of("\"s\"", "\"\"", "12", "-0", "1.50", "-2E3", "1e400", "true",
-      "false", "null", "\"caf\\u00e9 \\\"q\\\" \\ud83d\\ude00\"", "{\"a\":1}", "[1,2]", "{}", "[]");
+      "false", "null", "\"caf\\u00e9 \\\"q\\\" \\ud83d\\ude00\"", "{\"a\":1}", "[1,2]", "{}", "[]", "NaN", "-Infinity");
 
   /** azure-json's reader and ours, each at the first token of {@code json}. */
   private static JsonReader theirs(String json) throws IOException {
