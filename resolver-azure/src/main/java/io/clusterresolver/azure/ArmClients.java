@@ -2,25 +2,23 @@ package io.clusterresolver.azure;
 
 import com.azure.json.JsonProviders;
 import com.azure.json.JsonReader;
-import com.azure.json.JsonToken;
-import com.azure.json.ReadValueCallback;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import io.clusterresolver.cloud.BoundedAnswers;
 import io.clusterresolver.cloud.Deadline;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * The Resource Manager reads a resolve makes, as GETs sent by {@link ArmHttp} (the kit's {@code CloudHttp} on the
- * JDK's {@code HttpURLConnection}, bounded answers, the bearer token), each once (the kit's {@code CloudApi} retries each call). The listings' items
- * are read with azure-json's reader into {@link ArmResources}' records of the fields a resolve uses (Resource SKUs
- * too) and the scale set; an error answer into the {@link ArmAnswerException} the generated clients' {@code
- * ManagementException} was, with ARM's error object read as {@link ArmError} (as the SDK's {@code ManagementError}
- * reads it).
+ * JDK's {@code HttpURLConnection}, bounded answers, the bearer token), each once (the kit's {@code CloudApi} retries
+ * each call). The listings' items are read with jackson-core's streaming parser ({@link ArmJson}) into {@link
+ * ArmResources}' records of the fields a resolve uses (Resource SKUs too) and the scale set; an error answer into the
+ * {@link ArmAnswerException} the generated clients' {@code ManagementException} was, with ARM's error object read as
+ * {@link ArmError} (as the SDK's {@code ManagementError} reads it).
  *
  * <p>Why not the SDK's generated {@code ComputeManagementClient} and {@code NetworkManagementClient}:
  * building one builds a {@code RestProxy} (a dynamic proxy and the reflective parse of every method's
@@ -133,7 +131,7 @@ final class ArmClients {
   }
 
   /** A listing whose first page is {@code url} and whose next pages are their {@code nextLink}, verbatim. */
-  private <T> Listing<T> list(String url, ReadValueCallback<JsonReader, T> item) {
+  private <T> Listing<T> list(String url, ArmJson.Reader<T> item) {
     return (nextLink, deadline, onAnswer) -> get(nextLink == null ? url : nextLink, deadline, onAnswer, true,
         json -> page(json, item));
   }
@@ -142,7 +140,7 @@ final class ArmClients {
    * One GET: the answer read by {@code read} when it is a 200, else the {@link ArmAnswerException} the SDK's
    * {@code ManagementException} was; a successful answer to a {@code list} call must be one ({@link ArmListAnswer}).
    */
-  private <T> T get(String url, Deadline deadline, Runnable onAnswer, boolean list, ReadValueCallback<JsonReader, T> read) {
+  private <T> T get(String url, Deadline deadline, Runnable onAnswer, boolean list, ArmJson.Reader<T> read) {
     ArmHttp.Answer answer = http.get(url, deadline, onAnswer);
     byte[] body = answer.body();
     if (list && answer.status() / 100 == 2) {
@@ -151,7 +149,7 @@ final class ArmClients {
     if (answer.status() != 200) {
       throw failure(answer);
     }
-    try (JsonReader json = JsonProviders.createReader(body)) {
+    try (JsonParser json = ArmJson.parser(body)) {
       return read.read(json);
     } catch (IOException | RuntimeException e) {
       throw new ArmAnswerException("HTTP response has a malformed body: " + e.getMessage(), answer, null, e);
@@ -173,24 +171,21 @@ final class ArmClients {
     return new ArmAnswerException("Status code " + answer.status() + ", " + text, answer, error, null);
   }
 
-  /** One page: the {@code value} array and the {@code nextLink}. */
-  private static <T> Page<T> page(JsonReader json, ReadValueCallback<JsonReader, T> item) throws IOException {
-    List<T> items = new ArrayList<>();
+  /** One page: the {@code value} array (its {@code null} items left out) and the {@code nextLink}. */
+  private static <T> Page<T> page(JsonParser json, ArmJson.Reader<T> item) throws IOException {
+    List<T> items = List.of();
     String next = null;
     if (json.nextToken() != JsonToken.START_OBJECT) {
       throw new IOException("not a JSON object");
     }
-    while (json.nextToken() == JsonToken.FIELD_NAME) {
-      String field = json.getFieldName();
-      json.nextToken();
+    for (String field = ArmJson.field(json); field != null; field = ArmJson.field(json)) {
       if ("value".equals(field)) {
-        List<T> read = json.readArray(item);
+        List<T> read = ArmJson.list(json, item); // a null in the list (which ARM does not send) is no resource
         if (read != null) {
-          read.removeIf(Objects::isNull); // a null in the list (which ARM does not send) is no resource
           items = read;
         }
       } else if ("nextLink".equals(field)) {
-        next = json.getString();
+        next = ArmJson.string(json);
       } else {
         json.skipChildren();
       }

@@ -1,8 +1,7 @@
 package io.clusterresolver.azure;
 
-import com.azure.json.JsonProviders;
-import com.azure.json.JsonReader;
-import com.azure.json.JsonToken;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import io.clusterresolver.cloud.NotTheApiException;
 import java.io.IOException;
 
@@ -21,7 +20,7 @@ final class ArmListAnswer {
    */
   static void require(byte[] body, String endpoint) {
     JsonToken value;
-    try (JsonReader json = JsonProviders.createReader(body)) {
+    try (JsonParser json = ArmJson.parser(body)) {
       value = valueOf(json);
     } catch (IOException | RuntimeException e) {
       throw new NotTheApiException(endpoint + " answered " + body.length + " bytes that are not a JSON object");
@@ -33,12 +32,11 @@ final class ArmListAnswer {
   }
 
   /** The first token of the top-level {@code "value"}, or {@code null} when the answer has none. */
-  private static JsonToken valueOf(JsonReader json) throws IOException {
+  private static JsonToken valueOf(JsonParser json) throws IOException {
     if (json.nextToken() != JsonToken.START_OBJECT) {
       throw new IOException("not an object");
     }
-    while (json.nextToken() == JsonToken.FIELD_NAME) {
-      String field = json.getFieldName();
+    for (String field = json.nextFieldName(); field != null; field = json.nextFieldName()) {
       JsonToken first = json.nextToken();
       if ("value".equals(field)) {
         return first;

@@ -1,27 +1,33 @@
 package io.clusterresolver.azure;
 
+import static io.clusterresolver.azure.ArmJson.field;
+import static io.clusterresolver.azure.ArmJson.list;
+import static io.clusterresolver.azure.ArmJson.listField;
+import static io.clusterresolver.azure.ArmJson.nullableBoolean;
+import static io.clusterresolver.azure.ArmJson.object;
+import static io.clusterresolver.azure.ArmJson.string;
+import static io.clusterresolver.azure.ArmJson.stringField;
+import static io.clusterresolver.azure.ArmJson.strings;
+
 import com.azure.core.util.CoreUtils;
-import com.azure.json.JsonReader;
-import com.azure.json.JsonToken;
-import com.azure.json.ReadValueCallback;
+import com.fasterxml.jackson.core.JsonParser;
 import io.clusterresolver.cloud.Rfc3339;
 import java.io.IOException;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
- * What a resolve reads of the resources it lists, streamed from azure-json's {@link JsonReader} into
- * small records, every other field skipped unread. The SDK's generated models build the whole of each
- * resource instead (a VM with its storage, OS and security profiles, agent and disk statuses: 85
- * model classes and a dozen objects per VM, for 9 fields). Field names, nesting and how each value is
- * read ({@code getString}, {@code getNullable(getBoolean)}, {@link CoreUtils#parseBestOffsetDateTime})
- * are those of the generated {@code fromJson} of azure-resourcemanager-compute 2.55 and -network 2.57;
- * {@code ArmResourcesTest} compares both readings of the simulation's pages. A {@code null} in a list
- * is skipped (the models keep it as a {@code null} element).
+ * What a resolve reads of the resources it lists, streamed from jackson-core's {@link JsonParser} into small
+ * records, every other field skipped unread ({@link ArmJson}: each value read as azure-json's reader, which the
+ * generated models use, reads it). The SDK's generated models build the whole of each resource instead (a VM with
+ * its storage, OS and security profiles, agent and disk statuses: 85 model classes and a dozen objects per VM, for 9
+ * fields). Field names, nesting and how each value is read ({@code getString}, {@code getNullable(getBoolean)},
+ * {@link CoreUtils#parseBestOffsetDateTime}) are those of the generated {@code fromJson} of
+ * azure-resourcemanager-compute 2.55 and -network 2.57; {@code ArmResourcesTest} compares both readings of the
+ * simulation's pages. A {@code null} in a list is skipped (the models keep it as a {@code null} element).
  */
 final class ArmResources {
 
@@ -39,7 +45,7 @@ final class ArmResources {
   record Vm(String id, String name, String location, Map<String, String> tags, String size,
       List<NicReference> nics, Instant created, List<String> statuses, String scaleSetId) {
 
-    static Vm read(JsonReader json) throws IOException {
+    static Vm read(JsonParser json) throws IOException {
       if (!object(json)) {
         return null;
       }
@@ -54,10 +60,10 @@ final class ArmResources {
       String scaleSetId = null;
       for (String field = field(json); field != null; field = field(json)) {
         switch (field) {
-          case "id" -> id = json.getString();
-          case "name" -> name = json.getString();
-          case "location" -> location = json.getString();
-          case "tags" -> tags = json.readMap(JsonReader::getString);
+          case "id" -> id = string(json);
+          case "name" -> name = string(json);
+          case "location" -> location = string(json);
+          case "tags" -> tags = strings(json);
           case "properties" -> {
             if (!object(json)) {
               continue;
@@ -84,7 +90,7 @@ final class ArmResources {
   record ScaleSetVm(String id, String name, String location, Map<String, String> tags, String instanceId,
       String sku, Instant created, List<String> statuses) {
 
-    static ScaleSetVm read(JsonReader json) throws IOException {
+    static ScaleSetVm read(JsonParser json) throws IOException {
       if (!object(json)) {
         return null;
       }
@@ -98,11 +104,11 @@ final class ArmResources {
       List<String> statuses = List.of();
       for (String field = field(json); field != null; field = field(json)) {
         switch (field) {
-          case "id" -> id = json.getString();
-          case "name" -> name = json.getString();
-          case "location" -> location = json.getString();
-          case "tags" -> tags = json.readMap(JsonReader::getString);
-          case "instanceId" -> instanceId = json.getString();
+          case "id" -> id = string(json);
+          case "name" -> name = string(json);
+          case "location" -> location = string(json);
+          case "tags" -> tags = strings(json);
+          case "instanceId" -> instanceId = string(json);
           case "sku" -> sku = stringField(json, "name");
           case "properties" -> {
             if (!object(json)) {
@@ -129,7 +135,7 @@ final class ArmResources {
   /** A NIC of a network-interface listing ({@code NetworkInterfaceInner}); {@code vmId} is the VM it is attached to. */
   record NetworkInterface(String id, Boolean primary, String vmId, List<IpConfiguration> ipConfigurations) {
 
-    static NetworkInterface read(JsonReader json) throws IOException {
+    static NetworkInterface read(JsonParser json) throws IOException {
       if (!object(json)) {
         return null;
       }
@@ -139,14 +145,14 @@ final class ArmResources {
       List<IpConfiguration> configs = null;
       for (String field = field(json); field != null; field = field(json)) {
         switch (field) {
-          case "id" -> id = json.getString();
+          case "id" -> id = string(json);
           case "properties" -> {
             if (!object(json)) {
               continue;
             }
             for (String p = field(json); p != null; p = field(json)) {
               switch (p) {
-                case "primary" -> primary = json.getNullable(JsonReader::getBoolean);
+                case "primary" -> primary = nullableBoolean(json);
                 case "virtualMachine" -> vmId = stringField(json, "id");
                 case "ipConfigurations" -> configs = list(json, NetworkInterface::ipConfiguration);
                 default -> json.skipChildren();
@@ -159,7 +165,7 @@ final class ArmResources {
       return new NetworkInterface(id, primary, vmId, configs);
     }
 
-    private static IpConfiguration ipConfiguration(JsonReader json) throws IOException {
+    private static IpConfiguration ipConfiguration(JsonParser json) throws IOException {
       if (!object(json)) {
         return null;
       }
@@ -173,9 +179,9 @@ final class ArmResources {
         } else if (object(json)) {
           for (String p = field(json); p != null; p = field(json)) {
             switch (p) {
-              case "primary" -> primary = json.getNullable(JsonReader::getBoolean);
-              case "privateIPAddress" -> privateIp = json.getString();
-              case "privateIPAddressVersion" -> version = json.getString();
+              case "primary" -> primary = nullableBoolean(json);
+              case "privateIPAddress" -> privateIp = string(json);
+              case "privateIPAddressVersion" -> version = string(json);
               case "publicIPAddress" -> publicIpId = stringField(json, "id");
               default -> json.skipChildren();
             }
@@ -189,7 +195,7 @@ final class ArmResources {
   /** A public IP of a public-IP listing ({@code PublicIpAddressInner}). */
   record PublicIp(String id, String ipAddress) {
 
-    static PublicIp read(JsonReader json) throws IOException {
+    static PublicIp read(JsonParser json) throws IOException {
       if (!object(json)) {
         return null;
       }
@@ -197,7 +203,7 @@ final class ArmResources {
       String ipAddress = null;
       for (String field = field(json); field != null; field = field(json)) {
         if ("id".equals(field)) {
-          id = json.getString();
+          id = string(json);
         } else if ("properties".equals(field) && object(json)) {
           ipAddress = stringField(json, "ipAddress");
         } else if (!"properties".equals(field)) {
@@ -218,7 +224,7 @@ final class ArmResources {
     /** One named capability, like {@code GPUs} = {@code 8}. */
     record Capability(String name, String value) {}
 
-    static Sku read(JsonReader json) throws IOException {
+    static Sku read(JsonParser json) throws IOException {
       if (!object(json)) {
         return null;
       }
@@ -227,8 +233,8 @@ final class ArmResources {
       List<Capability> capabilities = null;
       for (String field = field(json); field != null; field = field(json)) {
         switch (field) {
-          case "resourceType" -> resourceType = json.getString();
-          case "name" -> name = json.getString();
+          case "resourceType" -> resourceType = string(json);
+          case "name" -> name = string(json);
           case "capabilities" -> capabilities = list(json, Sku::capability);
           default -> json.skipChildren();
         }
@@ -236,7 +242,7 @@ final class ArmResources {
       return new Sku(resourceType, name, capabilities);
     }
 
-    private static Capability capability(JsonReader json) throws IOException {
+    private static Capability capability(JsonParser json) throws IOException {
       if (!object(json)) {
         return null;
       }
@@ -244,8 +250,8 @@ final class ArmResources {
       String value = null;
       for (String field = field(json); field != null; field = field(json)) {
         switch (field) {
-          case "name" -> name = json.getString();
-          case "value" -> value = json.getString();
+          case "name" -> name = string(json);
+          case "value" -> value = string(json);
           default -> json.skipChildren();
         }
       }
@@ -264,7 +270,7 @@ final class ArmResources {
       return "Flexible".equals(orchestrationMode);
     }
 
-    static ScaleSet read(JsonReader json) throws IOException {
+    static ScaleSet read(JsonParser json) throws IOException {
       if (!object(json)) {
         return null;
       }
@@ -272,7 +278,7 @@ final class ArmResources {
       String mode = null;
       for (String field = field(json); field != null; field = field(json)) {
         switch (field) {
-          case "id" -> id = json.getString();
+          case "id" -> id = string(json);
           case "properties" -> mode = stringField(json, "orchestrationMode");
           default -> json.skipChildren();
         }
@@ -282,7 +288,7 @@ final class ArmResources {
   }
 
   /** A VM's reference to a NIC: its id and {@code properties.primary}. */
-  private static NicReference nicReference(JsonReader json) throws IOException {
+  private static NicReference nicReference(JsonParser json) throws IOException {
     if (!object(json)) {
       return null;
     }
@@ -290,11 +296,11 @@ final class ArmResources {
     Boolean primary = null;
     for (String field = field(json); field != null; field = field(json)) {
       if ("id".equals(field)) {
-        id = json.getString();
+        id = string(json);
       } else if ("properties".equals(field) && object(json)) {
         for (String p = field(json); p != null; p = field(json)) {
           if ("primary".equals(p)) {
-            primary = json.getNullable(JsonReader::getBoolean);
+            primary = nullableBoolean(json);
           } else {
             json.skipChildren();
           }
@@ -307,58 +313,8 @@ final class ArmResources {
   }
 
   /** The status's {@code code}. */
-  private static String statusCode(JsonReader json) throws IOException {
+  private static String statusCode(JsonParser json) throws IOException {
     return stringField(json, "code");
-  }
-
-  /**
-   * The list field {@code name} of the object the reader is at (read to its end), each item read by
-   * {@code item}; empty when the object, the field or its value is absent or {@code null}.
-   */
-  private static <T> List<T> listField(JsonReader json, String name, ReadValueCallback<JsonReader, T> item)
-      throws IOException {
-    List<T> items = null;
-    if (object(json)) {
-      for (String field = field(json); field != null; field = field(json)) {
-        if (name.equals(field)) {
-          items = list(json, item);
-        } else {
-          json.skipChildren();
-        }
-      }
-    }
-    return items == null ? new ArrayList<>(0) : items;
-  }
-
-  /** The array the reader is at, each item read by {@code item}, {@code null} items left out; {@code null} for a JSON null. */
-  private static <T> List<T> list(JsonReader json, ReadValueCallback<JsonReader, T> item) throws IOException {
-    if (!array(json)) {
-      return null;
-    }
-    List<T> items = new ArrayList<>(2);
-    while (json.nextToken() != JsonToken.END_ARRAY) {
-      T read = item.read(json);
-      if (read != null) {
-        items.add(read);
-      }
-    }
-    return items;
-  }
-
-  /** The string field {@code name} of the object the reader is at (read to its end), or {@code null}. */
-  private static String stringField(JsonReader json, String name) throws IOException {
-    String value = null;
-    if (!object(json)) {
-      return null;
-    }
-    for (String field = field(json); field != null; field = field(json)) {
-      if (name.equals(field)) {
-        value = json.getString();
-      } else {
-        json.skipChildren();
-      }
-    }
-    return value;
   }
 
   /**
@@ -366,8 +322,8 @@ final class ArmResources {
    * RFC 3339 shape by the kit's {@link Rfc3339} (the JDK's formatter, interpreted on a cold start, was a
    * tenth of the listing's samples on the caller's thread), anything else by the SDK's own reading.
    */
-  private static Instant instant(JsonReader json) throws IOException {
-    String text = json.getString();
+  private static Instant instant(JsonParser json) throws IOException {
+    String text = string(json);
     if (text == null) {
       return null;
     }
@@ -377,42 +333,5 @@ final class ArmResources {
       OffsetDateTime time = CoreUtils.parseBestOffsetDateTime(text);
       return time == null ? null : time.toInstant();
     }
-  }
-
-  /**
-   * Whether the reader is at an object whose fields follow ({@code false} at a JSON {@code null});
-   * anything else is an error, as in the generated models' {@code readObject}.
-   */
-  private static boolean object(JsonReader json) throws IOException {
-    return at(json, JsonToken.START_OBJECT);
-  }
-
-  private static boolean array(JsonReader json) throws IOException {
-    return at(json, JsonToken.START_ARRAY);
-  }
-
-  private static boolean at(JsonReader json, JsonToken start) throws IOException {
-    JsonToken token = json.currentToken();
-    if (token == null) {
-      token = json.nextToken();
-    }
-    if (token == JsonToken.NULL) {
-      return false;
-    }
-    if (token != start) {
-      throw new IllegalStateException("Unexpected token " + token + " where ARM's answer has a"
-          + (start == JsonToken.START_OBJECT ? "n object" : "n array"));
-    }
-    return true;
-  }
-
-  /** The next field's name with the reader at its value, or {@code null} at the end of the object. */
-  private static String field(JsonReader json) throws IOException {
-    if (json.nextToken() != JsonToken.FIELD_NAME) {
-      return null;
-    }
-    String name = json.getFieldName();
-    json.nextToken();
-    return name;
   }
 }

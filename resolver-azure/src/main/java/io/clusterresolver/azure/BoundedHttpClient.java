@@ -44,7 +44,7 @@ final class BoundedHttpClient implements HttpClient {
   /** The JDK HTTP client's per-request response timeout key. */
   private static final String RESPONSE_TIMEOUT = "azure-response-timeout";
   private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
-  /** What a gzip answer is read from the wire in: a page's 4-5 KB in one read or two, not GZIPInputStream's 512 B. */
+  /** What a gzip answer is read from the wire in: an answer of a few KB in one read or two, not 512 B at a time. */
   private static final int GZIP_BUFFER = 8192;
 
   private final HttpClient http;
@@ -91,20 +91,6 @@ final class BoundedHttpClient implements HttpClient {
   public HttpResponse sendSync(HttpRequest request, Context context) {
     Duration within = within();
     return new Bounded(http.sendSync(request, streaming(context, within)), within);
-  }
-
-  /**
-   * The whole body of {@code response} under the limit, read once: an answer of this client gives its
-   * own bytes, not a stream over them for the caller to copy again (a page is ~160 KB inflated, and a
-   * cold resolve's young collections are mostly these copies).
-   */
-  static byte[] bytesOf(HttpResponse response) throws IOException {
-    if (response instanceof Bounded) {
-      return ((Bounded) response).inflated();
-    }
-    try (InputStream in = response.getBodyAsInputStreamSync()) {
-      return in.readAllBytes();
-    }
   }
 
   private Duration within() {
@@ -176,7 +162,7 @@ final class BoundedHttpClient implements HttpClient {
 
     @Override
     public Mono<String> getBodyAsString() {
-      return getBodyAsString(StandardCharsets.UTF_8); // ARM answers JSON, which is UTF-8
+      return getBodyAsString(StandardCharsets.UTF_8); // token endpoints answer JSON, which is UTF-8
     }
 
     @Override
@@ -200,9 +186,8 @@ final class BoundedHttpClient implements HttpClient {
     }
 
     /**
-     * The whole body under the limit, inflated when it is gzip (ARM's answer to {@code Accept-Encoding:
-     * gzip}, which {@link ArmClients} asks for): what arrives and what it inflates to are both metered,
-     * so a small answer that inflates past the limit stops there.
+     * The whole body under the limit, inflated when it is gzip (a token endpoint may send it unasked): what arrives
+     * and what it inflates to are both metered, so a small answer that inflates past the limit stops there.
      */
     private byte[] inflated() {
       URI from = uri(getRequest());

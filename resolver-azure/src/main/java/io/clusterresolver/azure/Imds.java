@@ -1,12 +1,13 @@
 package io.clusterresolver.azure;
 
-import com.azure.json.JsonProviders;
-import com.azure.json.JsonReader;
+import com.fasterxml.jackson.core.JsonParser;
 import io.clusterresolver.cloud.MetadataClient;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -65,8 +66,8 @@ final class Imds {
     if (answer.isEmpty()) {
       return Optional.empty();
     }
-    try (JsonReader reader = JsonProviders.createReader(answer.get())) {
-      Map<String, Object> json = reader.readMap(JsonReader::readUntyped);
+    try (JsonParser parser = ArmJson.parser(answer.get().getBytes(StandardCharsets.UTF_8))) {
+      Map<String, String> json = fields(parser);
       known = new Compute(text(json, "vmId"), text(json, "name"), text(json, "resourceId"),
           text(json, "vmScaleSetName"), text(json, "subscriptionId"));
       return Optional.of(known);
@@ -82,8 +83,29 @@ final class Imds {
     return compute().map(Compute::resourceId).filter(s -> !s.isEmpty()).map(s -> s.toLowerCase(Locale.ROOT));
   }
 
-  private static String text(Map<String, Object> json, String key) {
-    Object value = json.get(key);
-    return value == null ? "" : value.toString();
+  /**
+   * The answer's top-level fields: each scalar's text, each object or array skipped (IMDS's {@code compute} holds
+   * plain strings for the fields read here).
+   *
+   * @throws IllegalStateException when the answer is not a JSON object
+   */
+  private static Map<String, String> fields(JsonParser json) throws IOException {
+    if (!ArmJson.object(json)) {
+      throw new IllegalStateException("null where IMDS answers an object");
+    }
+    Map<String, String> fields = new HashMap<>();
+    for (String name = ArmJson.field(json); name != null; name = ArmJson.field(json)) {
+      if (json.currentToken().isScalarValue()) {
+        fields.put(name, ArmJson.string(json));
+      } else {
+        json.skipChildren();
+      }
+    }
+    return fields;
+  }
+
+  private static String text(Map<String, String> json, String key) {
+    String value = json.get(key);
+    return value == null ? "" : value;
   }
 }

@@ -2,8 +2,8 @@ package io.clusterresolver.azure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.azure.json.JsonProviders;
-import com.azure.json.JsonReader;
+import com.fasterxml.jackson.core.JsonParser;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /** The NIC join on ARM's own JSON: primary NIC, primary IP configuration, ids in any case. */
@@ -15,7 +15,7 @@ class NicIndexTest {
     String json = "{\"id\":\"/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/networkInterfaces/" + name
         + "\",\"name\":\"" + name + "\",\"properties\":{\"primary\":" + primary + ",\"virtualMachine\":{\"id\":\"" + VM
         + "\"},\"ipConfigurations\":[" + configs + "]}}";
-    try (JsonReader reader = JsonProviders.createReader(json)) {
+    try (JsonParser reader = ArmJson.parser(json.getBytes(StandardCharsets.UTF_8))) {
       return ArmResources.NetworkInterface.read(reader);
     }
   }
