@@ -271,7 +271,8 @@ class CloudHttpTest {
         assertThat(answer.text()).isEqualTo("proxied!");
       }
       // RFC 9112 3.2.2: a request to a proxy names the target in absolute form.
-      assertThat(asked.get(10, TimeUnit.SECONDS).get(0)).isEqualTo("GET http://ec2.example.invalid:8080/list?a=1 HTTP/1.1");
+      assertThat(asked.get(10, TimeUnit.SECONDS).get(0))
+          .isEqualTo("GET http://ec2.example.invalid:8080/list?a=1 HTTP/1.1");
 
       asked = answerOnce(proxy, "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n");
       assertThatThrownBy(() -> viaProxy.send(CloudHttp.Request.get(URI.create("https://ec2.example.invalid/")),
