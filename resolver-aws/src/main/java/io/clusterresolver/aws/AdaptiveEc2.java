@@ -56,7 +56,8 @@ final class AdaptiveEc2 implements Ec2Api {
 
   /**
    * Each attempt after the delay the strategy asks for, within {@code remaining}; a failure the strategy does not
-   * retry, or whose wait would pass that time, as it was thrown.
+   * retry, or whose wait would pass that time, as it was thrown (after more than one attempt, in an
+   * {@link Exhausted} that counts them).
    */
   private <T> T retried(Duration remaining, Function<Duration, T> attempt) {
     long end = System.nanoTime() + remaining.toNanos();
@@ -64,17 +65,18 @@ final class AdaptiveEc2 implements Ec2Api {
     RetryToken token = first.token();
     Duration delay = first.delay();
     RuntimeException last = null;
-    while (true) {
+    for (int attempts = 0; ; attempts++) {
       Duration left = Duration.ofNanos(end - System.nanoTime()).minus(delay);
       if (left.isNegative() || left.isZero()) {
-        throw last != null ? last : new UncheckedIOException(new SocketTimeoutException("EC2: the adaptive retry"
-            + " strategy's wait of " + delay.toMillis() + " ms is past the call's time"));
+        throw last != null ? Exhausted.after(attempts, last) : new UncheckedIOException(new SocketTimeoutException(
+            "EC2: the adaptive retry strategy's wait of " + delay.toMillis() + " ms is past the call's time"));
       }
       try {
         Thread.sleep(delay.toMillis());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw last != null ? last : new UncheckedIOException(new InterruptedIOException("EC2: interrupted"));
+        throw last != null ? Exhausted.after(attempts, last)
+            : new UncheckedIOException(new InterruptedIOException("EC2: interrupted"));
       }
       try {
         T answer = attempt.apply(left);
@@ -91,9 +93,30 @@ final class AdaptiveEc2 implements Ec2Api {
           token = next.token();
           delay = next.delay();
         } catch (TokenAcquisitionFailedException notRetried) {
-          throw failure;
+          throw Exhausted.after(attempts + 1, failure);
         }
       }
+    }
+  }
+
+  /** The last failure of a call the strategy tried more than once, and how many times: for the error's count. */
+  static final class Exhausted extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    final int attempts;
+
+    private Exhausted(int attempts, RuntimeException last) {
+      super(last.getMessage(), last);
+      this.attempts = attempts;
+    }
+
+    /** {@code last} itself after one attempt, else {@code last} with the count. */
+    static RuntimeException after(int attempts, RuntimeException last) {
+      return attempts <= 1 ? last : new Exhausted(attempts, last);
+    }
+
+    /** The failure of the last attempt. */
+    RuntimeException last() {
+      return (RuntimeException) getCause();
     }
   }
 }

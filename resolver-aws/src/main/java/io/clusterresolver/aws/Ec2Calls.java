@@ -89,7 +89,8 @@ final class Ec2Calls implements Ec2Api {
   /**
    * EC2's endpoint in {@code region}, {@code fips} and {@code dualstack} or not, from the regions module's table (its
    * EC2 entry alone: looking it up by name with {@code ServiceMetadata.of} first loads the entries of every service,
-   * some 300 classes), which gives what the SDK client's endpoint rules give ({@code Ec2EndpointTest}).
+   * some 300 classes), which gives what the SDK client's endpoint rules give ({@code Ec2EndpointTest},
+   * {@code Ec2EndpointVariantTest}).
    */
   static URI regionalEndpoint(String region, boolean fips, boolean dualstack) {
     List<EndpointTag> tags = new ArrayList<>(2);

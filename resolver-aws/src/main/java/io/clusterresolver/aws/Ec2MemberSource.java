@@ -196,6 +196,12 @@ final class Ec2MemberSource implements MemberSource {
 
   /** The facts of a failed call ({@link Ec2Calls}'), for the kit's one explanation of it. */
   static ApiFailure readFailure(RuntimeException e) {
+    if (e instanceof AdaptiveEc2.Exhausted) {
+      AdaptiveEc2.Exhausted exhausted = (AdaptiveEc2.Exhausted) e;
+      ApiFailure last = readFailure(exhausted.last());
+      return new ApiFailure(last.kind(), last.httpStatus(), last.errorCode(), last.message(), last.requestId(),
+          exhausted.attempts, last.retryAfter());
+    }
     if (e instanceof Ec2Calls.Failure) {
       Ec2Calls.Failure failure = (Ec2Calls.Failure) e;
       return ApiFailure.http(failure.status, failure.code != null ? failure.code : statusAlone(failure.status),

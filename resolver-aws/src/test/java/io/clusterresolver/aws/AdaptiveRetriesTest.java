@@ -47,7 +47,7 @@ class AdaptiveRetriesTest {
         "max-attempts", "3", "shared-listing", "false").clusterSpec());
     assertThat(thrown).isInstanceOf(ClusterResolverException.class)
         .hasMessageContaining("DescribeInstances (page 2)").hasMessageContaining("HTTP 503")
-        .hasMessageContaining("RequestLimitExceeded");
+        .hasMessageContaining("RequestLimitExceeded").hasMessageContaining("3 attempts");
     assertThat(ec2.callCount("DescribeInstances")).isEqualTo(1 + 3);
   }
 
@@ -57,7 +57,8 @@ class AdaptiveRetriesTest {
     ec2.inject(Fault.credentialsRejected().always());
     Throwable thrown = catchThrowable(() -> AwsTestSupport.resolver(ec2, "retry-mode", "adaptive",
         "shared-listing", "false").clusterSpec());
-    assertThat(thrown).isInstanceOf(ClusterResolverException.class).hasMessageContaining("HTTP 401");
+    assertThat(thrown).isInstanceOf(ClusterResolverException.class).hasMessageContaining("HTTP 401")
+        .hasMessageContaining("1 attempt");
     assertThat(ec2.callCount("DescribeInstances")).isEqualTo(1);
   }
 }
