@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -135,6 +136,31 @@ class Ec2ProxiesTest {
       assertThat(thrown).isInstanceOf(ClusterResolverException.class)
           .hasMessageNotContaining("s3cr:t").hasMessageNotContaining("czNjcjp0");
       assertThat(proxy.take()).as("what the proxy was asked").isEqualTo(bySdk);
+    } finally {
+      before.forEach(AwsTestSupport::restoreProperty);
+    }
+  }
+
+  @Test
+  void theProxysCredentialsGoOnlyToAProxyThatReadsTheRequest() {
+    Map<String, String> before = new HashMap<>();
+    SETTINGS.forEach(key -> before.put(key, System.getProperty(key)));
+    try {
+      SETTINGS.forEach(System::clearProperty);
+      System.setProperty("http.proxyHost", "proxy.example.invalid");
+      System.setProperty("http.proxyPort", "3128");
+      System.setProperty("http.proxyUser", "ann");
+      System.setProperty("http.proxyPassword", "s3cr:t");
+      System.setProperty("http.nonProxyHosts", "vpce.example.invalid");
+      Ec2Proxies proxies = Ec2Proxies.fromSettings();
+      // RFC 7617: "Basic " and the Base64 of user ":" password
+      assertThat(proxies.authorization(URI.create("http://ec2.example.invalid:8080/")))
+          .isEqualTo("Basic " + java.util.Base64.getEncoder().encodeToString("ann:s3cr:t".getBytes(
+              StandardCharsets.UTF_8)));
+      assertThat(proxies.authorization(URI.create("https://ec2.us-east-1.amazonaws.com/")))
+          .as("inside an https tunnel they would go to EC2").isNull();
+      assertThat(proxies.authorization(URI.create("http://vpce.example.invalid/"))).as("not proxied").isNull();
+      assertThat(proxies.toString()).doesNotContain("s3cr:t").doesNotContain("ann");
     } finally {
       before.forEach(AwsTestSupport::restoreProperty);
     }
