@@ -19,7 +19,9 @@ final class AnswerXml {
   private AnswerXml() {}
 
   private static XMLInputFactory factory() {
-    XMLInputFactory f = XMLInputFactory.newFactory();
+    // The JDK's own parser, which the settings below are written for: newFactory() would first look for another
+    // one (system property, jaxp.properties, a service entry in every jar of the class path) on a cold start's path.
+    XMLInputFactory f = XMLInputFactory.newDefaultFactory();
     // An API answer has no DTD: refuse entities and external resources outright.
     f.setProperty(XMLInputFactory.SUPPORT_DTD, false);
     f.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);

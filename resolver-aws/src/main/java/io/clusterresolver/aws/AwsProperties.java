@@ -66,8 +66,8 @@ final class AwsProperties {
 
   static final ConfigProperty<String> RETRY_MODE = ConfigProperty.string("retry-mode")
       .defaultValue("standard")
-      .description("Retry strategy: standard (exponential backoff with jitter) or adaptive (the SDK's EC2 client and"
-          + " its strategy: the same, plus a client-side rate limit that slows down after throttling)")
+      .description("Retry strategy: standard (exponential backoff with jitter) or adaptive (the SDK's adaptive"
+          + " strategy: the same, plus a client-side rate limit that slows down after throttling)")
       .build();
 
   static final List<ConfigProperty<?>> ALL;

@@ -18,13 +18,12 @@ import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.ProfileCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
-import software.amazon.awssdk.http.SdkHttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.ec2.Ec2Client;
-import software.amazon.awssdk.services.ec2.Ec2ClientBuilder;
+import software.amazon.awssdk.awscore.endpoint.DualstackEnabledProvider;
+import software.amazon.awssdk.awscore.endpoint.FipsEnabledProvider;
+import software.amazon.awssdk.profiles.ProfileFile;
+import software.amazon.awssdk.utils.Lazy;
 
-/** Builds the {@code aws} resolver: validation, the EC2 calls (or the SDK client), filters and credentials. */
+/** Builds the {@code aws} resolver: validation, the EC2 calls, their endpoint, filters and credentials. */
 final class AwsResolverFactory {
 
   private static final String NAME = AwsClusterResolverProvider.NAME;
@@ -68,22 +67,17 @@ final class AwsResolverFactory {
 
     List<Ec2Filter> filters = filters(config);
     int maxAttempts = config.get(AwsProperties.MAX_ATTEMPTS);
-    AnswerLimit limit = AnswerLimit.of(config);
-    Ec2Api ec2;
-    URI api = endpoint != null ? endpoint : Ec2Calls.regionalEndpoint(region);
-    boolean viaSdkClient;
+    URI api;
     try {
-      viaSdkClient = needsSdkClient(api, endpoint != null, retryMode);
+      api = endpoint != null ? endpoint : regionalEndpoint(region);
     } catch (IllegalStateException e) { // the SDK's message names the variable, property or profile key and its value
       throw ResolverConfig.problems(NAME, List.of(e.getMessage() + " (the SDK's FIPS/dual-stack endpoint setting: fix"
           + " it, or set " + config.key(AwsProperties.ENDPOINT) + ")"));
     }
-    if (viaSdkClient) {
-      ec2 = new SdkEc2(sdkClient(config, region, endpoint, retryMode, maxAttempts, limit, Ec2Http.client(endpoint)));
-    } else {
-      Ec2Warmup.start(false, "https".equalsIgnoreCase(api.getScheme()));
-      ec2 = new Ec2Calls(api, region, credentials(config), limit, Clock.systemUTC(), maxAttempts);
-    }
+    Ec2Warmup.start("https".equalsIgnoreCase(api.getScheme()));
+    Ec2Api calls = new Ec2Calls(api, region, credentials(config), AnswerLimit.of(config), Clock.systemUTC(),
+        maxAttempts, Ec2Proxies.fromSettings());
+    Ec2Api ec2 = retryMode.equals("adaptive") ? new AdaptiveEc2(calls, maxAttempts) : calls;
     SelfIdentity identity = imdsDisabled ? SelfIdentity.none() : SelfIdentity.cached(imds::instanceId);
     Ec2MemberSource source = new Ec2MemberSource(ec2, Ec2MemberSource.standardRetries(maxAttempts), filters,
         AddressType.parse(config.get(AwsProperties.ADDRESS)), config.get(CloudProperties.TIMEOUT),
@@ -96,32 +90,21 @@ final class AwsResolverFactory {
   }
 
   /**
-   * Whether the resolve needs what only the SDK's {@code Ec2Client} gives: a proxy for {@code api} (its url-connection
-   * client's proxy settings, or the JDK's proxy selector, which that client's connections follow), the adaptive
-   * client-side rate limit, or, without an endpoint override, a FIPS or dual-stack endpoint (its endpoint rules).
+   * EC2's endpoint in {@code region}: FIPS or dual-stack when the SDK's own settings ask for it
+   * ({@code AWS_USE_FIPS_ENDPOINT}/{@code AWS_USE_DUALSTACK_ENDPOINT}, {@code aws.useFipsEndpoint}/
+   * {@code aws.useDualstackEndpoint}, the profile's {@code use_fips_endpoint}/{@code use_dualstack_endpoint}), read by
+   * the SDK's providers as its client read them; the profile file is read at most once, only when a flag is not set
+   * elsewhere.
    *
-   * @param api where the calls go: the endpoint override, or else the region's public endpoint
+   * @throws IllegalStateException naming the setting, when it is neither {@code true} nor {@code false}
    */
-  static boolean needsSdkClient(URI api, boolean endpointOverridden, String retryMode) {
-    return Ec2Http.proxied(api) || retryMode.equals("adaptive")
-        || (!endpointOverridden && Ec2Http.fipsOrDualstackAsked());
-  }
-
-  /** The SDK's client, its answers of 200 read by {@link StreamingInstances}, retrying as {@code retryMode} says. */
-  static Ec2Client sdkClient(ResolverConfig config, String region, URI endpoint, String retryMode,
-      int maxAttempts, AnswerLimit limit, SdkHttpClient http) {
-    Ec2ClientBuilder ec2 = Ec2Client.builder()
-        .region(Region.of(region))
-        .credentialsProvider(credentials(config))
-        .httpClient(http)
-        .overrideConfiguration(o -> o.retryStrategy((retryMode.equals("adaptive")
-                ? AwsRetryStrategy.adaptiveRetryStrategy() : AwsRetryStrategy.standardRetryStrategy()).toBuilder()
-                .maxAttempts(maxAttempts).build())
-            .addExecutionInterceptor(new StreamingInstances(limit, config.get(CloudProperties.TIMEOUT))));
-    if (endpoint != null) {
-      ec2.endpointOverride(endpoint);
-    }
-    return ec2.build();
+  static URI regionalEndpoint(String region) {
+    Lazy<ProfileFile> profiles = new Lazy<>(ProfileFile::defaultProfileFile);
+    boolean fips = FipsEnabledProvider.builder().profileFile(profiles::getValue).build().isFipsEnabled()
+        .orElse(false);
+    boolean dualstack = DualstackEnabledProvider.builder().profileFile(profiles::getValue).build()
+        .isDualstackEnabled().orElse(false);
+    return Ec2Calls.regionalEndpoint(region, fips, dualstack);
   }
 
   private static List<Ec2Filter> filters(ResolverConfig config) {

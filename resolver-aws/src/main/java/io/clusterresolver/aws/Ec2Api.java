@@ -6,8 +6,8 @@ import java.util.function.Consumer;
 
 /**
  * The two EC2 actions a resolve sends, once each (the caller's {@code CloudApi} session retries what the
- * implementation does not): on the JDK's connections ({@link Ec2Calls}) or through the SDK's {@code Ec2Client}
- * ({@link SdkEc2}, with a proxy, the adaptive retry mode or a FIPS or dual-stack endpoint).
+ * implementation does not): {@link Ec2Calls} on the JDK's connections, and {@link AdaptiveEc2}, which retries them
+ * itself with the SDK's adaptive strategy.
  */
 interface Ec2Api {
 

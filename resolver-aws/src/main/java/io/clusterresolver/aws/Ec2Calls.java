@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +26,9 @@ import software.amazon.awssdk.http.SdkHttpMethod;
 import software.amazon.awssdk.http.SdkHttpRequest;
 import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
 import software.amazon.awssdk.http.auth.spi.signer.HttpSigner;
+import software.amazon.awssdk.regions.EndpointTag;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.regions.ServiceEndpointKey;
 import software.amazon.awssdk.regions.servicemetadata.Ec2ServiceMetadata;
 import software.amazon.awssdk.utils.http.SdkHttpUtils;
 
@@ -33,7 +36,8 @@ import software.amazon.awssdk.utils.http.SdkHttpUtils;
  * The EC2 actions of a resolve as the SDK's {@code Ec2Client} sends them (EC2's Query protocol: a {@code POST} of
  * {@code Action=…&Version=2016-11-15&…} as a form, its parameters in the order of the SDK's marshaller), signed by
  * the SDK's own SigV4 signer ({@link AwsV4HttpSigner}) with the identity of the SDK's credentials providers, on the
- * JDK's {@code HttpURLConnection} through the kit's {@link CloudHttp}: no client, service model, marshallers,
+ * JDK's {@code HttpURLConnection} through the kit's {@link CloudHttp} (through the proxy the SDK's client would have
+ * taken, {@link Ec2Proxies}): no client, service model, marshallers,
  * interceptor chain or retry strategy is built for two actions. A call is sent once on the caller's thread (the
  * session of the kit's {@code CloudApi} retries), within what is left of the resolve's deadline, its body under the
  * {@link AnswerLimit}, as {@link CloudHttp} bounds it.
@@ -57,29 +61,47 @@ final class Ec2Calls implements Ec2Api {
   private final CloudHttp http;
   private final Clock clock;
   private final int maxAttempts;
+  private final Ec2Proxies proxies;
 
   /**
    * Calls for {@code endpoint} (like {@code https://ec2.us-east-1.amazonaws.com}), signed for {@code region}.
    *
    * @param clock the signing time's clock (the system's; a fixed one in tests)
    * @param maxAttempts the attempts the session makes, sent in the {@code amz-sdk-request} header as the SDK does
+   * @param proxies the proxy of each call, as the SDK's client chose it
    */
   Ec2Calls(URI endpoint, String region, AwsCredentialsProvider credentials, AnswerLimit limit, Clock clock,
-      int maxAttempts) {
+      int maxAttempts, Ec2Proxies proxies) {
     this.endpoint = endpoint;
     this.region = region;
     this.credentials = credentials;
-    this.http = new CloudHttp(limit, CloudHttp.Redirects.REPORTED, null);
+    this.http = new CloudHttp(limit, CloudHttp.Redirects.REPORTED, null, proxies);
     this.clock = clock;
     this.maxAttempts = maxAttempts;
+    this.proxies = proxies;
+  }
+
+  /** EC2's endpoint in {@code region}, neither FIPS nor dual-stack. */
+  static URI regionalEndpoint(String region) {
+    return regionalEndpoint(region, false, false);
   }
 
   /**
-   * EC2's endpoint in {@code region}, from the regions module's table (its EC2 entry alone: looking it up by name with
-   * {@code ServiceMetadata.of} first loads the entries of every service, some 300 classes).
+   * EC2's endpoint in {@code region}, {@code fips} and {@code dualstack} or not, from the regions module's table (its
+   * EC2 entry alone: looking it up by name with {@code ServiceMetadata.of} first loads the entries of every service,
+   * some 300 classes), which gives what the SDK client's endpoint rules give ({@code Ec2EndpointTest},
+   * {@code Ec2EndpointVariantTest}).
    */
-  static URI regionalEndpoint(String region) {
-    return URI.create("https://" + new Ec2ServiceMetadata().endpointFor(Region.of(region)));
+  static URI regionalEndpoint(String region, boolean fips, boolean dualstack) {
+    List<EndpointTag> tags = new ArrayList<>(2);
+    if (fips) {
+      tags.add(EndpointTag.FIPS);
+    }
+    if (dualstack) {
+      tags.add(EndpointTag.DUALSTACK);
+    }
+    return URI.create("https://" + new Ec2ServiceMetadata().endpointFor(ServiceEndpointKey.builder()
+        .region(Region.of(region)).tags(tags).build()));
   }
 
   @Override
@@ -159,7 +181,9 @@ final class Ec2Calls implements Ec2Api {
   /**
    * The headers the SDK's SigV4 signer adds to {@code request} ({@code Authorization}, {@code X-Amz-Date}, and
    * {@code X-Amz-Security-Token} for session credentials): it signs the request as the JDK sends it, with the host
-   * and body length the JDK writes itself.
+   * and body length the JDK writes itself. Then, unsigned as the SDK's client added it, the SDK's proxy's
+   * {@code Proxy-Authorization} for an {@code http} endpoint ({@link Ec2Proxies#authorization}), which the proxy
+   * takes off.
    */
   Map<String, List<String>> sign(CloudHttp.Request request) {
     SdkHttpRequest.Builder unsigned = SdkHttpRequest.builder()
@@ -180,6 +204,10 @@ final class Ec2Calls implements Ec2Api {
         added.put(name, values);
       }
     });
+    String proxy = proxies.authorization(request.uri());
+    if (proxy != null) {
+      added.put("Proxy-Authorization", List.of(proxy));
+    }
     return added;
   }
 

@@ -15,19 +15,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
-import software.amazon.awssdk.awscore.exception.AwsServiceException;
-import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
-import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
-import software.amazon.awssdk.core.exception.SdkException;
 
 /**
  * Lists EC2 instances as members: every page of {@code DescribeInstances} under one deadline, read
  * with StAX ({@link InstancePage}) keeping only what a member needs, and accelerators from
  * {@code DescribeInstanceTypes} (read the same way), asked once per JVM and endpoint for the types not yet known (instance
  * types never change; membership is never cached), from the moment a page is read, while that call ends and
- * later pages are in flight. The calls are {@link Ec2Api}'s: {@link Ec2Calls} on the JDK's connections, or the SDK's
- * client ({@link SdkEc2}).
+ * later pages are in flight. The calls are {@link Ec2Api}'s: {@link Ec2Calls} on the JDK's connections, retried by
+ * the kit's session or, with {@code retry-mode=adaptive}, by the SDK's adaptive strategy ({@link AdaptiveEc2}).
  */
 final class Ec2MemberSource implements MemberSource {
 
@@ -199,8 +194,14 @@ final class Ec2MemberSource implements MemberSource {
     TYPE_CACHE.clear();
   }
 
-  /** The facts of a failed call ({@link Ec2Calls}' or the SDK client's), for the kit's one explanation of it. */
+  /** The facts of a failed call ({@link Ec2Calls}'), for the kit's one explanation of it. */
   static ApiFailure readFailure(RuntimeException e) {
+    if (e instanceof AdaptiveEc2.Exhausted) {
+      AdaptiveEc2.Exhausted exhausted = (AdaptiveEc2.Exhausted) e;
+      ApiFailure last = readFailure(exhausted.last());
+      return new ApiFailure(last.kind(), last.httpStatus(), last.errorCode(), last.message(), last.requestId(),
+          exhausted.attempts, last.retryAfter());
+    }
     if (e instanceof Ec2Calls.Failure) {
       Ec2Calls.Failure failure = (Ec2Calls.Failure) e;
       return ApiFailure.http(failure.status, failure.code != null ? failure.code : statusAlone(failure.status),
@@ -214,39 +215,19 @@ final class Ec2MemberSource implements MemberSource {
       return ApiFailure.of(cause instanceof java.net.SocketTimeoutException ? ApiFailure.Kind.TIMEOUT
           : ApiFailure.Kind.NO_RESPONSE, cause.getClass().getSimpleName() + ": " + cause.getMessage(), 1);
     }
-    int attempts = e instanceof SdkException && ((SdkException) e).numAttempts() != null
-        ? ((SdkException) e).numAttempts() : 1;
-    if (e instanceof ApiCallTimeoutException || e instanceof ApiCallAttemptTimeoutException) {
-      return ApiFailure.of(ApiFailure.Kind.TIMEOUT, e.getMessage(), attempts);
-    }
-    if (e instanceof AwsServiceException) {
-      AwsServiceException service = (AwsServiceException) e;
-      AwsErrorDetails details = service.awsErrorDetails();
-      String code = details == null ? null : details.errorCode();
-      if (code == null) {
-        // The SDK's client sends its body in streaming mode, where the JDK's HttpURLConnection hides the body of a
-        // 401 (it is read as an authentication challenge), so EC2's AuthFailure reaches us as a bare status.
-        code = statusAlone(service.statusCode());
-      }
-      return ApiFailure.http(service.statusCode(), code, details == null ? null : details.errorMessage(),
-          service.requestId(), attempts);
-    }
     String message = e.getClass().getSimpleName() + ": " + e.getMessage();
-    if (String.valueOf(e.getMessage()).contains("Unable to unmarshall")) {
-      return ApiFailure.of(ApiFailure.Kind.MALFORMED_RESPONSE, message, attempts);
-    }
     String text = String.valueOf(e.getMessage());
     if (text.contains("Unable to load credentials")) {
       // The SDK lists every provider of the chain with its reason: name the chain, not its 2 KB dump.
       return ApiFailure.of(ApiFailure.Kind.CREDENTIALS, "none of the default chain's sources had credentials: system"
           + " properties, environment variables, web identity, the profile file, the container and the instance"
-          + " role", attempts);
+          + " role", 1);
     }
     if (text.contains("Profile file contained no credentials")) {
       int colon = text.indexOf(": ProfileFile(");
-      return ApiFailure.of(ApiFailure.Kind.CREDENTIALS, colon > 0 ? text.substring(0, colon) : text, attempts);
+      return ApiFailure.of(ApiFailure.Kind.CREDENTIALS, colon > 0 ? text.substring(0, colon) : text, 1);
     }
-    return ApiFailure.of(ApiFailure.Kind.NO_RESPONSE, message, attempts);
+    return ApiFailure.of(ApiFailure.Kind.NO_RESPONSE, message, 1);
   }
 
   /** What an error status without EC2's error answer is called. */

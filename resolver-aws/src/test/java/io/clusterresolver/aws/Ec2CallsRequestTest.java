@@ -88,7 +88,8 @@ class Ec2CallsRequestTest {
   }
 
   private Ec2Calls ours() {
-    return new Ec2Calls(server.uri(), "eu-central-2", CREDENTIALS, AnswerLimit.ofBytes(1 << 20), Clock.systemUTC(), 3);
+    return new Ec2Calls(server.uri(), "eu-central-2", CREDENTIALS, AnswerLimit.ofBytes(1 << 20), Clock.systemUTC(), 3,
+        Ec2Proxies.fromSettings());
   }
 
   private Ec2Client sdk() {
@@ -201,8 +202,8 @@ class Ec2CallsRequestTest {
   void errorAnswersAreReadAsTheSdksClientReadsThem(String answer) {
     error.set(answer);
     Ec2Calls.Failure ours = catchThrowableOfType(() -> new Ec2Calls(server.uri(), "eu-central-2", CREDENTIALS,
-        AnswerLimit.ofBytes(1 << 20), Clock.systemUTC(), 1).describeInstanceTypes(List.of("c5.xlarge"),
-        Duration.ofSeconds(10)), Ec2Calls.Failure.class);
+        AnswerLimit.ofBytes(1 << 20), Clock.systemUTC(), 1, Ec2Proxies.fromSettings())
+        .describeInstanceTypes(List.of("c5.xlarge"), Duration.ofSeconds(10)), Ec2Calls.Failure.class);
     AwsServiceException sdks;
     try (Ec2Client sdk = Ec2Client.builder().region(Region.of("eu-central-2")).endpointOverride(server.uri())
         .credentialsProvider(CREDENTIALS).httpClient(UrlConnectionHttpClient.create())

@@ -7,9 +7,6 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.ConfigurationException;
 import io.clusterresolver.ClusterResolvers;
-import io.clusterresolver.cloud.AnswerLimit;
-import io.clusterresolver.spi.PropertySources;
-import io.clusterresolver.spi.ResolverConfig;
 import io.clusterresolver.testkit.SimulatedEc2;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -21,95 +18,74 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import software.amazon.awssdk.http.ExecutableHttpRequest;
-import software.amazon.awssdk.http.HttpExecuteRequest;
-import software.amazon.awssdk.http.HttpExecuteResponse;
-import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 
 /**
- * What the SDK's own settings ask of the endpoint and the connection takes the SDK's {@code Ec2Client} path: a FIPS or
- * dual-stack endpoint (system property, profile), which its endpoint rules give, and the JDK's {@code https.proxyHost},
- * which its connections follow. The oracle is an {@code Ec2Client} given the same flags on its builder.
+ * What the SDK's own settings ask of the endpoint and the connection, without the SDK's {@code Ec2Client}: a FIPS or
+ * dual-stack endpoint (variable, system property, profile) from the regions module's table, and the JDK's
+ * {@code https.proxyHost}, which the calls' connections follow. The oracle is an {@code Ec2Client} given the same
+ * flags on its builder: its endpoint rules.
  */
 class Ec2EndpointVariantTest {
 
-  /** An HTTP client that keeps where the request was going and sends nothing. */
-  private static final class Recording implements SdkHttpClient {
-    final AtomicReference<URI> sent = new AtomicReference<>();
-
-    @Override
-    public ExecutableHttpRequest prepareRequest(HttpExecuteRequest request) {
-      sent.set(request.httpRequest().getUri());
-      return new ExecutableHttpRequest() {
-        @Override
-        public HttpExecuteResponse call() throws IOException {
-          throw new IOException("not sent: a test");
-        }
-
-        @Override
-        public void abort() {}
-      };
-    }
-
-    @Override
-    public void close() {}
+  @ParameterizedTest
+  @CsvSource({
+      "us-east-1, true, false", "us-east-1, false, true", "us-east-1, true, true",
+      "us-gov-west-1, true, false", "us-gov-west-1, false, true", "us-gov-west-1, true, true",
+      "cn-north-1, true, false", "cn-north-1, false, true", "cn-north-1, true, true",
+      "eu-central-2, true, false", "eu-central-2, false, true", "ca-west-1, true, true",
+      "ap-southeast-5, false, true"})
+  void aFipsOrDualstackEndpointIsTheSdkClientsOne(String region, boolean fips, boolean dualstack) {
+    assertThat(Ec2Calls.regionalEndpoint(region, fips, dualstack))
+        .isEqualTo(Ec2EndpointTest.sentBy(Ec2Client.builder().fipsEnabled(fips).dualstackEnabled(dualstack), region));
   }
 
   @ParameterizedTest
-  @CsvSource({
-      "us-east-1, aws.useFipsEndpoint", "us-gov-west-1, aws.useFipsEndpoint", "cn-north-1, aws.useFipsEndpoint",
-      "us-east-1, aws.useDualstackEndpoint", "us-gov-west-1, aws.useDualstackEndpoint",
-      "cn-north-1, aws.useDualstackEndpoint"})
-  void aFipsOrDualstackEndpointAskedByASystemPropertyIsTheSdkClientsOne(String region, String property) {
-    assumeThat(Ec2Http.fipsOrDualstackAsked()).as("neither asked for by this machine's settings").isFalse();
+  @CsvSource({"us-east-1, aws.useFipsEndpoint", "us-gov-west-1, aws.useDualstackEndpoint"})
+  void aFlagAskedByASystemPropertyChoosesTheEndpoint(String region, String property) {
+    assumeThat(neitherAsked()).as("neither asked for by this machine's settings").isTrue();
     boolean fips = property.equals("aws.useFipsEndpoint");
     URI expected = Ec2EndpointTest.sentBy(Ec2Client.builder().fipsEnabled(fips).dualstackEnabled(!fips), region);
-    URI regional = Ec2Calls.regionalEndpoint(region);
-    assertThat(AwsResolverFactory.needsSdkClient(regional, false, "standard")).isFalse();
     String before = System.getProperty(property);
     System.setProperty(property, "true");
     try {
-      assertThat(AwsResolverFactory.needsSdkClient(regional, false, "standard")).as("the SDK client's path").isTrue();
-      assertThat(AwsResolverFactory.needsSdkClient(URI.create("https://vpce-1.ec2.example"), true, "standard"))
-          .as("an endpoint override is kept").isFalse();
-      assertThat(sentByOurClient(region)).isEqualTo(expected);
+      assertThat(AwsResolverFactory.regionalEndpoint(region)).isEqualTo(expected);
     } finally {
       AwsTestSupport.restoreProperty(property, before);
     }
   }
 
   @Test
-  void dualstackAskedByTheProfileIsTheSdkClientsOne(@TempDir Path dir) throws IOException {
-    assumeThat(Ec2Http.fipsOrDualstackAsked()).as("neither asked for by this machine's settings").isFalse();
+  void dualstackAskedByTheProfileChoosesTheEndpoint(@TempDir Path dir) throws IOException {
+    assumeThat(neitherAsked()).as("neither asked for by this machine's settings").isTrue();
     assumeThat(System.getenv("AWS_PROFILE")).isNull();
     URI expected = Ec2EndpointTest.sentBy(Ec2Client.builder().dualstackEnabled(true), "eu-central-2");
     Path config = Files.writeString(dir.resolve("config"), "[default]\nuse_dualstack_endpoint = true\n");
     String before = System.getProperty("aws.configFile");
     System.setProperty("aws.configFile", config.toString());
     try {
-      assertThat(AwsResolverFactory.needsSdkClient(Ec2Calls.regionalEndpoint("eu-central-2"), false, "standard"))
-          .isTrue();
-      assertThat(sentByOurClient("eu-central-2")).isEqualTo(expected);
+      assertThat(AwsResolverFactory.regionalEndpoint("eu-central-2")).isEqualTo(expected);
     } finally {
       AwsTestSupport.restoreProperty("aws.configFile", before);
     }
   }
 
+  /** Whether this machine's own SDK settings ask for neither a FIPS nor a dual-stack endpoint. */
+  private static boolean neitherAsked() {
+    return AwsResolverFactory.regionalEndpoint("us-east-1").equals(Ec2Calls.regionalEndpoint("us-east-1"));
+  }
+
   @Test
   void aFlagThatIsNotABooleanIsAConfigurationError() {
-    assumeThat(Ec2Http.fipsOrDualstackAsked()).as("neither asked for by this machine's settings").isFalse();
+    assumeThat(neitherAsked()).as("neither asked for by this machine's settings").isTrue();
     Map<String, String> p = Map.of("clusterresolver.aws.region", "us-gov-west-1",
         "clusterresolver.aws.imds-endpoint", "http://127.0.0.1:9",
         "clusterresolver.aws.access-key-id", AwsTestSupport.ACCESS_KEY,
@@ -154,8 +130,6 @@ class Ec2EndpointVariantTest {
       System.setProperty("https.proxyHost", "127.0.0.1");
       System.setProperty("https.proxyPort", String.valueOf(proxy.getLocalPort()));
       try {
-        assertThat(AwsResolverFactory.needsSdkClient(Ec2Calls.regionalEndpoint("us-east-1"), false, "standard"))
-            .isTrue();
         Throwable thrown = catchThrowable(() -> ClusterResolvers.create("aws", p, Map.of()).clusterSpec());
         assertThat(thrown).isInstanceOf(ClusterResolverException.class);
       } finally {
@@ -165,19 +139,5 @@ class Ec2EndpointVariantTest {
       assertThat(firstLine.get(10, TimeUnit.SECONDS)).as("what the proxy was asked")
           .startsWith("CONNECT ec2.us-east-1.amazonaws.com:443 ");
     }
-  }
-
-  /** Where our factory's SDK client sends {@code DescribeInstances} in {@code region}, with no endpoint override. */
-  private static URI sentByOurClient(String region) {
-    Map<String, String> p = Map.of("clusterresolver.aws.access-key-id", "AKIDEXAMPLE",
-        "clusterresolver.aws.secret-access-key", "secret", "clusterresolver.aws.region", region);
-    ResolverConfig config =
-        ResolverConfig.resolve("aws", AwsProperties.ALL, PropertySources.withEnvironment(p, Map.of()));
-    Recording http = new Recording();
-    try (Ec2Client ours = AwsResolverFactory.sdkClient(config, region, null, "standard", 1, AnswerLimit.of(config),
-        http)) {
-      catchThrowable(() -> new SdkEc2(ours).describeInstances(List.of(), 5, null, Duration.ofSeconds(5), page -> { }));
-    }
-    return http.sent.get();
   }
 }

@@ -104,7 +104,17 @@ public final class AnswerLimit {
    * @param tls the TLS sockets' factory, or {@code null} for the JDK's default
    */
   public HttpURLConnection open(URL url, SSLSocketFactory tls) throws IOException {
-    URLConnection connection = url.openConnection(Proxy.NO_PROXY);
+    return open(url, tls, Proxy.NO_PROXY);
+  }
+
+  /**
+   * As {@link #open(URL, SSLSocketFactory)}, through {@code proxy}: an HTTP proxy is asked for an {@code http} URL in
+   * the request line and tunnels an {@code https} one ({@code CONNECT}), as the JDK's connections do.
+   *
+   * @param proxy the proxy, or {@link Proxy#NO_PROXY} for none
+   */
+  public HttpURLConnection open(URL url, SSLSocketFactory tls, Proxy proxy) throws IOException {
+    URLConnection connection = url.openConnection(Objects.requireNonNull(proxy, "proxy"));
     if (tls != null && connection instanceof HttpsURLConnection https) {
       https.setSSLSocketFactory(tls);
     }

@@ -5,8 +5,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.HttpURLConnection;
+import java.net.Proxy;
+import java.net.ProxySelector;
 import java.net.SocketTimeoutException;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -236,17 +239,32 @@ public final class CloudHttp {
   private final AnswerLimit limit;
   private final Redirects redirects;
   private final SSLSocketFactory tls;
+  /** The proxy of each connection, or {@code null}: none, whatever the JDK's settings say. */
+  private final ProxySelector proxies;
 
   /**
-   * Calls bounded by {@code limit}.
+   * Calls bounded by {@code limit}, straight to the API's host: no proxy, whatever the JDK's proxy settings say.
    *
    * @param tls the TLS of {@code https} calls (a cluster's own certificate authority), or {@code null} for the JDK's
    *     default
    */
   public CloudHttp(AnswerLimit limit, Redirects redirects, SSLSocketFactory tls) {
+    this(limit, redirects, tls, null);
+  }
+
+  /**
+   * Calls bounded by {@code limit}, each connection through the first proxy {@code proxies} gives for its URI (an
+   * HTTP proxy tunnels an {@code https} call with {@code CONNECT}): the JDK's {@link ProxySelector#getDefault()}
+   * ({@code https.proxyHost}, {@code http.nonProxyHosts}, …), or the settings of the cloud's own SDK.
+   *
+   * @param tls the TLS of {@code https} calls, or {@code null} for the JDK's default
+   * @param proxies the proxy of each URI, or {@code null} for none
+   */
+  public CloudHttp(AnswerLimit limit, Redirects redirects, SSLSocketFactory tls, ProxySelector proxies) {
     this.limit = Objects.requireNonNull(limit, "limit");
     this.redirects = Objects.requireNonNull(redirects, "redirects");
     this.tls = tls;
+    this.proxies = proxies;
   }
 
   /**
@@ -299,9 +317,25 @@ public final class CloudHttp {
     }
   }
 
-  /** A bounded connection with this client's TLS (the bounded wrapper is no {@code HttpsURLConnection} itself). */
+  /**
+   * A bounded connection with this client's TLS (the bounded wrapper is no {@code HttpsURLConnection} itself) and
+   * proxy.
+   */
   private HttpURLConnection open(URL url) throws IOException {
-    return limit.open(url, tls);
+    return limit.open(url, tls, proxy(url));
+  }
+
+  /** The first proxy the selector gives for {@code url} (a {@code DIRECT} one is none). */
+  private Proxy proxy(URL url) throws IOException {
+    if (proxies == null) {
+      return Proxy.NO_PROXY;
+    }
+    try {
+      List<Proxy> chosen = proxies.select(url.toURI());
+      return chosen == null || chosen.isEmpty() ? Proxy.NO_PROXY : chosen.get(0);
+    } catch (URISyntaxException e) {
+      throw new IOException(url + " is no URI: " + e.getMessage(), e);
+    }
   }
 
   private HttpURLConnection connect(CallAlarm alarm, Request request, Authorization authorization, int millis)

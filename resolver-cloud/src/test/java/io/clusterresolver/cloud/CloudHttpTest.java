@@ -7,7 +7,12 @@ import io.clusterresolver.testkit.RecordingHttpServer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Proxy;
+import java.net.ProxySelector;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -17,7 +22,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
@@ -246,6 +253,74 @@ class CloudHttpTest {
         assertThat(answer.text()).isEqualTo("busy");
       }
     }
+  }
+
+  @Test
+  void throughAProxyAnHttpCallNamesItsWholeUriAndAnHttpsCallIsTunnelled() throws Exception {
+    try (ServerSocket proxy = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      // The selector's proxy for every URI; the hosts need not exist: only the proxy is connected to.
+      ProxySelector selector = ProxySelector.of(new InetSocketAddress("127.0.0.1", proxy.getLocalPort()));
+      CloudHttp viaProxy = new CloudHttp(LIMIT, CloudHttp.Redirects.REPORTED, null, selector);
+
+      CompletableFuture<List<String>> asked = answerOnce(proxy, "HTTP/1.1 200 OK\r\nContent-Length: 8\r\n"
+          + "Connection: close\r\n\r\nproxied!");
+      try (CloudHttp.Answer answer = viaProxy.send(
+          CloudHttp.Request.get(URI.create("http://ec2.example.invalid:8080/list?a=1")), CloudHttp.Authorization.NONE,
+          TIME)) {
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.text()).isEqualTo("proxied!");
+      }
+      // RFC 9112 3.2.2: a request to a proxy names the target in absolute form.
+      assertThat(asked.get(10, TimeUnit.SECONDS).get(0))
+          .isEqualTo("GET http://ec2.example.invalid:8080/list?a=1 HTTP/1.1");
+
+      asked = answerOnce(proxy, "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n");
+      assertThatThrownBy(() -> viaProxy.send(CloudHttp.Request.get(URI.create("https://ec2.example.invalid/")),
+          CloudHttp.Authorization.NONE, TIME)).isInstanceOf(IOException.class).hasMessageContaining("502");
+      // RFC 9110 9.3.6: an https target is reached through a tunnel the proxy opens to its authority.
+      assertThat(asked.get(10, TimeUnit.SECONDS).get(0)).isEqualTo("CONNECT ec2.example.invalid:443 HTTP/1.1");
+    }
+  }
+
+  @Test
+  void aDirectProxyOrNoSelectorGoesStraightToTheHost() throws Exception {
+    try (RecordingHttpServer server = RecordingHttpServer.start((request, exchange) ->
+        RecordingHttpServer.send(exchange, 200, Map.of(), utf8("direct")))) {
+      ProxySelector direct = new ProxySelector() {
+        @Override
+        public List<Proxy> select(URI uri) {
+          return List.of(Proxy.NO_PROXY);
+        }
+
+        @Override
+        public void connectFailed(URI uri, java.net.SocketAddress address, IOException e) {}
+      };
+      try (CloudHttp.Answer answer = new CloudHttp(LIMIT, CloudHttp.Redirects.REPORTED, null, direct)
+          .send(CloudHttp.Request.get(server.uri().resolve("/x")), CloudHttp.Authorization.NONE, TIME)) {
+        assertThat(answer.text()).isEqualTo("direct");
+      }
+      assertThat(server.requests()).hasSize(1);
+    }
+  }
+
+  /** Accepts one connection on {@code proxy}, keeps the request's head, answers {@code answer} and closes. */
+  private static CompletableFuture<List<String>> answerOnce(ServerSocket proxy, String answer) {
+    return CompletableFuture.supplyAsync(() -> {
+      try (Socket socket = proxy.accept()) {
+        BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(),
+            StandardCharsets.US_ASCII));
+        List<String> head = new java.util.ArrayList<>();
+        for (String line = in.readLine(); line != null && !line.isEmpty(); line = in.readLine()) {
+          head.add(line);
+        }
+        OutputStream out = socket.getOutputStream();
+        out.write(answer.getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        return head;
+      } catch (IOException e) {
+        return List.of(e.toString());
+      }
+    });
   }
 
   private static byte[] gzip(byte[] bytes) throws IOException {
