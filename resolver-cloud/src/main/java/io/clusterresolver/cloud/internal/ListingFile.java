@@ -62,7 +62,7 @@ final class ListingFile {
    */
   private static final byte[] CHECKSUM_CONTEXT = ListingSeal.utf8("shared listing file v2, crc32c");
   /** Bytes of the unkeyed checksum. */
-  static final int CHECKSUM_LENGTH = Integer.BYTES;
+  private static final int CHECKSUM_LENGTH = Integer.BYTES;
 
   private final Path file;
   private final String query;
