@@ -87,10 +87,8 @@ public record Listing(long listedAt, long finishedAt, List<Member> members) {
    * @throws IOException when it ends early
    */
   public static Listing readFrom(DataInputStream in, String query) throws IOException {
-    if (in.readInt() != MAGIC || !in.readUTF().equals(query)) {
-      return null;
-    }
-    return whole(in, readMembers(in, in.readLong(), in.readLong()));
+    Header header = Header.readFrom(in, query);
+    return header == null ? null : header.readMembers(in);
   }
 
   /**
@@ -100,12 +98,38 @@ public record Listing(long listedAt, long finishedAt, List<Member> members) {
    */
   public static Listing readIfAnswers(DataInputStream in, String query, long asked, Duration maxAge)
       throws IOException {
-    if (in.readInt() != MAGIC || !in.readUTF().equals(query)) {
-      return null;
+    Header header = Header.readFrom(in, query);
+    return header != null && header.answers(asked, maxAge) ? header.readMembers(in) : null;
+  }
+
+  /**
+   * The times at the head of a listing's binary form: what decides whether it answers, read without
+   * its members (a shared file is checked against them before its seal is computed over the whole).
+   */
+  record Header(long listedAt, long finishedAt) {
+
+    /**
+     * The header of a listing of {@code query} (a bounded read: the magic, a string of at most 64 KiB
+     * and two longs); {@code null} when it is not a listing or answers another query.
+     *
+     * @throws IOException when it ends early or the query is not UTF-8 as {@link DataOutput#writeUTF} writes it
+     */
+    static Header readFrom(DataInput in, String query) throws IOException {
+      if (in.readInt() != MAGIC || !in.readUTF().equals(query)) {
+        return null;
+      }
+      return new Header(in.readLong(), in.readLong());
     }
-    long listedAt = in.readLong();
-    long finishedAt = in.readLong();
-    return answers(listedAt, finishedAt, asked, maxAge) ? whole(in, readMembers(in, listedAt, finishedAt)) : null;
+
+    /** As {@link Listing#answers}. */
+    boolean answers(long asked, Duration maxAge) {
+      return Listing.answers(listedAt, finishedAt, asked, maxAge);
+    }
+
+    /** The members that follow this header in {@code in}; {@code null} when more follows them. */
+    Listing readMembers(DataInputStream in) throws IOException {
+      return whole(in, Listing.readMembers(in, listedAt, finishedAt));
+    }
   }
 
   /** {@code listing} if nothing follows it in {@code in}: a file or answer with more is not one listing. */

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.System.Logger.Level;
+import java.nio.ByteBuffer;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -23,17 +24,22 @@ import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Set;
+import java.util.zip.CRC32C;
 
 /**
  * The file one {@link Listing} is shared through on a host. Written to a new temporary file (created
  * exclusively, readable by this user only) and moved into place, so a reader sees a whole listing or
- * none; sealed ({@link ListingSeal}, under the relay secret when there is one). Any file that is a
- * symbolic link, does not verify, does not read back whole, answers another query or says it
- * finished in the future is treated as absent.
+ * none; sealed under the relay secret when there is one ({@link ListingSeal}), else followed by a
+ * CRC32C checksum, which catches damage as the unkeyed seal did (that one proves no secret either)
+ * for a twentieth of its cold cost. Any file that is a symbolic link, does not verify, does not read
+ * back whole, answers another query or says it finished in the future is treated as absent. Its
+ * header (query and times) is read first: a file that could not answer is ignored without computing
+ * its seal over the whole content, one that could is verified before any of it is used.
  */
 final class ListingFile {
 
@@ -48,7 +54,15 @@ final class ListingFile {
       PosixFilePermission.GROUP_WRITE, PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.OTHERS_READ,
       PosixFilePermission.OTHERS_WRITE, PosixFilePermission.OTHERS_EXECUTE);
 
+  /** The keyed seal's context (the keyed format is v1's). */
   private static final String SEAL_CONTEXT = "shared listing file v1";
+  /**
+   * What the unkeyed checksum covers before the content. v2: a v1 file's trailer (an HMAC-SHA256 under
+   * a public key, 32 bytes) does not check as one, so such files are ignored like damaged ones.
+   */
+  private static final byte[] CHECKSUM_CONTEXT = ListingSeal.utf8("shared listing file v2, crc32c");
+  /** Bytes of the unkeyed checksum. */
+  private static final int CHECKSUM_LENGTH = Integer.BYTES;
 
   private final Path file;
   private final String query;
@@ -135,27 +149,61 @@ final class ListingFile {
     try {
       byte[] bytes;
       try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
-        bytes = in.readNBytes(MAX_BYTES + ListingSeal.LENGTH + 1);
+        bytes = in.readNBytes(MAX_BYTES + trailerLength() + 1);
       }
-      int length = bytes.length - ListingSeal.LENGTH;
-      if (length < 0 || length > MAX_BYTES || !seal.verifies(Arrays.copyOfRange(bytes, length, bytes.length),
-          SEAL_CONTEXT, Arrays.copyOf(bytes, length))) {
-        LOG.log(Level.DEBUG, () -> "ignoring the shared listing " + file + ": it does not verify");
-        return null;
+      int length = bytes.length - trailerLength();
+      if (length < 0 || length > MAX_BYTES) {
+        return ignored("it does not verify");
       }
-      Listing listing = Listing.readIfAnswers(new DataInputStream(new ByteArrayInputStream(bytes, 0, length)), query,
-          asked, maxAge);
-      if (listing != null && (listing.finishedAt() > now || listing.listedAt() > listing.finishedAt())) {
-        LOG.log(Level.DEBUG, () -> "ignoring the shared listing " + file + ": its times are in the future");
-        return null;
+      DataInputStream content = new DataInputStream(new ByteArrayInputStream(bytes, 0, length));
+      // Not yet verified: whatever it says can only make this file ignored, as a damaged one is.
+      Listing.Header header = Listing.Header.readFrom(content, query);
+      if (header == null) {
+        return ignored("it is not a listing of this query");
       }
-      return listing;
+      if (!header.answers(asked, maxAge)) {
+        return ignored("it does not answer this resolve (listed at " + header.listedAt() + ", finished at "
+            + header.finishedAt() + ", asked at " + asked + ")");
+      }
+      if (header.finishedAt() > now || header.listedAt() > header.finishedAt()) {
+        return ignored("its times are in the future");
+      }
+      if (!verifies(bytes, length)) {
+        return ignored("it does not verify");
+      }
+      Listing listing = header.readMembers(content);
+      return listing != null ? listing : ignored("more follows the listing");
     } catch (NoSuchFileException e) {
       return null;
     } catch (IOException | RuntimeException e) {
       LOG.log(Level.DEBUG, () -> "ignoring the shared listing " + file + " (" + e + ")");
       return null;
     }
+  }
+
+  private Listing ignored(String why) {
+    LOG.log(Level.DEBUG, () -> "ignoring the shared listing " + file + ": " + why);
+    return null;
+  }
+
+  private int trailerLength() {
+    return seal.keyed() ? ListingSeal.LENGTH : CHECKSUM_LENGTH;
+  }
+
+  /** The seal or checksum that follows {@code content}'s first {@code length} bytes in the file. */
+  private byte[] trailer(byte[] content, int length) {
+    if (seal.keyed()) {
+      return seal.seal(SEAL_CONTEXT, length == content.length ? content : Arrays.copyOf(content, length));
+    }
+    CRC32C checksum = new CRC32C();
+    checksum.update(CHECKSUM_CONTEXT);
+    checksum.update(content, 0, length);
+    return ByteBuffer.allocate(CHECKSUM_LENGTH).putInt((int) checksum.getValue()).array();
+  }
+
+  /** Whether the file's {@code bytes} end with the trailer of their first {@code length} (compared in constant time). */
+  private boolean verifies(byte[] bytes, int length) {
+    return MessageDigest.isEqual(Arrays.copyOfRange(bytes, length, bytes.length), trailer(bytes, length));
   }
 
   /** Leaves a listing for the others; trouble is logged, never thrown (they will list for themselves). */
@@ -171,7 +219,7 @@ final class ListingFile {
       tmp = Files.createTempFile(file.getParent(), file.getFileName() + ".", ".tmp", ownerOnly(file.getParent()));
       try (OutputStream out = Files.newOutputStream(tmp, LinkOption.NOFOLLOW_LINKS, StandardOpenOption.WRITE)) {
         out.write(content);
-        out.write(seal.seal(SEAL_CONTEXT, content));
+        out.write(trailer(content, content.length));
       }
       try {
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

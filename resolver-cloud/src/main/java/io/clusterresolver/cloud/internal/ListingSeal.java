@@ -20,7 +20,8 @@ import javax.crypto.spec.SecretKeySpec;
  * context word and every part is length-prefixed, so a seal (or an answer's additional data) made
  * for one use or one split of the parts never verifies another. Without a secret
  * ({@linkplain #unkeyed() unkeyed}) the seal is only a checksum: it catches damage, not forgery, and
- * nothing is encrypted.
+ * nothing is encrypted (a shared listing file without a secret carries a CRC32C instead, cheaper
+ * for the same purpose: {@link ListingFile}).
  */
 final class ListingSeal {
 
@@ -71,11 +72,6 @@ final class ListingSeal {
   /** The seal of {@code parts} for the use named {@code context}. */
   byte[] seal(String context, byte[]... parts) {
     return hmac(macKey, framed(context, parts));
-  }
-
-  /** Whether {@code seal} is the seal of {@code parts} for {@code context}, compared in constant time. */
-  boolean verifies(byte[] seal, String context, byte[]... parts) {
-    return seal != null && MessageDigest.isEqual(seal, seal(context, parts));
   }
 
   /**
@@ -159,7 +155,7 @@ final class ListingSeal {
   /**
    * HMAC-SHA256 (RFC 2104) on the JDK's SHA-256. Not {@code javax.crypto.Mac}: looking it up loads the JCE,
    * its policy files and provider checks (a cold tpu resolve: 75 classes and 1.6 MiB of its resident set),
-   * which every cold resolve that shares a listing paid for a checksum (issue 23). {@code ListingSealTest} checks it against RFC 4231 and
+   * which every cold resolve that shares a listing paid for a checksum (issue 23). {@code RelayEncryptionTest} checks it against RFC 4231 and
    * against {@code Mac}.
    */
   static byte[] hmac(byte[] key, byte[] data) {
