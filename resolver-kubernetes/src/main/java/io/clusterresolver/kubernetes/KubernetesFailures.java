@@ -1,10 +1,7 @@
 package io.clusterresolver.kubernetes;
 
 import io.clusterresolver.cloud.ApiFailure;
-import java.net.SocketTimeoutException;
-import java.net.http.HttpTimeoutException;
 import java.time.Duration;
-import java.util.concurrent.TimeoutException;
 
 /** Reads the facts of a failed API call for {@link io.clusterresolver.cloud.CloudApi}. */
 final class KubernetesFailures {
@@ -59,17 +56,7 @@ final class KubernetesFailures {
       return ApiFailure.http(e.code(), e.status().reason(), e.status().message(), e.auditId(), 1)
           .withRetryAfter(e.retryAfter());
     }
-    for (Throwable t = failure; t != null; t = t.getCause()) {
-      // the JDK's HttpURLConnection (a read, or CloudHttp's alarm), fabric8's java.net.http client, a join's wait
-      if (t instanceof SocketTimeoutException || t instanceof HttpTimeoutException || t instanceof TimeoutException) {
-        return ApiFailure.of(ApiFailure.Kind.TIMEOUT, t.getMessage(), 1);
-      }
-    }
-    Throwable root = failure;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
-    return ApiFailure.of(ApiFailure.Kind.NO_RESPONSE, root.getClass().getSimpleName()
-        + (root.getMessage() == null ? "" : ": " + root.getMessage()), 1);
+    // the JDK's HttpURLConnection (a read, or CloudHttp's alarm), fabric8's java.net.http client, a join's wait
+    return ApiFailure.withoutAnswer(failure);
   }
 }
