@@ -461,8 +461,8 @@ class GceProviderTest {
           "relay-max-age", "1m", "shared-listing-max-age", "1m",
           "relay-serve", Boolean.toString(h == 0), "shared-listing-dir", dir.resolve("host-" + h).toString())::clusterSpec);
     }
-    // Generous waits: a host that gave up waiting for the relay would list for itself, and under load that is time,
-    // not a second listing the relay should have saved.
+    // Generous waits: a host that gave up waiting for the relay would list for itself, and the count of listings
+    // below would then measure the machine's load, not the relay.
     assertThat(Together.call(hosts, Duration.ofSeconds(180))).allSatisfy(spec -> assertThat(spec.jobTasks("worker"))
         .containsExactlyElementsOf(members.stream().map(i -> i.networkIp().get() + ":8888").collect(Collectors.toList())));
     assertThat(gce.callCount("instances.aggregatedList")).as("one listing of two pages for eight hosts").isEqualTo(2);
