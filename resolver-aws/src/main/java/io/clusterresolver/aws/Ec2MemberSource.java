@@ -211,9 +211,7 @@ final class Ec2MemberSource implements MemberSource {
       return ApiFailure.of(ApiFailure.Kind.MALFORMED_RESPONSE, e.getMessage(), 1);
     }
     if (e instanceof java.io.UncheckedIOException) {
-      java.io.IOException cause = ((java.io.UncheckedIOException) e).getCause();
-      return ApiFailure.of(cause instanceof java.net.SocketTimeoutException ? ApiFailure.Kind.TIMEOUT
-          : ApiFailure.Kind.NO_RESPONSE, cause.getClass().getSimpleName() + ": " + cause.getMessage(), 1);
+      return ApiFailure.withoutAnswer(e);
     }
     String message = e.getClass().getSimpleName() + ": " + e.getMessage();
     String text = String.valueOf(e.getMessage());

@@ -3,9 +3,7 @@ package io.clusterresolver.azure;
 import com.azure.core.exception.ClientAuthenticationException;
 import io.clusterresolver.cloud.ApiFailure;
 import io.clusterresolver.cloud.RetryAfter;
-import java.net.SocketTimeoutException;
 import java.time.Instant;
-import java.util.concurrent.TimeoutException;
 import reactor.core.Exceptions;
 
 /** Reads the facts of an ARM call's failure (ARM's {@code {"error":{"code","message"}}} and {@code x-ms-request-id}). */
@@ -32,18 +30,18 @@ final class ArmFailures {
           message != null ? message : firstLine(answer.getMessage()), answer.header("x-ms-request-id"), attempts)
           .withRetryAfter(RetryAfter.fromHeaders(answer::header, Instant.now()));
     }
+    ApiFailure withoutAnswer = ApiFailure.withoutAnswer(t);
+    if (withoutAnswer.kind() == ApiFailure.Kind.TIMEOUT) {
+      return withoutAnswer;
+    }
     for (Throwable c = t; c != null; c = c.getCause()) {
-      if (c instanceof TimeoutException || c instanceof SocketTimeoutException) {
-        return ApiFailure.of(ApiFailure.Kind.TIMEOUT, c.getClass().getSimpleName(), attempts);
-      }
       String name = c.getClass().getName();
       if (name.contains("Json") || name.contains("Deserializ") || name.contains("MismatchedInput")) {
         return ApiFailure.of(ApiFailure.Kind.MALFORMED_RESPONSE, c.getClass().getSimpleName() + ": "
             + firstLine(c.getMessage()), attempts);
       }
     }
-    return ApiFailure.of(ApiFailure.Kind.NO_RESPONSE, t.getClass().getSimpleName() + ": " + firstLine(t.getMessage()),
-        attempts);
+    return withoutAnswer;
   }
 
   private static String firstLine(String s) {

@@ -1,6 +1,10 @@
 package io.clusterresolver.cloud;
 
+import java.io.IOException;
+import java.net.SocketTimeoutException;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
+import java.util.concurrent.TimeoutException;
 
 /**
  * What went wrong in one cloud API call, as a provider reads it off its SDK's exception: the facts
@@ -68,6 +72,39 @@ public record ApiFailure(Kind kind, int httpStatus, String errorCode, String mes
   /** A failure of another kind, with the exception's message as detail. */
   public static ApiFailure of(Kind kind, String message, int attempts) {
     return new ApiFailure(kind, 0, null, message, null, attempts);
+  }
+
+  /**
+   * The failure of a call that got no answer from the API, read off the transport's exception the same way for every
+   * client (the JDK's {@code HttpURLConnection} and {@code HttpClient}, an SDK's, a wait for another thread): {@link
+   * Kind#TIMEOUT} when a timeout is anywhere in the cause chain ({@link SocketTimeoutException} from a connect or
+   * read, {@link HttpTimeoutException} (and its connect timeout), {@link TimeoutException} from a future), else {@link
+   * Kind#NO_RESPONSE} (connection refused or reset, an unknown host, a failed TLS handshake), which {@link
+   * #isRetryable()}. Its message is the transport's own exception (the innermost {@link IOException}, else the
+   * innermost cause): {@code "ConnectException: Connection refused"}. A provider's failure reader reads its API's
+   * error answers and the errors its client names itself first, then hands the rest here.
+   *
+   * @param e what the call threw, or what it was wrapped in ({@link java.io.UncheckedIOException}, an SDK's exception)
+   */
+  public static ApiFailure withoutAnswer(Throwable e) {
+    Throwable transport = null;
+    Throwable root = e;
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof SocketTimeoutException || t instanceof HttpTimeoutException || t instanceof TimeoutException) {
+        return of(Kind.TIMEOUT, describe(t), 1);
+      }
+      if (t instanceof IOException) {
+        transport = t;
+      }
+      root = t;
+    }
+    return of(Kind.NO_RESPONSE, describe(transport != null ? transport : root), 1);
+  }
+
+  /** {@code "ConnectException: Connection refused"}, or the class's name alone when the exception has no message. */
+  private static String describe(Throwable t) {
+    String name = t.getClass().getSimpleName();
+    return t.getMessage() == null ? name : name + ": " + t.getMessage();
   }
 
   /**

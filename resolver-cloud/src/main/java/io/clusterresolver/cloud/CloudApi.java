@@ -35,7 +35,7 @@ import java.util.function.LongSupplier;
  */
 public final class CloudApi {
 
-  /** Reads the facts of a failure off an SDK's exception. */
+  /** Reads the facts of a failure off an SDK's exception (an {@link ApiErrorException} carries its own). */
   @FunctionalInterface
   public interface FailureReader {
     /** The failure this exception reports; never {@code null}. */
@@ -184,7 +184,7 @@ public final class CloudApi {
             throw deadline.timedOut(provider, operation + (attempt == 1 ? "" : " (" + attempt + " attempts)")
                 + (limit == null ? "" : " (" + limit.getMessage() + ")"), e);
           }
-          ApiFailure read = failures.read(e);
+          ApiFailure read = e instanceof ApiErrorException ? ((ApiErrorException) e).failure() : failures.read(e);
           attempts += read.attempts();
           ApiFailure f = read.withAttempts(attempts);
           // More than one attempt in one call: the SDK retried it already, and retrying again would multiply.

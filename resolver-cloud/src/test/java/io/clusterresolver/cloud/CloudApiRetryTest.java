@@ -196,4 +196,48 @@ class CloudApiRetryTest {
     assertThat(pages).isEqualTo(2);
     assertThat(tokens).as("page 2 fetched again with its own token").containsExactly("null", "t1", "t1");
   }
+
+  /** A call answered by the error answers {@code answers} in turn ({@link ApiErrorException}), then "ok". */
+  private CloudApi.Call<String> answering(ApiFailure... answers) {
+    return remaining -> {
+      int n = calls.getAndIncrement();
+      if (n < answers.length) {
+        throw new ApiErrorException("list: HTTP " + answers[n].httpStatus(), answers[n]);
+      }
+      return "ok";
+    };
+  }
+
+  @Test
+  void anErrorAnswerIsExplainedFromItsOwnFactsWithoutTheReader() {
+    // The reader of api() casts to SdkFailure: asked about an ApiErrorException, it would throw ClassCastException.
+    ApiFailure forbidden = ApiFailure.http(403, "Forbidden", "pods is forbidden", "audit-7", 1);
+
+    assertThatThrownBy(() -> api(RetryPolicy.defaults()).session(Duration.ofSeconds(10)).call("List pods",
+        answering(forbidden)))
+        .isInstanceOf(ClusterResolverException.class)
+        .hasMessage("demo: List pods failed with HTTP 403 Forbidden (pods is forbidden), request id audit-7, after 1"
+            + " attempt; check the credentials")
+        .hasCauseInstanceOf(ApiErrorException.class);
+    assertThat(calls).as("a refused caller is not asked again").hasValue(1);
+  }
+
+  @Test
+  void aThrottledErrorAnswerIsRetriedAfterTheWaitItAskedFor() {
+    ApiFailure throttled = ApiFailure.http(429, "TooManyRequests", "slow down", "audit-8", 1)
+        .withRetryAfter(RetryAfter.parse("2", Instant.EPOCH));
+
+    String answer = api(RetryPolicy.defaults()).session(Duration.ofSeconds(10)).call("List pods",
+        answering(throttled, throttled));
+
+    assertThat(answer).isEqualTo("ok");
+    assertThat(calls).hasValue(3);
+    assertThat(sleeps).containsExactly(Duration.ofSeconds(2), Duration.ofSeconds(2));
+  }
+
+  @Test
+  void onlyAnErrorStatusIsAnErrorAnswer() {
+    assertThatThrownBy(() -> new ApiErrorException("no answer", ApiFailure.of(ApiFailure.Kind.NO_RESPONSE, "reset", 1)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("NO_RESPONSE");
+  }
 }

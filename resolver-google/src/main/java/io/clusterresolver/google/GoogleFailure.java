@@ -6,7 +6,6 @@ import com.google.api.gax.rpc.ApiException;
 import com.google.api.gax.rpc.StatusCode;
 import io.clusterresolver.cloud.ApiFailure;
 import io.clusterresolver.cloud.RetryAfter;
-import java.net.SocketTimeoutException;
 import java.time.Instant;
 
 /**
@@ -48,19 +47,10 @@ public final class GoogleFailure {
     if (parse != null) {
       return ApiFailure.of(ApiFailure.Kind.MALFORMED_RESPONSE, describe(parse), 1);
     }
-    if (e instanceof ApiException && ((ApiException) e).getStatusCode().getCode() == StatusCode.Code.DEADLINE_EXCEEDED
-        || root(e) instanceof SocketTimeoutException) {
+    if (e instanceof ApiException && ((ApiException) e).getStatusCode().getCode() == StatusCode.Code.DEADLINE_EXCEEDED) {
       return ApiFailure.of(ApiFailure.Kind.TIMEOUT, describe(e), 1);
     }
-    return ApiFailure.of(ApiFailure.Kind.NO_RESPONSE, describe(root(e)), 1);
-  }
-
-  private static Throwable root(Throwable e) {
-    Throwable root = e;
-    while (root.getCause() != null) {
-      root = root.getCause();
-    }
-    return root;
+    return ApiFailure.withoutAnswer(e);
   }
 
   /** Whether the API answered that the resource does not exist (HTTP 404, gax's {@code NOT_FOUND}). */

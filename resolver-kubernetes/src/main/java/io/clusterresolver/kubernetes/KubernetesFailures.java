@@ -1,10 +1,8 @@
 package io.clusterresolver.kubernetes;
 
+import io.clusterresolver.cloud.ApiErrorException;
 import io.clusterresolver.cloud.ApiFailure;
-import java.net.SocketTimeoutException;
-import java.net.http.HttpTimeoutException;
 import java.time.Duration;
-import java.util.concurrent.TimeoutException;
 
 /** Reads the facts of a failed API call for {@link io.clusterresolver.cloud.CloudApi}. */
 final class KubernetesFailures {
@@ -12,64 +10,25 @@ final class KubernetesFailures {
   private KubernetesFailures() {}
 
   /**
-   * The API server's answer to a call that failed: its HTTP status, the {@code Status} it sent and
+   * The API server's answer to a call that failed, as the kit takes it: its HTTP status, the {@code Status} it sent,
    * the {@code Audit-Id} (the id its audit log and support know the request by), and how long it asked to wait
    * ({@code Retry-After}, as API Priority and Fairness sends with a 429).
    */
-  static final class ApiError extends RuntimeException {
+  static final class ApiError extends ApiErrorException {
     private static final long serialVersionUID = 1L;
-    private final int code;
-    private final transient PodListJson.Status status;
-    private final String auditId;
-    private final Duration retryAfter;
 
     ApiError(String operation, int code, PodListJson.Status status, String auditId, Duration retryAfter) {
-      super(operation + ": HTTP " + code + (status.message() == null ? "" : ": " + status.message()), null, false,
-          false);
-      this.code = code;
-      this.status = status;
-      this.auditId = auditId;
-      this.retryAfter = retryAfter;
-    }
-
-    /** The HTTP status. */
-    int code() {
-      return code;
-    }
-
-    /** The {@code Status} the API server sent with it ({@link PodListJson.Status#NONE} if none). */
-    PodListJson.Status status() {
-      return status;
-    }
-
-    /** The {@code Audit-Id} header, or {@code null}. */
-    String auditId() {
-      return auditId;
-    }
-
-    /** The wait the {@code Retry-After} header asked for, or {@code null}. */
-    Duration retryAfter() {
-      return retryAfter;
+      super(operation + ": HTTP " + code + (status.message() == null ? "" : ": " + status.message()),
+          ApiFailure.http(code, status.reason(), status.message(), auditId, 1).withRetryAfter(retryAfter));
     }
   }
 
-  /** The failure of one attempt (the client makes one: {@link ApiConnection#RETRY}). */
+  /**
+   * The failure of one attempt (the client makes one: {@link ApiConnection#RETRY}) that got no answer; an error
+   * answer is an {@link ApiError}, which the kit takes as it is.
+   */
   static ApiFailure read(RuntimeException failure) {
-    if (failure instanceof ApiError e) {
-      return ApiFailure.http(e.code(), e.status().reason(), e.status().message(), e.auditId(), 1)
-          .withRetryAfter(e.retryAfter());
-    }
-    for (Throwable t = failure; t != null; t = t.getCause()) {
-      // the JDK's HttpURLConnection (a read, or CloudHttp's alarm), fabric8's java.net.http client, a join's wait
-      if (t instanceof SocketTimeoutException || t instanceof HttpTimeoutException || t instanceof TimeoutException) {
-        return ApiFailure.of(ApiFailure.Kind.TIMEOUT, t.getMessage(), 1);
-      }
-    }
-    Throwable root = failure;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
-    return ApiFailure.of(ApiFailure.Kind.NO_RESPONSE, root.getClass().getSimpleName()
-        + (root.getMessage() == null ? "" : ": " + root.getMessage()), 1);
+    // the JDK's HttpURLConnection (a read, or CloudHttp's alarm), fabric8's java.net.http client, a join's wait
+    return ApiFailure.withoutAnswer(failure);
   }
 }
