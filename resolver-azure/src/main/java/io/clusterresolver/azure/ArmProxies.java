@@ -90,7 +90,8 @@ final class ArmProxies extends ProxySelector {
       ProxySelector jdk = ProxySelector.getDefault();
       chosen = jdk == null ? List.of() : jdk.select(uri);
     } else {
-      chosen = nonProxyHosts != null && nonProxyHosts.matcher(uri.getHost()).matches() ? List.of() : List.of(proxy);
+      String host = uri.getHost() == null ? "" : uri.getHost();
+      chosen = nonProxyHosts != null && nonProxyHosts.matcher(host).matches() ? List.of() : List.of(proxy);
     }
     // The java.net.http client takes the first proxy only if it is an HTTP one.
     return chosen.isEmpty() || chosen.get(0).type() != Proxy.Type.HTTP ? List.of(Proxy.NO_PROXY)
