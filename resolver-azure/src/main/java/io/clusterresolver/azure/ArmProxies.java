@@ -71,7 +71,7 @@ final class ArmProxies extends ProxySelector {
    * azure-core's global configuration, but with {@code environment}'s variables: each setting is given (unset ones
    * as {@code null}), since azure-core reads the process's for a name its source leaves out.
    */
-  static Configuration configuration(Map<String, String> environment) {
+  private static Configuration configuration(Map<String, String> environment) {
     Map<String, String> variables = new HashMap<>();
     SETTINGS.forEach(name -> variables.put(name, environment.get(name)));
     return new ConfigurationBuilder(path -> Map.of(), path -> Map.of(), path -> variables).build();
