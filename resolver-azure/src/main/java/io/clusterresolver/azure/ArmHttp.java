@@ -5,6 +5,7 @@ import io.clusterresolver.cloud.CloudHttp;
 import io.clusterresolver.cloud.Deadline;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.ProxySelector;
 import java.net.URI;
 import java.util.UUID;
 import java.util.function.UnaryOperator;
@@ -16,10 +17,10 @@ import javax.net.ssl.SSLContext;
  * x-ms-client-request-id}, {@code Authorization: Bearer}): no azure-core pipeline, no Reactor, no {@code
  * java.net.http} client with its selector thread and {@code SSLEngine} (about 800 classes and half the samples of a
  * cold resolve, docs/benchmarks.md). Connections are the JDK's keep-alive cache, so a resolve's calls share one TLS
- * connection. The body is read under the kit's answer limit (what arrives and, for gzip, what it inflates to), within
- * what is left of the resolve's deadline, and the headers by then too. A call is made once (the kit's {@code
- * CloudApi} retries it); after a 401 a renewable token is asked again and the call sent once more, as azure-core's
- * bearer policy's challenge did.
+ * connection, through the proxy azure-core's client took ({@link ArmProxies}). The body is read under the kit's
+ * answer limit (what arrives and, for gzip, what it inflates to), within what is left of the resolve's deadline, and
+ * the headers by then too. A call is made once (the kit's {@code CloudApi} retries it); after a 401 a renewable token
+ * is asked again and the call sent once more, as azure-core's bearer policy's challenge did.
  */
 final class ArmHttp {
 
@@ -33,10 +34,12 @@ final class ArmHttp {
   /**
    * @param ssl the TLS context to trust the endpoint with, or {@code null} for the JVM's default
    * @param bounds the answer limit, and the timeout of a call made outside a resolve
+   * @param proxies the proxy of each call ({@link ArmProxies}), or {@code null} for none
    */
-  ArmHttp(SSLContext ssl, BoundedAnswers bounds, BearerTokens tokens) {
+  ArmHttp(SSLContext ssl, BoundedAnswers bounds, BearerTokens tokens, ProxySelector proxies) {
     // One socket factory for every call, so that they share the keep-alive cache's connection.
-    this.http = new CloudHttp(bounds.limit(), CloudHttp.Redirects.REPORTED, ssl == null ? null : ssl.getSocketFactory());
+    this.http = new CloudHttp(bounds.limit(), CloudHttp.Redirects.REPORTED, ssl == null ? null : ssl.getSocketFactory(),
+        proxies);
     this.bounds = bounds;
     this.tokens = tokens;
   }

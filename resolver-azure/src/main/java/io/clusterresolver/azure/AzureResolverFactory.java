@@ -68,7 +68,8 @@ final class AzureResolverFactory {
     URI arm = endpoint != null ? endpoint : ArmClients.DEFAULT_ENDPOINT;
     SSLContext trust = TrustStores.fromSystemProperties();
     BoundedAnswers bounds = BoundedAnswers.of(config);
-    ArmClients clients = ArmClients.create(arm, subscription, new ArmHttp(trust, bounds, tokens(config, trust, bounds)));
+    ArmClients clients = ArmClients.create(arm, subscription, new ArmHttp(trust, bounds,
+        tokens(config, trust, bounds), ArmProxies.fromSettings(config.environment())));
     String armScope = arm + "|" + subscription;
     SelfIdentity identity = SelfIdentity.cached(imds::resourceId);
     AzureMemberSource source = new AzureMemberSource(clients,

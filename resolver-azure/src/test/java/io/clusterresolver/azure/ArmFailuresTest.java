@@ -71,7 +71,7 @@ class ArmFailuresTest {
         Duration azureCore = ImplUtils.getRetryAfterFromHeaders(answer.getHeaders(), OffsetDateTime::now);
 
         ArmHttp.Answer ours = new ArmHttp(null, BoundedAnswers.of(AnswerLimit.ofBytes(1 << 20), TIMEOUT),
-            BearerTokens.fixed("t")).get(url.toString(), null, () -> { });
+            BearerTokens.fixed("t"), null).get(url.toString(), null, () -> { });
         ApiFailure read = ArmFailures.read(new ArmAnswerException("throttled", ours, null, null));
 
         assertThat(read.isThrottling()).as("%s", headers).isTrue();

@@ -123,7 +123,7 @@ class ArmRequestsTest {
   @MethodSource("operations")
   void ourRequestIsTheGeneratedClients(Operation operation) {
     ArmClients ours = ArmClients.create(server.uri(), SUBSCRIPTION, new ArmHttp(null,
-        BoundedAnswers.of(AnswerLimit.ofBytes(1 << 20), Duration.ofSeconds(20)), BearerTokens.fixed("t")));
+        BoundedAnswers.of(AnswerLimit.ofBytes(1 << 20), Duration.ofSeconds(20)), BearerTokens.fixed("t"), null));
     operation.ours().accept(ours);
     HttpPipeline pipeline = new HttpPipelineBuilder().policies(new RequestIdPolicy(),
         new AddHeadersPolicy(new HttpHeaders().set(HttpHeaderName.AUTHORIZATION, "Bearer t"))).build();

@@ -91,7 +91,7 @@ class GzipAnswersTest {
 
   /** The provider's ARM calls, with a fixed token, over the JVM's default TLS trust. */
   private static ArmHttp arm(AnswerLimit limit) {
-    return new ArmHttp(null, BoundedAnswers.of(limit, TIMEOUT), BearerTokens.fixed("t"));
+    return new ArmHttp(null, BoundedAnswers.of(limit, TIMEOUT), BearerTokens.fixed("t"), null);
   }
 
   private URL serve(byte[] gzipBody) throws IOException {

@@ -58,7 +58,7 @@ import javax.net.ssl.TrustManagerFactory;
  *   <li>IMDS: {@code GET /metadata/instance/compute} and {@code /metadata/instance} with
  *       {@code Metadata: true} and an {@code api-version} (else 400), for the VM set by {@link #identifyAs};
  *       {@code GET /metadata/identity/oauth2/token} (with {@code Metadata: true}) gives the managed
- *       identity's token, {@link #ACCESS_TOKEN}.
+ *       identity's token, {@link #ACCESS_TOKEN}, with IMDS's fields ({@code expires_on} and the others).
  * </ul>
  *
  * <p>Operations are counted by name: {@code ListVirtualMachines}, {@code GetVirtualMachine},
@@ -78,6 +78,8 @@ public final class SimulatedAzure extends SimulatedApi<SimulatedAzure, Simulated
   public static final String ACCESS_TOKEN = "simulated-azure-access-token";
   /** IMDS's token of the VM's managed identity. */
   private static final String MANAGED_IDENTITY_TOKEN = "/metadata/identity/oauth2/token";
+  /** The client id of the VM's system-assigned managed identity. */
+  private static final String MANAGED_IDENTITY_CLIENT_ID = "7d3c1e2a-0000-4000-8000-00000000abcd";
 
   /** The operation name of every Instance Metadata Service request (a fault {@linkplain Fault#onOperation on} it hits IMDS). */
   public static final String IMDS = "IMDS";
@@ -344,9 +346,15 @@ public final class SimulatedAzure extends SimulatedApi<SimulatedAzure, Simulated
   ResponseDefinition metadataAnswer(Call call) {
     if (call.url().getRawPath().equals(MANAGED_IDENTITY_TOKEN) && "true".equalsIgnoreCase(call.header("metadata"))
         && call.query().get("api-version") != null) {
-      // the VM's managed identity, as IMDS gives it to a client without a key (Hazelcast's Azure discovery)
-      return ArmWire.plainJson(200, "{\"access_token\":" + ArmJson.q(ACCESS_TOKEN) + ",\"expires_in\":\"3599\""
-          + ",\"resource\":\"https://management.azure.com\",\"token_type\":\"Bearer\"}");
+      // the VM's managed identity, as IMDS gives it (every field a string, times in seconds since the epoch):
+      // msal4j, under azure-identity's managed identity credential, refuses an answer without expires_on
+      long now = System.currentTimeMillis() / 1000;
+      String clientId = call.query().getOrDefault("client_id", MANAGED_IDENTITY_CLIENT_ID);
+      String resource = call.query().getOrDefault("resource", "https://management.azure.com/");
+      return ArmWire.plainJson(200, "{\"access_token\":" + ArmJson.q(ACCESS_TOKEN) + ",\"client_id\":"
+          + ArmJson.q(clientId) + ",\"expires_in\":\"3599\",\"expires_on\":\"" + (now + 3599)
+          + "\",\"ext_expires_in\":\"3599\",\"not_before\":\"" + now + "\",\"resource\":" + ArmJson.q(resource)
+          + ",\"token_type\":\"Bearer\"}");
     }
     return imds.answer(call.url().getRawPath(), call.headers(), call.query());
   }
