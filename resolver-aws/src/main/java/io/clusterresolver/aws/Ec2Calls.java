@@ -2,6 +2,8 @@ package io.clusterresolver.aws;
 
 import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.AnswerLimitException;
+import io.clusterresolver.cloud.ApiErrorException;
+import io.clusterresolver.cloud.ApiFailure;
 import io.clusterresolver.cloud.CloudHttp;
 import io.clusterresolver.cloud.RetryAfter;
 import java.io.IOException;
@@ -253,8 +255,11 @@ final class Ec2Calls implements Ec2Api {
         error == null || error.requestId() == null ? headerId : error.requestId(), retryAfter);
   }
 
-  /** An error status from EC2, with what its error answer said (each part {@code null} when it did not say). */
-  static final class Failure extends RuntimeException {
+  /**
+   * An error status from EC2, with what its error answer said (each part {@code null} when it did not say), as the
+   * kit takes it: its {@link #failure()} names a status without EC2's error answer by the status alone.
+   */
+  static final class Failure extends ApiErrorException {
     private static final long serialVersionUID = 1L;
     final int status;
     final String code;
@@ -263,12 +268,19 @@ final class Ec2Calls implements Ec2Api {
     final transient Duration retryAfter;
 
     Failure(String action, int status, String code, String message, String requestId, Duration retryAfter) {
-      super(action + ": HTTP " + status + (code == null ? "" : " " + code) + (message == null ? "" : ": " + message));
+      super(action + ": HTTP " + status + (code == null ? "" : " " + code) + (message == null ? "" : ": " + message),
+          ApiFailure.http(status, code != null ? code : statusAlone(status), message, requestId, 1)
+              .withRetryAfter(retryAfter));
       this.status = status;
       this.code = code;
       this.errorMessage = message;
       this.requestId = requestId;
       this.retryAfter = retryAfter;
+    }
+
+    /** What an error status without EC2's error answer is called. */
+    private static String statusAlone(int status) {
+      return status == 401 ? "Unauthorized (EC2 AuthFailure: the credentials were not accepted)" : "unknown error";
     }
   }
 

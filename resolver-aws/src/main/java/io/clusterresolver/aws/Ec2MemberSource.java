@@ -4,6 +4,7 @@ import io.clusterresolver.cloud.Member;
 import io.clusterresolver.cloud.MemberSource;
 import io.clusterresolver.cloud.MembersLeftOut;
 import io.clusterresolver.cloud.AddressType;
+import io.clusterresolver.cloud.ApiErrorException;
 import io.clusterresolver.cloud.ApiFailure;
 import io.clusterresolver.cloud.CatalogCache;
 import io.clusterresolver.cloud.CloudApi;
@@ -202,10 +203,9 @@ final class Ec2MemberSource implements MemberSource {
       return new ApiFailure(last.kind(), last.httpStatus(), last.errorCode(), last.message(), last.requestId(),
           exhausted.attempts, last.retryAfter());
     }
-    if (e instanceof Ec2Calls.Failure) {
-      Ec2Calls.Failure failure = (Ec2Calls.Failure) e;
-      return ApiFailure.http(failure.status, failure.code != null ? failure.code : statusAlone(failure.status),
-          failure.errorMessage, failure.requestId, 1).withRetryAfter(failure.retryAfter);
+    if (e instanceof ApiErrorException answered) {
+      // an Ec2Calls.Failure, which the session takes as it is, but AdaptiveEc2 asks here (and for an Exhausted's last)
+      return answered.failure();
     }
     if (e instanceof Ec2Calls.Malformed) {
       return ApiFailure.of(ApiFailure.Kind.MALFORMED_RESPONSE, e.getMessage(), 1);
@@ -226,10 +226,5 @@ final class Ec2MemberSource implements MemberSource {
       return ApiFailure.of(ApiFailure.Kind.CREDENTIALS, colon > 0 ? text.substring(0, colon) : text, 1);
     }
     return ApiFailure.of(ApiFailure.Kind.NO_RESPONSE, message, 1);
-  }
-
-  /** What an error status without EC2's error answer is called. */
-  private static String statusAlone(int status) {
-    return status == 401 ? "Unauthorized (EC2 AuthFailure: the credentials were not accepted)" : "unknown error";
   }
 }
