@@ -1,39 +1,41 @@
 package io.clusterresolver.azure;
 
+import io.clusterresolver.cloud.ApiErrorException;
+import io.clusterresolver.cloud.ApiFailure;
+import io.clusterresolver.cloud.RetryAfter;
+import java.time.Instant;
+
 /**
- * A Resource Manager answer a call cannot use: an error status (with ARM's error object when it sent one), or a
- * 200 whose body is not what the call reads. What the SDK's {@code ManagementException} and {@code
- * HttpResponseException} carried, with the same messages, read by {@link ArmFailures}.
+ * An error status Resource Manager answered, with the message the SDK's {@code ManagementException} had, its facts
+ * read here for the kit to take as they are: ARM's {@code error.code} (else {@code HTTP <status>}) and {@code
+ * error.message} (else this message), {@code x-ms-request-id}, and the wait the answer asked for. A 2xx answer a call
+ * cannot read is an {@link ArmFailures.MalformedAnswer}.
  */
-final class ArmAnswerException extends RuntimeException {
+final class ArmAnswerException extends ApiErrorException {
   private static final long serialVersionUID = 1L;
 
-  private final transient ArmHttp.Answer answer;
-  private final transient ArmError error;
+  private final String errorMessage;
 
-  ArmAnswerException(String message, ArmHttp.Answer answer, ArmError error, Throwable cause) {
-    super(message, cause);
-    this.answer = answer;
-    this.error = error;
+  /**
+   * @param message the status and the body's text, as the SDK wrote them
+   * @param answer an answer of an error status (not 2xx)
+   * @param error ARM's error object in the body, or {@code null} when it sent none
+   */
+  ArmAnswerException(String message, ArmHttp.Answer answer, ArmError error) {
+    super(message, ApiFailure.http(answer.status(),
+        error != null && error.code() != null ? error.code() : "HTTP " + answer.status(),
+        error != null && error.message() != null ? error.message() : message, answer.header("x-ms-request-id"), 1)
+        .withRetryAfter(RetryAfter.fromHeaders(answer::header, Instant.now())));
+    this.errorMessage = error == null ? null : error.message();
   }
 
   /** The answer's status. */
   int status() {
-    return answer.status();
-  }
-
-  /** A header of the answer, by its case-insensitive name, or {@code null}. */
-  String header(String name) {
-    return answer.header(name);
-  }
-
-  /** ARM's {@code error.code}, or {@code null}. */
-  String code() {
-    return error == null ? null : error.code();
+    return failure().httpStatus();
   }
 
   /** ARM's {@code error.message}, or {@code null}. */
   String errorMessage() {
-    return error == null ? null : error.message();
+    return errorMessage;
   }
 }

@@ -152,12 +152,15 @@ final class ArmClients {
     try (JsonParser json = ArmJson.parser(body)) {
       return read.read(json);
     } catch (IOException | RuntimeException e) {
-      throw new ArmAnswerException("HTTP response has a malformed body: " + e.getMessage(), answer, null, e);
+      throw new ArmFailures.MalformedAnswer("HTTP response has a malformed body: " + e.getMessage(), e);
     }
   }
 
-  /** What the generated clients threw for any other status: ARM's {@code {"error":{...}}} as the value. */
-  private static ArmAnswerException failure(ArmHttp.Answer answer) {
+  /**
+   * What the generated clients threw for any other status: ARM's {@code {"error":{...}}} as the value, for an error
+   * status (a 2xx but 200 is not one).
+   */
+  private static RuntimeException failure(ArmHttp.Answer answer) {
     byte[] body = answer.body();
     String text = body.length == 0 ? "(empty body)" : "\"" + new String(body, StandardCharsets.UTF_8) + "\"";
     ArmError error = null;
@@ -168,7 +171,9 @@ final class ArmClients {
         // not ARM's error object (a proxy's page): the status and the text say what happened
       }
     }
-    return new ArmAnswerException("Status code " + answer.status() + ", " + text, answer, error, null);
+    String message = "Status code " + answer.status() + ", " + text;
+    return answer.status() / 100 == 2 ? new ArmFailures.MalformedAnswer(message, null)
+        : new ArmAnswerException(message, answer, error);
   }
 
   /** One page: the {@code value} array (its {@code null} items left out) and the {@code nextLink}. */

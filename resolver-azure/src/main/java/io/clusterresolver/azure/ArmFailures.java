@@ -1,34 +1,30 @@
 package io.clusterresolver.azure;
 
 import com.azure.core.exception.ClientAuthenticationException;
+import io.clusterresolver.cloud.ApiErrorException;
 import io.clusterresolver.cloud.ApiFailure;
-import io.clusterresolver.cloud.RetryAfter;
-import java.time.Instant;
+import java.util.Objects;
 import reactor.core.Exceptions;
 
-/** Reads the facts of an ARM call's failure (ARM's {@code {"error":{"code","message"}}} and {@code x-ms-request-id}). */
+/**
+ * Reads the facts of an ARM call's failure that is not an error answer: an {@link ArmAnswerException} carries its
+ * own, which the kit takes as they are. The kit writes the first line of each message.
+ */
 final class ArmFailures {
 
   private ArmFailures() {}
 
   /** The facts of one attempt's failure (a call is sent once: {@link ArmHttp}). */
   static ApiFailure read(RuntimeException e) {
-    int attempts = 1;
     Throwable t = Exceptions.unwrap(e); // a credential may throw what Reactor wrapped
     if (t instanceof ClientAuthenticationException || t.getClass().getName().startsWith("com.azure.identity.")) {
-      return ApiFailure.of(ApiFailure.Kind.CREDENTIALS, firstLine(t.getMessage()), attempts);
+      return ApiFailure.of(ApiFailure.Kind.CREDENTIALS, t.getMessage(), 1);
     }
-    if (t instanceof ArmAnswerException) {
-      ArmAnswerException answer = (ArmAnswerException) t;
-      int status = answer.status();
-      if (status >= 200 && status < 300) {
-        return ApiFailure.of(ApiFailure.Kind.MALFORMED_RESPONSE, firstLine(answer.getMessage()), attempts);
-      }
-      String code = answer.code();
-      String message = answer.errorMessage();
-      return ApiFailure.http(status, code != null ? code : "HTTP " + status,
-          message != null ? message : firstLine(answer.getMessage()), answer.header("x-ms-request-id"), attempts)
-          .withRetryAfter(RetryAfter.fromHeaders(answer::header, Instant.now()));
+    if (t instanceof ApiErrorException answered) {
+      return answered.failure(); // as the kit takes it when it is not wrapped
+    }
+    if (t instanceof MalformedAnswer) {
+      return ApiFailure.of(ApiFailure.Kind.MALFORMED_RESPONSE, t.getMessage(), 1);
     }
     ApiFailure withoutAnswer = ApiFailure.withoutAnswer(t);
     if (withoutAnswer.kind() == ApiFailure.Kind.TIMEOUT) {
@@ -38,17 +34,21 @@ final class ArmFailures {
       String name = c.getClass().getName();
       if (name.contains("Json") || name.contains("Deserializ") || name.contains("MismatchedInput")) {
         return ApiFailure.of(ApiFailure.Kind.MALFORMED_RESPONSE, c.getClass().getSimpleName() + ": "
-            + firstLine(c.getMessage()), attempts);
+            + Objects.requireNonNullElse(c.getMessage(), "no detail"), 1);
       }
     }
     return withoutAnswer;
   }
 
-  private static String firstLine(String s) {
-    if (s == null) {
-      return "no detail";
+  /**
+   * A 2xx answer a call cannot read: a status other than 200, or a body that is not what the call reads, with the
+   * SDK's message for it ({@code HTTP response has a malformed body: …}).
+   */
+  static final class MalformedAnswer extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    MalformedAnswer(String message, Throwable cause) {
+      super(message, cause);
     }
-    int nl = s.indexOf('\n');
-    return nl < 0 ? s : s.substring(0, nl);
   }
 }

@@ -72,7 +72,7 @@ class ArmFailuresTest {
 
         ArmHttp.Answer ours = new ArmHttp(null, BoundedAnswers.of(AnswerLimit.ofBytes(1 << 20), TIMEOUT),
             BearerTokens.fixed("t"), null).get(url.toString(), null, () -> { });
-        ApiFailure read = ArmFailures.read(new ArmAnswerException("throttled", ours, null, null));
+        ApiFailure read = ArmFailures.read(new ArmAnswerException("throttled", ours, null));
 
         assertThat(read.isThrottling()).as("%s", headers).isTrue();
         if (azureCore == null) {
