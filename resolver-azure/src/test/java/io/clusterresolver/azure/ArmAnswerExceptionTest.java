@@ -66,7 +66,8 @@ class ArmAnswerExceptionTest {
         "{\"value\":[]}")) {
       ClusterResolverException e = resolveAgainst(arm);
 
-      assertThat(e.getMessage()).contains("VirtualMachines.List (page 1) returned an answer that is not the API's format")
+      assertThat(e.getMessage())
+          .contains("VirtualMachines.List (page 1) returned an answer that is not the API's format")
           .contains("Status code 201").doesNotContain("failed with HTTP");
     }
   }

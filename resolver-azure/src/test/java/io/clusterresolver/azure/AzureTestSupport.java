@@ -22,8 +22,8 @@ final class AzureTestSupport {
 
   static Map<String, String> properties(SimulatedAzure azure) {
     Map<String, String> p = new LinkedHashMap<>(azure.providerProperties(RG));
-    // Generous: the first resolve of a JVM on a loaded shared machine is slow; tests of the deadline set their own.
-    p.put("clusterresolver.azure.timeout", "15s");
+    // The provider's default: a cold JVM's first resolve on a loaded machine is slow; a test of the deadline sets one.
+    p.put("clusterresolver.azure.timeout", "30s");
     return p;
   }
 

@@ -50,6 +50,7 @@ class GceContractTest extends ProviderContractTest {
   protected Map<String, String> properties(Map<String, String> extra) {
     Map<String, String> p = new LinkedHashMap<>(GceTestSupport.properties(gce));
     p.put("clusterresolver.gce.credentials", key.path.toString());
+    p.put("clusterresolver.gce.timeout", "5s"); // the contract's fault bound (10 s) is this deadline and slack
     p.putAll(extra);
     return p;
   }

@@ -20,7 +20,8 @@ final class GceTestSupport {
 
   static Map<String, String> properties(SimulatedGce gce) {
     Map<String, String> p = new LinkedHashMap<>(gce.providerProperties());
-    p.put("clusterresolver.gce.timeout", "5s");
+    // The provider's default: a cold JVM's first resolve on a loaded machine is slow; a test of the deadline sets one.
+    p.put("clusterresolver.gce.timeout", "30s");
     return p;
   }
 
