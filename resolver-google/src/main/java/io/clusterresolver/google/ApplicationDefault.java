@@ -41,7 +41,7 @@ final class ApplicationDefault implements CredentialsProvider {
   private final UnaryOperator<String> env;
   private final UnaryOperator<String> systemProperties;
   private final Path productName;
-  private final GoogleCredentialsProvider library;
+  private final List<String> scopes;
 
   /**
    * @param provider the provider's name (in the metadata client's messages)
@@ -57,19 +57,22 @@ final class ApplicationDefault implements CredentialsProvider {
     this.env = env;
     this.systemProperties = systemProperties;
     this.productName = productName;
-    this.library = GoogleCredentialsProvider.newBuilder().setScopesToApply(scopes).setUseJwtAccessWithScope(true)
-        .build();
+    this.scopes = List.copyOf(scopes);
   }
 
   /** The scopes gax asks for. */
   List<String> scopes() {
-    return library.getScopesToApply();
+    return scopes;
   }
 
-  /** The library's credentials, as gax finds them (for a gax client). */
+  /**
+   * The library's credentials, as gax finds them (for a gax client, and for {@link GoogleCalls} where the library's
+   * ADC do not end at the metadata server); gax's provider is built only then, not on a VM.
+   */
   @Override
   public Credentials getCredentials() throws IOException {
-    return library.getCredentials();
+    return GoogleCredentialsProvider.newBuilder().setScopesToApply(scopes).setUseJwtAccessWithScope(true).build()
+        .getCredentials();
   }
 
   /**
