@@ -8,6 +8,7 @@ import io.clusterresolver.cloud.MetadataClient;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -116,7 +117,12 @@ final class ApplicationDefault implements CredentialsProvider {
       return Optional.empty();
     }
     String host = env.apply(GoogleMetadata.GCE_METADATA_HOST);
-    URI base = URI.create("http://" + (host != null ? host : DEFAULT_HOST));
+    URI base;
+    try {
+      base = new URI("http://" + (host != null ? host : DEFAULT_HOST));
+    } catch (URISyntaxException e) {
+      return Optional.empty(); // no address a request can go to: the library's to report
+    }
     return pinged(base) || productNameSaysGoogle() ? Optional.of(base) : Optional.empty();
   }
 

@@ -166,6 +166,7 @@ class ApplicationDefaultTest {
     assertLeftToTheLibraryWith(() -> env.put("GOOGLE_CLOUD_QUOTA_PROJECT", "billing-project"));
     assertLeftToTheLibraryWith(() -> env.put("NO_GCE_CHECK", "true"));
     assertLeftToTheLibraryWith(() -> properties.put("com.google.appengine.runtime.version", "1.9.0"));
+    assertLeftToTheLibraryWith(() -> env.put("GCE_METADATA_HOST", "metadata host:80")); // no address: its error
     // gcloud auth application-default login's file, in CLOUDSDK_CONFIG or else under the home directory.
     Path gcloud = Files.createDirectories(home.resolve("gcloud"));
     Path wellKnown = Files.writeString(gcloud.resolve("application_default_credentials.json"), "{}");
