@@ -10,6 +10,7 @@ import io.clusterresolver.testkit.SimulatedPod;
 import io.clusterresolver.testkit.SimulatedTpu;
 import io.clusterresolver.testkit.SimulatedTpuNode;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,6 +28,10 @@ import java.util.Map;
  * <ul>
  *   <li>{@code gce}: {@link GceScenarios#largeProject} of 1,200 instances in four zones, label
  *       {@code cluster=train}: 608 members in two {@code aggregatedList} pages (the issue's project);
+ *   <li>{@code gce-adc}: the same project as on a real VM, for {@code --provider gce}: no {@code credentials}
+ *       property, so Application Default Credentials end at the metadata server's token, which the API
+ *       requires; the command needs {@code GCE_METADATA_HOST} as {@code DIR/gce-adc.env} says (and neither
+ *       {@code GOOGLE_APPLICATION_CREDENTIALS} nor a gcloud well-known file);
  *   <li>{@code azure}: 1,000 running VMs tagged {@code cluster=bench} in one resource group: 10 VM
  *       pages and 10 NIC pages (HTTPS: the command needs {@link #jvmOptions(String)} to trust it);
  *   <li>{@code tpu}: a READY {@code v4-8192} pod slice with 1,024 workers (one {@code nodes.get});
@@ -104,6 +109,20 @@ final class CloudWorlds implements AutoCloseable {
             .filter(i -> "train".equals(i.labels().get("cluster")) && "RUNNING".equals(i.status()))
             .filter(i -> i.networkIp().isPresent()).count(); // the IPv6-only instance is left out (logged)
         zones.put(provider, gce.instances().stream().map(SimulatedGceInstance::zone).distinct().sorted().toList());
+        register(provider, p, (int) members);
+      }
+      case "gce-adc" -> {
+        SimulatedGce gce = keep(GceScenarios.largeProject(SimulatedGce.start("bench-project"), 1200));
+        gce.identifyAs("train-1").requireAuthorization(true).latency(latency);
+        Map<String, String> p = new LinkedHashMap<>(gce.providerProperties());
+        p.remove("clusterresolver.gce.credentials");
+        p.put("clusterresolver.gce.labels", "cluster=train");
+        long members = gce.instances().stream()
+            .filter(i -> "train".equals(i.labels().get("cluster")) && "RUNNING".equals(i.status()))
+            .filter(i -> i.networkIp().isPresent()).count();
+        URI metadata = gce.metadataEndpoint();
+        Files.writeString(dir.resolve(provider + ".env"),
+            "GCE_METADATA_HOST=" + metadata.getHost() + ":" + metadata.getPort() + "\n", StandardCharsets.UTF_8);
         register(provider, p, (int) members);
       }
       case "azure" -> {

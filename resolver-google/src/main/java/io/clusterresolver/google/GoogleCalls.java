@@ -7,7 +7,6 @@ import com.google.api.gax.httpjson.GaxHttpJsonProperties;
 import com.google.api.gax.rpc.ApiClientHeaderProvider;
 import com.google.api.gax.rpc.RequestUrlParamsEncoder;
 import com.google.api.pathtemplate.PathTemplate;
-import com.google.auth.Credentials;
 import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
 import io.clusterresolver.cloud.CloudHttp;
@@ -68,8 +67,7 @@ public final class GoogleCalls implements AutoCloseable {
    */
   public GoogleCalls(GoogleRest rest, String defaultEndpoint) throws IOException {
     this.http = new CloudHttp(rest.limit(), CloudHttp.Redirects.FOLLOWED_WITHOUT_CREDENTIALS, null);
-    this.authorization = rest.credentials() == null ? CloudHttp.Authorization.NONE
-        : new CredentialsMetadata(rest.credentials());
+    this.authorization = rest.authorization();
     String endpoint = rest.endpoint() != null ? rest.endpoint().toString() : defaultEndpoint;
     endpoint = endpoint.contains("://") ? endpoint : "https://" + endpoint;
     this.base = endpoint.endsWith("/") ? endpoint : endpoint + "/";
@@ -227,33 +225,6 @@ public final class GoogleCalls implements AutoCloseable {
   /** Nothing to close: no pool of its own (connections are the JDK's keep-alive cache). */
   @Override
   public void close() {}
-
-  /**
-   * google-auth's credentials as google-auth's {@code HttpCredentialsAdapter} applies them: their request metadata as
-   * headers, and one refresh after a 401 (the token may have been revoked early).
-   */
-  private static final class CredentialsMetadata implements CloudHttp.Authorization {
-    private final Credentials credentials;
-
-    CredentialsMetadata(Credentials credentials) {
-      this.credentials = credentials;
-    }
-
-    @Override
-    public Map<String, List<String>> headers(CloudHttp.Request request) throws IOException {
-      if (!credentials.hasRequestMetadata()) {
-        return Map.of();
-      }
-      Map<String, List<String>> metadata = credentials.getRequestMetadata(request.uri());
-      return metadata == null ? Map.of() : metadata;
-    }
-
-    @Override
-    public boolean renewed() throws IOException {
-      credentials.refresh();
-      return true;
-    }
-  }
 
   /** An answer that is not the JSON a method answers, or one cut short by the answer limit (its cause). */
   public static final class MalformedAnswer extends RuntimeException {

@@ -2,7 +2,6 @@ package io.clusterresolver.google;
 
 import com.google.api.gax.core.CredentialsProvider;
 import com.google.api.gax.core.FixedCredentialsProvider;
-import com.google.api.gax.core.GoogleCredentialsProvider;
 import com.google.api.gax.core.NoCredentialsProvider;
 import com.google.auth.oauth2.GoogleCredentials;
 import io.clusterresolver.spi.ConfigProperty;
@@ -17,12 +16,16 @@ import java.util.List;
  * A Google provider's {@code credentials} property: {@code none} sends no token (emulators,
  * proxies), a path names a service-account JSON key file (read now, when the resolver is created),
  * unset means Application Default Credentials (looked for when the first client is built, so a
- * resolver that never calls the API never needs them). The file's contents never appear in a message.
+ * resolver that never calls the API never needs them; on a VM, the metadata server's token asked for directly, see
+ * {@link ApplicationDefault}). The file's contents never appear in a message.
  */
 public final class GoogleCredentialsSetting {
 
   /** The value that sends no token. */
   public static final String NONE = "none";
+
+  /** The DMI product name file google-auth-library reads to tell a Compute Engine VM. */
+  private static final Path DMI_PRODUCT_NAME = Path.of("/sys/class/dmi/id/product_name");
 
   private GoogleCredentialsSetting() {}
 
@@ -35,7 +38,7 @@ public final class GoogleCredentialsSetting {
       List<String> problems) {
     String value = config.get(property);
     if (value == null) {
-      return GoogleCredentialsProvider.newBuilder().setScopesToApply(scopes).setUseJwtAccessWithScope(true).build();
+      return new ApplicationDefault(config.provider(), System::getenv, System::getProperty, DMI_PRODUCT_NAME, scopes);
     }
     if (NONE.equals(value.trim())) {
       return NoCredentialsProvider.create();

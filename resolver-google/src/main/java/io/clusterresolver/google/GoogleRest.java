@@ -12,6 +12,7 @@ import com.google.api.gax.rpc.ClientSettings;
 import com.google.api.gax.rpc.UnaryCallSettings;
 import com.google.auth.Credentials;
 import io.clusterresolver.cloud.AnswerLimit;
+import io.clusterresolver.cloud.CloudHttp;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
@@ -36,6 +37,9 @@ public final class GoogleRest {
   /** The resolver's answer limit, also over what a gzip answer inflates to ({@link GoogleCalls}). */
   private final AnswerLimit limit;
   private Credentials loaded;
+  /** What {@code credentials} gave {@link GoogleCalls}: the setting's, or Application Default Credentials' own. */
+  private final CredentialsProvider setting;
+  private CloudHttp.Authorization authorization;
 
   /**
    * @param endpoint the API endpoint, or {@code null} for Google's
@@ -46,6 +50,7 @@ public final class GoogleRest {
     this.endpoint = endpoint;
     this.connections = limit::open;
     this.limit = limit;
+    this.setting = credentials;
     this.credentials = () -> {
       synchronized (this) {
         if (loaded == null) {
@@ -87,13 +92,18 @@ public final class GoogleRest {
   }
 
   /**
-   * The credentials, loaded on the first call and kept.
+   * The credentials of {@link GoogleCalls}, loaded on the first call and kept: Application Default Credentials'
+   * ({@link ApplicationDefault#authorization()}: the metadata server's token on a VM), else the setting's
+   * credentials as headers ({@link CloudHttp.Authorization#NONE} for {@code credentials=none}).
    *
-   * @return the credentials, or {@code null} for none ({@code credentials=none})
    * @throws IOException when they cannot be loaded
    */
-  Credentials credentials() throws IOException {
-    return credentials.getCredentials();
+  synchronized CloudHttp.Authorization authorization() throws IOException {
+    if (authorization == null) {
+      authorization = setting instanceof ApplicationDefault adc ? adc.authorization()
+          : CredentialsHeaders.of(credentials.getCredentials());
+    }
+    return authorization;
   }
 
   /**

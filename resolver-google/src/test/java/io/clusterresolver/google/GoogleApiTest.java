@@ -25,7 +25,7 @@ class GoogleApiTest {
 
     Client(GoogleRest rest) throws IOException {
       this.rest = rest;
-      rest.credentials(); // as a gax client or GoogleCalls does when built
+      rest.authorization(); // as GoogleCalls does when built
     }
 
     @Override

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.api.gax.core.CredentialsProvider;
 import com.google.api.gax.core.FixedCredentialsProvider;
-import com.google.api.gax.core.GoogleCredentialsProvider;
 import com.google.api.gax.core.NoCredentialsProvider;
 import com.google.auth.oauth2.ServiceAccountCredentials;
 import io.clusterresolver.spi.ConfigProperty;
@@ -38,8 +37,8 @@ class GoogleCredentialsSettingTest {
   void noneSendsNoTokenAndUnsetIsApplicationDefaultCredentialsLoadedLater() {
     List<String> problems = new ArrayList<>();
     assertThat(read("none", problems)).isInstanceOf(NoCredentialsProvider.class);
-    assertThat(read(null, problems)).isInstanceOf(GoogleCredentialsProvider.class);
-    assertThat(((GoogleCredentialsProvider) read(null, problems)).getScopesToApply()).isEqualTo(SCOPES);
+    assertThat(read(null, problems)).isInstanceOf(ApplicationDefault.class);
+    assertThat(((ApplicationDefault) read(null, problems)).scopes()).isEqualTo(SCOPES);
     assertThat(problems).isEmpty();
   }
 

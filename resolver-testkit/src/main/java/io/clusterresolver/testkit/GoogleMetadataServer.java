@@ -30,9 +30,12 @@ final class GoogleMetadataServer {
     this.values = values;
   }
 
-  /** Whether a path is the metadata server's. */
+  /**
+   * Whether a path is the metadata server's: its tree, and its root {@code /}, which google-auth's Application
+   * Default Credentials ping to tell a Compute Engine VM ({@code GCE_METADATA_HOST} pointing them here).
+   */
   static boolean serves(String path) {
-    return path.startsWith(PREFIX.substring(0, PREFIX.length() - 1));
+    return path.equals("/") || path.startsWith(PREFIX.substring(0, PREFIX.length() - 1));
   }
 
   /** The values every VM of a project sees. */
@@ -68,6 +71,9 @@ final class GoogleMetadataServer {
       return plain(405, "");
     }
     String path = call.path();
+    if (path.equals("/")) {
+      return plain(200, "computeMetadata/\n");
+    }
     String key = path.length() <= PREFIX.length() ? "" : path.substring(PREFIX.length());
     if (key.isEmpty()) {
       return plain(200, "instance/\noslogin/\nproject/\n");
