@@ -14,6 +14,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
 
@@ -68,7 +69,8 @@ final class AzureResolverFactory {
     URI arm = endpoint != null ? endpoint : ArmClients.DEFAULT_ENDPOINT;
     SSLContext trust = TrustStores.fromSystemProperties();
     BoundedAnswers bounds = BoundedAnswers.of(config);
-    ArmClients clients = ArmClients.create(arm, subscription, new ArmHttp(trust, bounds, tokens(config, trust, bounds)));
+    ArmClients clients = ArmClients.create(arm, subscription, new ArmHttp(trust, bounds,
+        tokens(config, trust, bounds, imdsEndpoint != null ? imdsEndpoint : Imds.DEFAULT_ENDPOINT)));
     String armScope = arm + "|" + subscription;
     SelfIdentity identity = SelfIdentity.cached(imds::resourceId);
     AzureMemberSource source = new AzureMemberSource(clients,
@@ -93,16 +95,28 @@ final class AzureResolverFactory {
   }
 
   /**
-   * A fixed {@code access-token} as it is (the user's to renew), else azure-identity's default chain, whose token
-   * requests are read within what is left of the deadline of the resolve that asked.
+   * A fixed {@code access-token} as it is (the user's to renew); else the managed identity's token from IMDS where
+   * azure-identity's default chain would ask IMDS for it (an Azure VM without other identity settings), at {@code
+   * AZURE_POD_IDENTITY_AUTHORITY_HOST} as the chain reads it, else at {@code imds}; else, and when IMDS gives none,
+   * the chain itself, whose token requests are read within what is left of the deadline of the resolve that asked.
    */
-  private static BearerTokens tokens(ResolverConfig config, SSLContext trust, BoundedAnswers bounds) {
+  private static BearerTokens tokens(ResolverConfig config, SSLContext trust, BoundedAnswers bounds, URI imds) {
     String token = config.get(AzureProperties.ACCESS_TOKEN);
     if (token != null) {
       return BearerTokens.fixed(token);
     }
-    AtomicReference<Deadline> resolveInProgress = new AtomicReference<>();
-    return BearerTokens.of(IdentityCredentials.defaultChain(config.get(AzureProperties.CLIENT_ID),
-        IdentityCredentials.tokenHttp(trust, bounds, resolveInProgress::get)), ArmClients.SCOPE, resolveInProgress);
+    String clientId = config.get(AzureProperties.CLIENT_ID);
+    // Made only when used: the chain's classes are most of a cold resolve's (docs/benchmarks.md, "azure9").
+    Supplier<BearerTokens> chain = () -> {
+      AtomicReference<Deadline> resolveInProgress = new AtomicReference<>();
+      return BearerTokens.of(IdentityCredentials.defaultChain(clientId,
+          IdentityCredentials.tokenHttp(trust, bounds, resolveInProgress::get)), ArmClients.SCOPE, resolveInProgress);
+    };
+    if (!ImdsTokens.reachedBy(config::getenv, clientId)) {
+      return chain.get();
+    }
+    // The chain's managed identity is the client-id property's, else AZURE_CLIENT_ID's (DefaultAzureCredentialBuilder).
+    return ImdsTokens.of(ImdsTokens.endpoint(config::getenv, imds),
+        clientId != null ? clientId : config.getenv("AZURE_CLIENT_ID"), ArmClients.SCOPE, bounds, chain);
   }
 }

@@ -345,7 +345,9 @@ public final class SimulatedAzure extends SimulatedApi<SimulatedAzure, Simulated
     if (call.url().getRawPath().equals(MANAGED_IDENTITY_TOKEN) && "true".equalsIgnoreCase(call.header("metadata"))
         && call.query().get("api-version") != null) {
       // the VM's managed identity, as IMDS gives it to a client without a key (Hazelcast's Azure discovery)
+      // expires_on: seconds since the epoch, as a string, as IMDS sends it (msal4j refuses an answer without it)
       return ArmWire.plainJson(200, "{\"access_token\":" + ArmJson.q(ACCESS_TOKEN) + ",\"expires_in\":\"3599\""
+          + ",\"expires_on\":\"" + (java.time.Instant.now().getEpochSecond() + 3599) + "\""
           + ",\"resource\":\"https://management.azure.com\",\"token_type\":\"Bearer\"}");
     }
     return imds.answer(call.url().getRawPath(), call.headers(), call.query());
