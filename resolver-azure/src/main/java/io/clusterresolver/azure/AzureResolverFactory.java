@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
 
@@ -112,11 +113,13 @@ final class AzureResolverFactory {
       return BearerTokens.of(IdentityCredentials.defaultChain(clientId,
           IdentityCredentials.tokenHttp(trust, bounds, resolveInProgress::get)), ArmClients.SCOPE, resolveInProgress);
     };
-    if (!ImdsTokens.reachedBy(config::getenv, clientId)) {
+    UnaryOperator<String> settings = ImdsTokens.settings(config::getenv);
+    if (!ImdsTokens.reachedBy(settings, clientId)) {
       return chain.get();
     }
-    // The chain's managed identity is the client-id property's, else AZURE_CLIENT_ID's (DefaultAzureCredentialBuilder).
+    // The chain's managed identity is the client-id property's, else AZURE_CLIENT_ID's (DefaultAzureCredentialBuilder);
+    // msal4j reads its IMDS address from the environment alone.
     return ImdsTokens.of(ImdsTokens.endpoint(config::getenv, imds),
-        clientId != null ? clientId : config.getenv("AZURE_CLIENT_ID"), ArmClients.SCOPE, bounds, chain);
+        clientId != null ? clientId : settings.apply("AZURE_CLIENT_ID"), ArmClients.SCOPE, bounds, chain);
   }
 }

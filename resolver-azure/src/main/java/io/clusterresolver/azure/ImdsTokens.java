@@ -73,7 +73,7 @@ final class ImdsTokens implements BearerTokens {
    * Cloud Shell, Azure Arc, told by their endpoint variables). A variable set but empty counts as set where
    * azure-identity's checks are for {@code null}: the chain is then asked, as before.
    *
-   * @param env an environment variable's value, or {@code null}
+   * @param env an identity setting's value ({@link #settings}), or {@code null}
    * @param clientId the {@code client-id} property, or {@code null}
    */
   static boolean reachedBy(UnaryOperator<String> env, String clientId) {
@@ -93,6 +93,17 @@ final class ImdsTokens implements BearerTokens {
     boolean identityEndpoint = !blank(env.apply("IDENTITY_ENDPOINT"));
     return !(identityEndpoint && !blank(env.apply("IDENTITY_HEADER"))) && blank(env.apply("MSI_ENDPOINT"))
         && !(identityEndpoint && !blank(env.apply("IMDS_ENDPOINT")));
+  }
+
+  /**
+   * The identity settings as azure-identity reads them (azure-core's {@code Configuration}): a system property of the
+   * variable's name first, then the environment variable.
+   */
+  static UnaryOperator<String> settings(UnaryOperator<String> env) {
+    return name -> {
+      String property = System.getProperty(name);
+      return property != null ? property : env.apply(name);
+    };
   }
 
   /**

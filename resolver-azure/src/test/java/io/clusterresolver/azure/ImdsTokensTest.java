@@ -181,6 +181,23 @@ class ImdsTokensTest {
     assertThat(reached(Map.of("AZURE_TOKEN_CREDENTIALS", "ManagedIdentityCredential"), null)).isFalse();
   }
 
+  /** azure-core's Configuration, which azure-identity reads them from: a system property first, then the variable. */
+  @Test
+  void theSettingsAreSystemPropertiesFirstThenEnvironmentVariables() {
+    Map<String, String> env = Map.of("AZURE_CLIENT_ID", "from-env", "AZURE_TENANT_ID", "t");
+    assertThat(ImdsTokens.reachedBy(ImdsTokens.settings(env::get), null)).isTrue();
+    System.setProperty("AZURE_CLIENT_SECRET", "s");
+    System.setProperty("AZURE_CLIENT_ID", "from-property");
+    try {
+      assertThat(ImdsTokens.settings(env::get).apply("AZURE_CLIENT_ID")).isEqualTo("from-property");
+      assertThat(ImdsTokens.settings(env::get).apply("AZURE_TENANT_ID")).isEqualTo("t");
+      assertThat(ImdsTokens.reachedBy(ImdsTokens.settings(env::get), null)).isFalse();
+    } finally {
+      System.clearProperty("AZURE_CLIENT_SECRET");
+      System.clearProperty("AZURE_CLIENT_ID");
+    }
+  }
+
   @Test
   void aResolveWithoutAnAccessTokenSignsInWithTheManagedIdentityFromImds() {
     azure.clear().addTypical(0, 3, b -> b.resourceGroup(AzureTestSupport.RG));
