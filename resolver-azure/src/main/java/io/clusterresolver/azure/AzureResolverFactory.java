@@ -12,6 +12,7 @@ import io.clusterresolver.spi.ResolverConfig;
 import java.net.URI;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -114,12 +115,13 @@ final class AzureResolverFactory {
           IdentityCredentials.tokenHttp(trust, bounds, resolveInProgress::get)), ArmClients.SCOPE, resolveInProgress);
     };
     UnaryOperator<String> settings = ImdsTokens.settings(config::getenv);
-    if (!ImdsTokens.reachedBy(settings, clientId)) {
+    // msal4j reads its IMDS address from the environment alone.
+    Optional<URI> tokenEndpoint = ImdsTokens.endpoint(config::getenv, imds);
+    if (!ImdsTokens.reachedBy(settings, clientId) || tokenEndpoint.isEmpty()) {
       return chain.get();
     }
-    // The chain's managed identity is the client-id property's, else AZURE_CLIENT_ID's (DefaultAzureCredentialBuilder);
-    // msal4j reads its IMDS address from the environment alone.
-    return ImdsTokens.of(ImdsTokens.endpoint(config::getenv, imds),
-        clientId != null ? clientId : settings.apply("AZURE_CLIENT_ID"), ArmClients.SCOPE, bounds, chain);
+    // The chain's managed identity is the client-id property's, else AZURE_CLIENT_ID's (DefaultAzureCredentialBuilder).
+    return ImdsTokens.of(tokenEndpoint.get(), clientId != null ? clientId : settings.apply("AZURE_CLIENT_ID"),
+        ArmClients.SCOPE, bounds, chain);
   }
 }

@@ -123,10 +123,20 @@ final class ImdsTokens implements BearerTokens {
         chain);
   }
 
-  /** IMDS's address: {@code AZURE_POD_IDENTITY_AUTHORITY_HOST} as msal4j reads it, else {@code configured}. */
-  static URI endpoint(UnaryOperator<String> env, URI configured) {
+  /**
+   * IMDS's address: {@code AZURE_POD_IDENTITY_AUTHORITY_HOST} as msal4j reads it, else {@code configured}; empty when
+   * that variable is no URI (msal4j's error is the chain's to give).
+   */
+  static Optional<URI> endpoint(UnaryOperator<String> env, URI configured) {
     String host = env.apply(AUTHORITY_HOST_VARIABLE);
-    return blank(host) ? configured : URI.create(host);
+    if (blank(host)) {
+      return Optional.of(configured);
+    }
+    try {
+      return Optional.of(new URI(host.trim())).filter(uri -> uri.getScheme() != null && uri.getHost() != null);
+    } catch (java.net.URISyntaxException e) {
+      return Optional.empty();
+    }
   }
 
   @Override

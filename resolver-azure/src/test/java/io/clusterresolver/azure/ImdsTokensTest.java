@@ -181,6 +181,18 @@ class ImdsTokensTest {
     assertThat(reached(Map.of("AZURE_TOKEN_CREDENTIALS", "ManagedIdentityCredential"), null)).isFalse();
   }
 
+  @Test
+  void imdsIsAtAzurePodIdentityAuthorityHostAsMsalReadsItElseAtTheConfiguredAddress() {
+    URI configured = URI.create("http://127.0.0.1:1");
+    assertThat(ImdsTokens.endpoint(Map.<String, String>of()::get, configured)).contains(configured);
+    assertThat(ImdsTokens.endpoint(Map.of("AZURE_POD_IDENTITY_AUTHORITY_HOST", " ")::get, configured))
+        .contains(configured);
+    assertThat(ImdsTokens.endpoint(Map.of("AZURE_POD_IDENTITY_AUTHORITY_HOST", "http://10.0.0.1:2579")::get,
+        configured)).contains(URI.create("http://10.0.0.1:2579"));
+    assertThat(ImdsTokens.endpoint(Map.of("AZURE_POD_IDENTITY_AUTHORITY_HOST", "not a uri")::get, configured))
+        .isEmpty();
+  }
+
   /** azure-core's Configuration, which azure-identity reads them from: a system property first, then the variable. */
   @Test
   void theSettingsAreSystemPropertiesFirstThenEnvironmentVariables() {
