@@ -34,6 +34,8 @@ import java.util.Map;
  *       {@code GOOGLE_APPLICATION_CREDENTIALS} nor a gcloud well-known file);
  *   <li>{@code azure}: 1,000 running VMs tagged {@code cluster=bench} in one resource group: 10 VM
  *       pages and 10 NIC pages (HTTPS: the command needs {@link #jvmOptions(String)} to trust it);
+ *   <li>{@code azure-mi}: {@code azure}'s world without {@code access-token}, the managed identity's token from
+ *       its IMDS (not in {@link #PROVIDERS}: resolved with {@code --provider azure}, by hand or cold-phases.sh);
  *   <li>{@code tpu}: a READY {@code v4-8192} pod slice with 1,024 workers (one {@code nodes.get});
  *   <li>{@code kubernetes}: 1,000 ready pods of a StatefulSet, namespace {@code ml}, {@code app=trainer};
  *   <li>{@code aws}: 1,000 running instances tagged {@code cluster=bench}: two pages of 500.
@@ -134,6 +136,22 @@ final class CloudWorlds implements AutoCloseable {
         Map<String, String> p = new LinkedHashMap<>(azure.providerProperties("bench-rg"));
         p.put("clusterresolver.azure.tags", "cluster=bench");
         register(provider, p, azure.vms().size()); // typical VMs run, with one NIC each
+      }
+      case "azure-mi" -> {
+        // azure's world, signed in as an Azure VM is: no access-token, the managed identity's token from the
+        // world's IMDS (its imds-endpoint; azure-identity's chain asks AZURE_POD_IDENTITY_AUTHORITY_HOST, set to
+        // the same address, .env beside the properties). Resolve it with --provider azure.
+        SimulatedAzure azure = keep(SimulatedAzure.start());
+        azure.addTypical(0, 1000, b -> b.resourceGroup("bench-rg").tag("cluster", "bench"));
+        azure.identifyAs(azure.resourceId(azure.vms().get(0))).latency(latency);
+        jvmOptions.put(provider, azure.trustStoreProperties().entrySet().stream()
+            .map(e -> "-D" + e.getKey() + "=" + e.getValue()).toList());
+        Map<String, String> p = new LinkedHashMap<>(azure.providerProperties("bench-rg"));
+        p.remove("clusterresolver.azure.access-token");
+        p.put("clusterresolver.azure.tags", "cluster=bench");
+        Files.writeString(dir.resolve(provider + ".env"), "AZURE_POD_IDENTITY_AUTHORITY_HOST=" + azure.imdsEndpoint()
+            + "\n", StandardCharsets.UTF_8);
+        register(provider, p, azure.vms().size());
       }
       case "tpu" -> {
         SimulatedTpu tpu = keep(SimulatedTpu.start());

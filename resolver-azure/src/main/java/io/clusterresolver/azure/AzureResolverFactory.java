@@ -12,8 +12,11 @@ import io.clusterresolver.spi.ResolverConfig;
 import java.net.URI;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
 
@@ -69,7 +72,8 @@ final class AzureResolverFactory {
     SSLContext trust = TrustStores.fromSystemProperties();
     BoundedAnswers bounds = BoundedAnswers.of(config);
     ArmClients clients = ArmClients.create(arm, subscription, new ArmHttp(trust, bounds,
-        tokens(config, trust, bounds), ArmProxies.fromSettings(config.environment())));
+        tokens(config, trust, bounds, imdsEndpoint != null ? imdsEndpoint : Imds.DEFAULT_ENDPOINT),
+        ArmProxies.fromSettings(config.environment())));
     String armScope = arm + "|" + subscription;
     SelfIdentity identity = SelfIdentity.cached(imds::resourceId);
     AzureMemberSource source = new AzureMemberSource(clients,
@@ -94,16 +98,31 @@ final class AzureResolverFactory {
   }
 
   /**
-   * A fixed {@code access-token} as it is (the user's to renew), else azure-identity's default chain, whose token
-   * requests are read within what is left of the deadline of the resolve that asked.
+   * A fixed {@code access-token} as it is (the user's to renew); else the managed identity's token from IMDS where
+   * azure-identity's default chain would ask IMDS for it (an Azure VM without other identity settings), at {@code
+   * AZURE_POD_IDENTITY_AUTHORITY_HOST} as the chain reads it, else at {@code imds}; else, and when IMDS gives none,
+   * the chain itself, whose token requests are read within what is left of the deadline of the resolve that asked.
    */
-  private static BearerTokens tokens(ResolverConfig config, SSLContext trust, BoundedAnswers bounds) {
+  private static BearerTokens tokens(ResolverConfig config, SSLContext trust, BoundedAnswers bounds, URI imds) {
     String token = config.get(AzureProperties.ACCESS_TOKEN);
     if (token != null) {
       return BearerTokens.fixed(token);
     }
-    AtomicReference<Deadline> resolveInProgress = new AtomicReference<>();
-    return BearerTokens.of(IdentityCredentials.defaultChain(config.get(AzureProperties.CLIENT_ID),
-        IdentityCredentials.tokenHttp(trust, bounds, resolveInProgress::get)), ArmClients.SCOPE, resolveInProgress);
+    String clientId = config.get(AzureProperties.CLIENT_ID);
+    // Made only when used: the chain's classes are most of a cold resolve's (docs/benchmarks.md, "azure9").
+    Supplier<BearerTokens> chain = () -> {
+      AtomicReference<Deadline> resolveInProgress = new AtomicReference<>();
+      return BearerTokens.of(IdentityCredentials.defaultChain(clientId,
+          IdentityCredentials.tokenHttp(trust, bounds, resolveInProgress::get)), ArmClients.SCOPE, resolveInProgress);
+    };
+    UnaryOperator<String> settings = ImdsTokens.settings(config::getenv);
+    // msal4j reads its IMDS address from the environment alone.
+    Optional<URI> tokenEndpoint = ImdsTokens.endpoint(config::getenv, imds);
+    if (!ImdsTokens.reachedBy(settings, clientId) || tokenEndpoint.isEmpty()) {
+      return chain.get();
+    }
+    // The chain's managed identity is the client-id property's, else AZURE_CLIENT_ID's (DefaultAzureCredentialBuilder).
+    return ImdsTokens.of(tokenEndpoint.get(), clientId != null ? clientId : settings.apply("AZURE_CLIENT_ID"),
+        ArmClients.SCOPE, bounds, chain);
   }
 }
