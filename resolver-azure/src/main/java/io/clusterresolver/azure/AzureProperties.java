@@ -33,7 +33,8 @@ final class AzureProperties {
   static final ConfigProperty<String> ENDPOINT = CloudProperties.endpoint(
       "Resource Manager endpoint (a proxy, a sovereign cloud, a simulation); default https://management.azure.com");
   static final ConfigProperty<String> IMDS_ENDPOINT = CloudProperties.endpoint("imds-endpoint",
-      "Instance Metadata Service endpoint; default http://169.254.169.254");
+      "Instance Metadata Service endpoint: the VM's identity, and its managed identity's token unless"
+          + " AZURE_POD_IDENTITY_AUTHORITY_HOST names another; default http://169.254.169.254");
   static final ConfigProperty<String> CLIENT_ID = ConfigProperty.string("client-id")
       .description("Client id of the user-assigned managed identity to sign in with; default: the default credential chain")
       .build();
