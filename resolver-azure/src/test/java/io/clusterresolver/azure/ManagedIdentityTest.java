@@ -15,9 +15,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * A resolve with no credential settings, on an Azure VM: azure-identity's default chain gets the managed identity's
- * token from IMDS (msal4j's {@code ManagedIdentityApplication}, after azure-identity's probe of the endpoint), and the
- * listings carry it. Both are pointed at the simulated IMDS the way they are pointed at another IMDS: {@code
+ * A resolve with no credential settings, on an Azure VM, through azure-identity's default chain (kept to its managed
+ * identity by {@code AZURE_TOKEN_CREDENTIALS}, which also keeps the provider's own IMDS token request, {@code
+ * ImdsTokens}, out of the way): the chain gets the managed identity's token from IMDS (msal4j's {@code
+ * ManagedIdentityApplication}, after azure-identity's probe of the endpoint), and the listings carry it. Both are pointed at the simulated IMDS the way they are pointed at another IMDS: {@code
  * AZURE_POD_IDENTITY_AUTHORITY_HOST} (azure-core's global configuration for azure-identity; msal4j's environment
  * for msal4j, which reads only its own).
  */
@@ -25,6 +26,7 @@ class ManagedIdentityTest {
 
   private static final String IMDS_HOST = "AZURE_POD_IDENTITY_AUTHORITY_HOST";
   private static final String TOKEN_PATH = "/metadata/identity/oauth2/token";
+  private static final String CHAIN_SOURCES = "AZURE_TOKEN_CREDENTIALS";
 
   static SimulatedAzure azure;
 
@@ -48,16 +50,20 @@ class ManagedIdentityTest {
     p.remove("clusterresolver.azure.access-token");
     Configuration.getGlobalConfiguration().put(IMDS_HOST, imds);
     msalEnvironment(name -> IMDS_HOST.equals(name) ? imds : System.getenv(name));
+    System.setProperty(CHAIN_SOURCES, "ManagedIdentityCredential"); // read as azure-core reads it: property first
     try {
       var spec = ClusterResolvers.create("azure", p, Map.of()).clusterSpec();
 
       assertThat(Expected.asMap(spec)).isEqualTo(Expected.cluster(members, vm -> "worker", Expected::privateIp));
     } finally {
+      System.clearProperty(CHAIN_SOURCES);
       msalEnvironment(null);
       Configuration.getGlobalConfiguration().remove(IMDS_HOST);
     }
     assertThat(azure.requests()).filteredOn(r -> r.path().equals(TOKEN_PATH) && "true".equals(r.header("Metadata")))
-        .as("the managed identity's token asked of IMDS").isNotEmpty()
+        .as("the managed identity's token asked of IMDS by the chain").isNotEmpty()
+        .allSatisfy(r -> assertThat(r.header("User-Agent")).as("azure-identity's, not ImdsTokens'")
+            .startsWith("azsdk-java-azure-identity/"))
         .allSatisfy(r -> assertThat(r.parameters()).containsEntry("resource", "https://management.azure.com"));
     assertThat(azure.requests()).filteredOn(r -> r.path().startsWith("/subscriptions/"))
         .as("the listings, each with IMDS's token").isNotEmpty()
