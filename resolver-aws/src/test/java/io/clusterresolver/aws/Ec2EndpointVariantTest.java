@@ -7,21 +7,14 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.ConfigurationException;
 import io.clusterresolver.ClusterResolvers;
+import io.clusterresolver.testkit.RecordingProxy;
 import io.clusterresolver.testkit.SimulatedEc2;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -107,16 +100,7 @@ class Ec2EndpointVariantTest {
 
   @Test
   void theJdksHttpsProxyIsUsedForTheRegionalEndpoint() throws Exception {
-    try (SimulatedEc2 imds = SimulatedEc2.start();
-        ServerSocket proxy = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-      CompletableFuture<String> firstLine = CompletableFuture.supplyAsync(() -> {
-        try (Socket socket = proxy.accept()) {
-          return new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII))
-              .readLine();
-        } catch (IOException e) {
-          return e.toString();
-        }
-      });
+    try (SimulatedEc2 imds = SimulatedEc2.start(); RecordingProxy proxy = RecordingProxy.refusing()) {
       Map<String, String> p = new LinkedHashMap<>();
       p.put("clusterresolver.aws.region", "us-east-1");
       p.put("clusterresolver.aws.imds-endpoint", imds.imdsEndpoint().toString());
@@ -128,7 +112,7 @@ class Ec2EndpointVariantTest {
       String host = System.getProperty("https.proxyHost");
       String port = System.getProperty("https.proxyPort");
       System.setProperty("https.proxyHost", "127.0.0.1");
-      System.setProperty("https.proxyPort", String.valueOf(proxy.getLocalPort()));
+      System.setProperty("https.proxyPort", String.valueOf(proxy.port()));
       try {
         Throwable thrown = catchThrowable(() -> ClusterResolvers.create("aws", p, Map.of()).clusterSpec());
         assertThat(thrown).isInstanceOf(ClusterResolverException.class);
@@ -136,7 +120,7 @@ class Ec2EndpointVariantTest {
         AwsTestSupport.restoreProperty("https.proxyHost", host);
         AwsTestSupport.restoreProperty("https.proxyPort", port);
       }
-      assertThat(firstLine.get(10, TimeUnit.SECONDS)).as("what the proxy was asked")
+      assertThat(proxy.take()).as("what the proxy was asked").first().asString()
           .startsWith("CONNECT ec2.us-east-1.amazonaws.com:443 ");
     }
   }

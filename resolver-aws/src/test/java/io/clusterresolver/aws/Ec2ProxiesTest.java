@@ -5,22 +5,14 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.ClusterResolvers;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
+import io.clusterresolver.testkit.RecordingProxy;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -40,52 +32,9 @@ import software.amazon.awssdk.services.ec2.Ec2Client;
  */
 class Ec2ProxiesTest {
 
-  /** Accepts connections, keeps each request's first line and proxy credentials, answers 502 and closes. */
-  private static final class RecordingProxy implements AutoCloseable {
-    final ServerSocket socket;
-    final List<String> asked = new CopyOnWriteArrayList<>();
-    private final Thread accepting;
-
-    RecordingProxy() throws IOException {
-      socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-      accepting = new Thread(() -> {
-        while (!socket.isClosed()) {
-          try (Socket s = socket.accept()) {
-            BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(),
-                StandardCharsets.US_ASCII));
-            String first = in.readLine();
-            String credentials = "";
-            for (String line = in.readLine(); line != null && !line.isEmpty(); line = in.readLine()) {
-              if (line.regionMatches(true, 0, "Proxy-Authorization:", 0, 20)) {
-                credentials = " [" + line.substring(20).trim() + "]";
-              }
-            }
-            // An empty path is "/" (RFC 9110 4.2.3): the SDK's client leaves it empty, ours names it.
-            asked.add(first.replaceFirst("^(\\S+ http://[^/ ]+) ", "$1/ ") + credentials);
-            OutputStream out = s.getOutputStream();
-            out.write("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-                .getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-          } catch (IOException e) {
-            // closed
-          }
-        }
-      });
-      accepting.setDaemon(true);
-      accepting.start();
-    }
-
-    /** What was asked since the last call. */
-    List<String> take() {
-      List<String> seen = new ArrayList<>(asked);
-      asked.clear();
-      return seen;
-    }
-
-    @Override
-    public void close() throws IOException {
-      socket.close();
-    }
+  /** What {@code proxy} was asked, an empty path named {@code /} (RFC 9110 4.2.3: the SDK's client leaves it empty). */
+  private static List<String> asked(RecordingProxy proxy) {
+    return proxy.take().stream().map(line -> line.replaceFirst("^(\\S+ http://[^/ ]+) ", "$1/ ")).toList();
   }
 
   private static final List<String> SETTINGS = List.of("http.proxyHost", "http.proxyPort", "http.proxyUser",
@@ -111,15 +60,15 @@ class Ec2ProxiesTest {
       throws Exception {
     Map<String, String> before = new HashMap<>();
     SETTINGS.forEach(key -> before.put(key, System.getProperty(key)));
-    try (RecordingProxy proxy = new RecordingProxy()) {
+    try (RecordingProxy proxy = RecordingProxy.refusing()) {
       SETTINGS.forEach(System::clearProperty);
       for (String setting : settings.split(",")) {
         String[] kv = setting.split("=", 2);
-        System.setProperty(kv[0], kv[1].replace("PORT", String.valueOf(proxy.socket.getLocalPort())));
+        System.setProperty(kv[0], kv[1].replace("PORT", String.valueOf(proxy.port())));
       }
       URI uri = URI.create(endpoint);
       catchThrowable(() -> sdkClient(uri).describeInstances(r -> r.maxResults(5)));
-      List<String> bySdk = proxy.take();
+      List<String> bySdk = asked(proxy);
       assertThat(bySdk).as("the SDK client's requests to the proxy").hasSize(proxied);
 
       Map<String, String> p = new LinkedHashMap<>();
@@ -135,7 +84,7 @@ class Ec2ProxiesTest {
       Throwable thrown = catchThrowable(() -> ClusterResolvers.create("aws", p, Map.of()).clusterSpec());
       assertThat(thrown).isInstanceOf(ClusterResolverException.class)
           .hasMessageNotContaining("s3cr:t").hasMessageNotContaining("czNjcjp0");
-      assertThat(proxy.take()).as("what the proxy was asked").isEqualTo(bySdk);
+      assertThat(asked(proxy)).as("what the proxy was asked").isEqualTo(bySdk);
     } finally {
       before.forEach(AwsTestSupport::restoreProperty);
     }

@@ -7,25 +7,15 @@ import com.azure.core.http.jdk.httpclient.implementation.JdkHttpClientProxySelec
 import com.azure.core.util.Configuration;
 import com.azure.core.util.ConfigurationBuilder;
 import io.clusterresolver.ClusterResolvers;
+import io.clusterresolver.testkit.RecordingProxy;
 import io.clusterresolver.testkit.SimulatedAzure;
 import io.clusterresolver.testkit.SimulatedVm;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Proxy;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -40,85 +30,6 @@ import org.junit.jupiter.params.provider.CsvSource;
  * {@code CONNECT} to the simulation, so a proxied resolve still lists its cluster.
  */
 class ArmProxiesTest {
-
-  /** Tunnels each {@code CONNECT} to its authority; anything else is answered 502. Records what it was asked. */
-  private static final class TunnellingProxy implements AutoCloseable {
-    final ServerSocket socket;
-    final List<String> asked = new CopyOnWriteArrayList<>();
-
-    TunnellingProxy() throws IOException {
-      socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-      Thread accepting = new Thread(() -> {
-        while (!socket.isClosed()) {
-          try {
-            Socket client = socket.accept();
-            Thread serving = new Thread(() -> serve(client));
-            serving.setDaemon(true);
-            serving.start();
-          } catch (IOException e) {
-            // closed
-          }
-        }
-      });
-      accepting.setDaemon(true);
-      accepting.start();
-    }
-
-    private void serve(Socket client) {
-      try (client) {
-        InputStream in = client.getInputStream();
-        BufferedReader head = new BufferedReader(new InputStreamReader(in, StandardCharsets.ISO_8859_1), 1);
-        String first = head.readLine();
-        String credentials = "";
-        for (String line = head.readLine(); line != null && !line.isEmpty(); line = head.readLine()) {
-          if (line.regionMatches(true, 0, "Proxy-Authorization:", 0, 20)) {
-            credentials = " [" + line.substring(20).trim() + "]";
-          }
-        }
-        asked.add(first + credentials);
-        OutputStream out = client.getOutputStream();
-        String[] parts = first == null ? new String[0] : first.split(" ");
-        if (parts.length != 3 || !parts[0].equals("CONNECT")) {
-          out.write("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-              .getBytes(StandardCharsets.US_ASCII));
-          return;
-        }
-        URI authority = URI.create("//" + parts[1]);
-        try (Socket target = new Socket(authority.getHost(), authority.getPort())) {
-          out.write("HTTP/1.1 200 Connection established\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-          out.flush();
-          Thread back = new Thread(() -> pipe(target, client));
-          back.setDaemon(true);
-          back.start();
-          pipe(client, target);
-          back.join(5_000);
-        }
-      } catch (IOException | InterruptedException e) {
-        // the client or the target went away
-      }
-    }
-
-    /** Copies {@code from}'s bytes to {@code to} until {@code from} ends. */
-    private static void pipe(Socket from, Socket to) {
-      try {
-        from.getInputStream().transferTo(to.getOutputStream());
-        to.shutdownOutput();
-      } catch (IOException e) {
-        // closed
-      }
-    }
-
-    List<String> take() {
-      List<String> seen = new ArrayList<>(asked);
-      asked.clear();
-      return seen;
-    }
-
-    @Override
-    public void close() throws IOException {
-      socket.close();
-    }
-  }
 
   private static final List<String> PROPERTIES = List.of("java.net.useSystemProxies", "https.proxyHost",
       "https.proxyPort", "http.proxyHost", "http.proxyPort", "http.proxyUser", "http.proxyPassword",
@@ -167,8 +78,8 @@ class ArmProxiesTest {
       throws Exception {
     Map<String, String> before = new HashMap<>();
     PROPERTIES.forEach(key -> before.put(key, System.getProperty(key)));
-    try (TunnellingProxy proxy = new TunnellingProxy()) {
-      String port = String.valueOf(proxy.socket.getLocalPort());
+    try (RecordingProxy proxy = RecordingProxy.tunnelling()) {
+      String port = String.valueOf(proxy.port());
       PROPERTIES.forEach(System::clearProperty);
       settings(properties, port).forEach(System::setProperty);
       Map<String, String> environment = new HashMap<>(settings(variables, port));
