@@ -99,60 +99,50 @@ final class CloudWorlds implements AutoCloseable {
     }
   }
 
+  private void startGce(String provider, boolean applicationDefault) throws IOException {
+    SimulatedGce gce = keep(GceScenarios.largeProject(SimulatedGce.start("bench-project"), 1200));
+    gce.identifyAs("train-1").requireAuthorization(applicationDefault).latency(latency);
+    Map<String, String> p = new LinkedHashMap<>(gce.providerProperties());
+    p.put("clusterresolver.gce.labels", "cluster=train");
+    if (applicationDefault) {
+      p.remove("clusterresolver.gce.credentials");
+      URI metadata = gce.metadataEndpoint();
+      Files.writeString(dir.resolve(provider + ".env"),
+          "GCE_METADATA_HOST=" + metadata.getHost() + ":" + metadata.getPort() + "\n", StandardCharsets.UTF_8);
+    }
+    long members = gce.instances().stream()
+        .filter(i -> "train".equals(i.labels().get("cluster")) && "RUNNING".equals(i.status()))
+        .filter(i -> i.networkIp().isPresent()).count(); // the IPv6-only instance is left out (logged)
+    zones.put(provider, gce.instances().stream().map(SimulatedGceInstance::zone).distinct().sorted().toList());
+    register(provider, p, (int) members);
+  }
+
+  private void startAzure(String provider, boolean managedIdentity) throws IOException {
+    SimulatedAzure azure = keep(SimulatedAzure.start());
+    azure.addTypical(0, 1000, b -> b.resourceGroup("bench-rg").tag("cluster", "bench"));
+    azure.identifyAs(azure.resourceId(azure.vms().get(0))).latency(latency);
+    jvmOptions.put(provider, azure.trustStoreProperties().entrySet().stream()
+        .map(e -> "-D" + e.getKey() + "=" + e.getValue()).toList());
+    Map<String, String> p = new LinkedHashMap<>(azure.providerProperties("bench-rg"));
+    p.put("clusterresolver.azure.tags", "cluster=bench");
+    if (managedIdentity) {
+      p.remove("clusterresolver.azure.access-token");
+      Files.writeString(dir.resolve(provider + ".env"), "AZURE_POD_IDENTITY_AUTHORITY_HOST=" + azure.imdsEndpoint()
+          + "\n", StandardCharsets.UTF_8);
+    }
+    register(provider, p, azure.vms().size()); // typical VMs run, with one NIC each
+  }
+
   /** Starts the world of one provider (see the class comment). */
   void start(String provider) throws IOException {
     switch (provider) {
-      case "gce" -> {
-        SimulatedGce gce = keep(GceScenarios.largeProject(SimulatedGce.start("bench-project"), 1200));
-        gce.identifyAs("train-1").latency(latency);
-        Map<String, String> p = new LinkedHashMap<>(gce.providerProperties());
-        p.put("clusterresolver.gce.labels", "cluster=train");
-        long members = gce.instances().stream()
-            .filter(i -> "train".equals(i.labels().get("cluster")) && "RUNNING".equals(i.status()))
-            .filter(i -> i.networkIp().isPresent()).count(); // the IPv6-only instance is left out (logged)
-        zones.put(provider, gce.instances().stream().map(SimulatedGceInstance::zone).distinct().sorted().toList());
-        register(provider, p, (int) members);
-      }
-      case "gce-adc" -> {
-        SimulatedGce gce = keep(GceScenarios.largeProject(SimulatedGce.start("bench-project"), 1200));
-        gce.identifyAs("train-1").requireAuthorization(true).latency(latency);
-        Map<String, String> p = new LinkedHashMap<>(gce.providerProperties());
-        p.remove("clusterresolver.gce.credentials");
-        p.put("clusterresolver.gce.labels", "cluster=train");
-        long members = gce.instances().stream()
-            .filter(i -> "train".equals(i.labels().get("cluster")) && "RUNNING".equals(i.status()))
-            .filter(i -> i.networkIp().isPresent()).count();
-        URI metadata = gce.metadataEndpoint();
-        Files.writeString(dir.resolve(provider + ".env"),
-            "GCE_METADATA_HOST=" + metadata.getHost() + ":" + metadata.getPort() + "\n", StandardCharsets.UTF_8);
-        register(provider, p, (int) members);
-      }
-      case "azure" -> {
-        SimulatedAzure azure = keep(SimulatedAzure.start());
-        azure.addTypical(0, 1000, b -> b.resourceGroup("bench-rg").tag("cluster", "bench"));
-        azure.identifyAs(azure.resourceId(azure.vms().get(0))).latency(latency);
-        jvmOptions.put(provider, azure.trustStoreProperties().entrySet().stream()
-            .map(e -> "-D" + e.getKey() + "=" + e.getValue()).toList());
-        Map<String, String> p = new LinkedHashMap<>(azure.providerProperties("bench-rg"));
-        p.put("clusterresolver.azure.tags", "cluster=bench");
-        register(provider, p, azure.vms().size()); // typical VMs run, with one NIC each
-      }
-      case "azure-mi" -> {
-        // azure's world, signed in as an Azure VM is: no access-token, the managed identity's token from the
-        // world's IMDS (its imds-endpoint; azure-identity's chain asks AZURE_POD_IDENTITY_AUTHORITY_HOST, set to
-        // the same address, .env beside the properties). Resolve it with --provider azure.
-        SimulatedAzure azure = keep(SimulatedAzure.start());
-        azure.addTypical(0, 1000, b -> b.resourceGroup("bench-rg").tag("cluster", "bench"));
-        azure.identifyAs(azure.resourceId(azure.vms().get(0))).latency(latency);
-        jvmOptions.put(provider, azure.trustStoreProperties().entrySet().stream()
-            .map(e -> "-D" + e.getKey() + "=" + e.getValue()).toList());
-        Map<String, String> p = new LinkedHashMap<>(azure.providerProperties("bench-rg"));
-        p.remove("clusterresolver.azure.access-token");
-        p.put("clusterresolver.azure.tags", "cluster=bench");
-        Files.writeString(dir.resolve(provider + ".env"), "AZURE_POD_IDENTITY_AUTHORITY_HOST=" + azure.imdsEndpoint()
-            + "\n", StandardCharsets.UTF_8);
-        register(provider, p, azure.vms().size());
-      }
+      // gce-adc: the gce world signed in as a Compute Engine VM is, with Application Default Credentials (no
+      // credentials setting; the API requires the token the world's metadata server issues; GCE_METADATA_HOST in .env)
+      case "gce", "gce-adc" -> startGce(provider, provider.equals("gce-adc"));
+      // azure-mi: the azure world signed in as an Azure VM is: no access-token, the managed identity's token from the
+      // world's IMDS (its imds-endpoint; azure-identity's chain asks AZURE_POD_IDENTITY_AUTHORITY_HOST, set to the
+      // same address in .env). Resolve it with --provider azure.
+      case "azure", "azure-mi" -> startAzure(provider, provider.equals("azure-mi"));
       case "tpu" -> {
         SimulatedTpu tpu = keep(SimulatedTpu.start());
         String[] workers = new String[1024];
