@@ -1,8 +1,11 @@
 package io.clusterresolver.azure;
 
+import com.microsoft.aad.msal4j.ManagedIdentityApplication;
+import com.microsoft.aad.msal4j.TokenCache;
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.ClusterResolvers;
 import io.clusterresolver.testkit.SimulatedAzure;
+import java.lang.reflect.Field;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -25,6 +28,16 @@ final class AzureTestSupport {
     // The provider's default: a cold JVM's first resolve on a loaded machine is slow; a test of the deadline sets one.
     p.put("clusterresolver.azure.timeout", "30s");
     return p;
+  }
+
+  /**
+   * Empties msal4j's cache of managed identity tokens, one for the whole JVM: a token one test got through
+   * azure-identity would otherwise be another test's answer, and IMDS would not be asked.
+   */
+  static void forgetManagedIdentityTokens() throws ReflectiveOperationException {
+    Field accessTokens = TokenCache.class.getDeclaredField("accessTokens"); // TokenCache has no public way to empty it
+    accessTokens.setAccessible(true);
+    ((Map<?, ?>) accessTokens.get(ManagedIdentityApplication.getSharedTokenCache())).clear();
   }
 
   static ClusterResolver resolver(SimulatedAzure azure, String... keyValues) {

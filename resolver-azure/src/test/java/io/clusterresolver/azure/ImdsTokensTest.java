@@ -56,9 +56,10 @@ class ImdsTokensTest {
   }
 
   @Test
-  void asksWhatAzureIdentitysManagedIdentityCredentialAsksAndReadsTheSameToken() {
+  void asksWhatAzureIdentitysManagedIdentityCredentialAsksAndReadsTheSameToken() throws Exception {
     for (String clientId : new String[] {null, "0b6f7c1e-1d7a-4c8e-9d2a-3f4e5a6b7c8d"}) {
       azure.resetCounts();
+      AzureTestSupport.forgetManagedIdentityTokens(); // else another test's token is azure-identity's answer
       ManagedIdentityCredentialBuilder builder = new ManagedIdentityCredentialBuilder()
           .httpClient(towards(azure.imdsEndpoint()));
       if (clientId != null) {
