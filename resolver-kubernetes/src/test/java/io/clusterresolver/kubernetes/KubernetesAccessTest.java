@@ -117,26 +117,7 @@ class KubernetesAccessTest {
 
   @Test
   void aKubeconfigOutsideAPodWithItsContextsNamespaceAndToken(@TempDir Path dir) throws Exception {
-    Path kubeconfig = dir.resolve("config");
-    Files.writeString(kubeconfig, String.join("\n",
-        "apiVersion: v1",
-        "kind: Config",
-        "clusters:",
-        "- name: sim",
-        "  cluster:",
-        "    server: " + k8s.endpoint(),
-        "users:",
-        "- name: me",
-        "  user:",
-        "    token: " + support.token,
-        "contexts:",
-        "- name: sim",
-        "  context:",
-        "    cluster: sim",
-        "    user: me",
-        "    namespace: other",
-        "current-context: sim",
-        ""), StandardCharsets.UTF_8);
+    Path kubeconfig = support.kubeconfig(k8s, dir.resolve("config"), "other");
     ClusterResolver resolver = ClusterResolvers.create("kubernetes", Map.of(
         "clusterresolver.kubernetes.selector", "app=trainer"), Map.of("KUBECONFIG", kubeconfig.toString(),
         "HOME", dir.toString()));

@@ -87,11 +87,7 @@ class KubernetesHeaderLogTest {
     try (SimulatedKubernetes k8s = SimulatedKubernetes.start()) {
       KubernetesTestSupport support = new KubernetesTestSupport(k8s, "training", "resolver");
       k8s.add(SimulatedPod.builder("training", "w-0").label("app", "trainer").podIps("10.0.0.5").build());
-      Path kubeconfig = dir.resolve("config");
-      Files.writeString(kubeconfig, String.join("\n", "apiVersion: v1", "kind: Config", "clusters:", "- name: sim",
-          "  cluster:", "    server: " + k8s.endpoint(), "users:", "- name: me", "  user:", "    token: " + support.token,
-          "contexts:", "- name: sim", "  context:", "    cluster: sim", "    user: me", "    namespace: training",
-          "current-context: sim", ""), StandardCharsets.UTF_8);
+      Path kubeconfig = support.kubeconfig(k8s, dir.resolve("config"), "training");
 
       String text = resolveInAJvmOfItsOwn(List.of("clusterresolver.kubernetes.selector=app=trainer",
           "clusterresolver.kubernetes.timeout=20s", "env:KUBECONFIG=" + kubeconfig, "env:HOME=" + dir));

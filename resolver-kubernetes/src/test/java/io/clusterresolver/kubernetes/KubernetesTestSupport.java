@@ -42,6 +42,17 @@ final class KubernetesTestSupport {
     }
   }
 
+  /**
+   * Writes {@code file}, a kubeconfig whose current context is the simulated API server with this support's token
+   * and {@code namespace}, as {@code kubectl} writes one.
+   */
+  Path kubeconfig(SimulatedKubernetes k8s, Path file, String namespace) throws IOException {
+    return Files.writeString(file, String.join("\n", "apiVersion: v1", "kind: Config", "clusters:", "- name: sim",
+        "  cluster:", "    server: " + k8s.endpoint(), "users:", "- name: me", "  user:", "    token: " + token,
+        "contexts:", "- name: sim", "  context:", "    cluster: sim", "    user: me", "    namespace: " + namespace,
+        "current-context: sim", ""), StandardCharsets.UTF_8);
+  }
+
   /** Endpoint, token file, selector {@code app=trainer} and a 20 s timeout, plus {@code extra}. */
   Map<String, String> properties(SimulatedKubernetes k8s, Map<String, String> extra) {
     Map<String, String> p = new LinkedHashMap<>();
