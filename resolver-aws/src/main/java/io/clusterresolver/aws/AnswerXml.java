@@ -2,21 +2,32 @@ package io.clusterresolver.aws;
 
 import io.clusterresolver.cloud.AnswerLimitException;
 import java.io.InputStream;
-import java.util.Deque;
+import java.util.Arrays;
 import javax.xml.stream.XMLInputFactory;
+import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamReader;
 
 /**
- * The XML reader of the EC2 answers the provider reads itself ({@link InstancePage},
- * {@link InstanceTypeAccelerators}): the JDK's StAX parser, made once and hardened, since an API answer has no
- * DTD.
+ * The EC2 answers the provider reads itself ({@link InstancePage}, {@link InstanceTypeAccelerators},
+ * {@link Ec2Error}), walked element by element: the JDK's StAX parser, made once and hardened, since an API
+ * answer has no DTD, with the names of the open elements kept, so that a reader asks where it is
+ * ({@link #depth()}, {@link #ancestor(int)}) instead of keeping that path itself.
  */
-final class AnswerXml {
+final class AnswerXml implements AutoCloseable {
 
   private static final XMLInputFactory FACTORY = factory();
 
-  private AnswerXml() {}
+  private final XMLStreamReader xml;
+  /** The names of the open elements, the root first; the current one last. */
+  private String[] open = new String[16];
+  private int depth;
+  private boolean atEnd;
+  private boolean complete;
+
+  private AnswerXml(XMLStreamReader xml) {
+    this.xml = xml;
+  }
 
   private static XMLInputFactory factory() {
     // The JDK's own parser, which the settings below are written for: newFactory() would first look for another
@@ -29,24 +40,78 @@ final class AnswerXml {
     return f;
   }
 
-  /** A reader of {@code body}; the caller closes it (which leaves {@code body} open). */
-  static XMLStreamReader open(InputStream body) throws XMLStreamException {
-    return FACTORY.createXMLStreamReader(body);
+  /** A reader of {@code body} before its first element; closing it leaves {@code body} open. */
+  static AnswerXml open(InputStream body) throws XMLStreamException {
+    return new AnswerXml(FACTORY.createXMLStreamReader(body));
   }
 
   /**
-   * The name of the element {@code up} levels above the current one (1: its parent) in {@code path}, the names of
-   * the open elements innermost first; {@code ""} above the root.
+   * Moves to the next start or end tag ({@link #atStart()} tells which); {@code false} when the document has no
+   * more. At either, {@link #name()} is that element's name and {@link #depth()} its depth.
    */
-  static String ancestor(Deque<String> path, int up) {
-    int i = 0;
-    for (String element : path) {
-      if (i == up) {
-        return element;
-      }
-      i++;
+  boolean next() throws XMLStreamException {
+    if (atEnd) {
+      depth--;
+      atEnd = false;
     }
-    return "";
+    while (xml.hasNext()) {
+      int event = xml.next();
+      if (event == XMLStreamConstants.START_ELEMENT) {
+        if (depth == open.length) {
+          open = Arrays.copyOf(open, depth * 2);
+        }
+        open[depth++] = xml.getLocalName();
+        return true;
+      }
+      if (event == XMLStreamConstants.END_ELEMENT) {
+        atEnd = true;
+        complete = depth == 1;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether the reader is at a start tag (else at an end tag). */
+  boolean atStart() {
+    return !atEnd;
+  }
+
+  /** The current element's name. */
+  String name() {
+    return open[depth - 1];
+  }
+
+  /** The current element's depth: 1 for the root. */
+  int depth() {
+    return depth;
+  }
+
+  /** The name of the element {@code up} levels above the current one (1: its parent); {@code ""} above the root. */
+  String ancestor(int up) {
+    return up < depth ? open[depth - 1 - up] : "";
+  }
+
+  /**
+   * The text of the element whose start tag the reader is at, read through its end tag, which {@link #next()} then
+   * does not report.
+   */
+  String text() throws XMLStreamException {
+    String text = xml.getElementText();
+    depth--;
+    return text;
+  }
+
+  /** @throws XMLStreamException unless the root element has closed */
+  void requireComplete() throws XMLStreamException {
+    if (!complete) {
+      throw new XMLStreamException("the answer ended before its last element closed");
+    }
+  }
+
+  @Override
+  public void close() throws XMLStreamException {
+    xml.close();
   }
 
   /**

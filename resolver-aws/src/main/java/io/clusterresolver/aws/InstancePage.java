@@ -5,18 +5,14 @@ import io.clusterresolver.cloud.Rfc3339;
 import java.io.InputStream;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamException;
-import javax.xml.stream.XMLStreamReader;
 
 /**
  * One {@code DescribeInstances} page read with StAX ({@link AnswerXml}), keeping only what a member needs: the SDK's
@@ -52,123 +48,74 @@ record InstancePage(List<Instance> instances, String nextToken, boolean ec2Answe
    * @throws XMLStreamException when the body is not a complete, well-formed answer
    */
   static InstancePage read(InputStream body) throws XMLStreamException {
-    XMLStreamReader xml = AnswerXml.open(body);
-    try {
+    try (AnswerXml xml = AnswerXml.open(body)) {
       List<Instance> instances = new ArrayList<>();
       // Tags, types and states repeat across a fleet: one copy of each text per page.
       Map<String, String> texts = new HashMap<>();
-      Deque<String> path = new ArrayDeque<>();
       String nextToken = null;
       Builder current = null;
       String tagKey = null;
       String tagValue = null;
       String ipv6 = null;
       boolean ipv6Primary = false;
-      boolean ended = false;
       String root = null;
-      while (xml.hasNext()) {
-        int event = xml.next();
-        if (event == XMLStreamConstants.START_ELEMENT) {
-          String name = xml.getLocalName();
-          path.push(name);
-          int depth = path.size();
-          if (depth == 1) {
-            root = name;
-          }
-          if (depth == 5 && name.equals("item") && "instancesSet".equals(AnswerXml.ancestor(path, 1))) {
-            current = new Builder();
-          } else if (current != null && depth == 6) {
-            String text;
-            switch (name) {
-              case "instanceId":
-                current.id = xml.getElementText();
-                path.pop();
-                break;
-              case "instanceType":
-                current.type = once(texts, xml.getElementText());
-                path.pop();
-                break;
-              case "launchTime":
-                text = xml.getElementText();
-                path.pop();
-                current.launchTime = instant(text);
-                break;
-              case "privateIpAddress":
-                current.address(AddressType.PRIVATE_IPV4, xml.getElementText());
-                path.pop();
-                break;
-              case "ipAddress":
-                current.address(AddressType.PUBLIC_IPV4, xml.getElementText());
-                path.pop();
-                break;
-              case "privateDnsName":
-                current.address(AddressType.PRIVATE_DNS, xml.getElementText());
-                path.pop();
-                break;
-              case "dnsName":
-                current.address(AddressType.PUBLIC_DNS, xml.getElementText());
-                path.pop();
-                break;
-              case "ipv6Address":
-                current.topIpv6 = emptyToNull(xml.getElementText());
-                path.pop();
-                break;
-              default:
-                break;
-            }
-          } else if (current != null && depth == 7 && name.equals("name")
-              && "instanceState".equals(AnswerXml.ancestor(path, 1))) {
-            current.state = once(texts, xml.getElementText());
-            path.pop();
-          } else if (current != null && depth == 8 && "tagSet".equals(AnswerXml.ancestor(path, 2))) {
-            if (name.equals("key")) {
-              tagKey = once(texts, xml.getElementText());
-              path.pop();
-            } else if (name.equals("value")) {
-              tagValue = once(texts, xml.getElementText());
-              path.pop();
-            }
-          } else if (current != null && depth == 10 && "ipv6AddressesSet".equals(AnswerXml.ancestor(path, 2))
-              && "networkInterfaceSet".equals(AnswerXml.ancestor(path, 4))) {
-            if (name.equals("ipv6Address")) {
-              ipv6 = emptyToNull(xml.getElementText());
-              path.pop();
-            } else if (name.equals("isPrimaryIpv6")) {
-              ipv6Primary = "true".equalsIgnoreCase(xml.getElementText().trim());
-              path.pop();
-            }
-          } else if (depth == 2 && name.equals("nextToken")) {
-            nextToken = emptyToNull(xml.getElementText());
-            path.pop();
-          }
-        } else if (event == XMLStreamConstants.END_ELEMENT) {
-          String name = path.pop();
-          int depth = path.size() + 1;
-          if (current != null && depth == 7 && name.equals("item") && "tagSet".equals(path.peek())) {
+      while (xml.next()) {
+        int depth = xml.depth();
+        String name = xml.name();
+        if (!xml.atStart()) {
+          if (current != null && depth == 7 && name.equals("item") && "tagSet".equals(xml.ancestor(1))) {
             // A tag is kept once its item closes: key and value may come in either order.
             if (tagKey != null) {
               current.tags.put(tagKey, tagValue == null ? "" : tagValue);
             }
             tagKey = null;
             tagValue = null;
-          } else if (current != null && depth == 9 && name.equals("item") && "ipv6AddressesSet".equals(path.peek())) {
+          } else if (current != null && depth == 9 && name.equals("item")
+              && "ipv6AddressesSet".equals(xml.ancestor(1))) {
             current.eniIpv6(ipv6, ipv6Primary);
             ipv6 = null;
             ipv6Primary = false;
-          } else if (current != null && depth == 5 && name.equals("item") && "instancesSet".equals(path.peek())) {
+          } else if (current != null && depth == 5 && name.equals("item") && "instancesSet".equals(xml.ancestor(1))) {
             instances.add(current.build());
             current = null;
-          } else if (depth == 1) {
-            ended = true;
           }
+        } else if (depth == 1) {
+          root = name;
+        } else if (depth == 5 && name.equals("item") && "instancesSet".equals(xml.ancestor(1))) {
+          current = new Builder();
+        } else if (current != null && depth == 6) {
+          switch (name) {
+            case "instanceId" -> current.id = xml.text();
+            case "instanceType" -> current.type = once(texts, xml.text());
+            case "launchTime" -> current.launchTime = instant(xml.text());
+            case "privateIpAddress" -> current.address(AddressType.PRIVATE_IPV4, xml.text());
+            case "ipAddress" -> current.address(AddressType.PUBLIC_IPV4, xml.text());
+            case "privateDnsName" -> current.address(AddressType.PRIVATE_DNS, xml.text());
+            case "dnsName" -> current.address(AddressType.PUBLIC_DNS, xml.text());
+            case "ipv6Address" -> current.topIpv6 = emptyToNull(xml.text());
+            default -> { }
+          }
+        } else if (current != null && depth == 7 && name.equals("name") && "instanceState".equals(xml.ancestor(1))) {
+          current.state = once(texts, xml.text());
+        } else if (current != null && depth == 8 && "tagSet".equals(xml.ancestor(2))) {
+          if (name.equals("key")) {
+            tagKey = once(texts, xml.text());
+          } else if (name.equals("value")) {
+            tagValue = once(texts, xml.text());
+          }
+        } else if (current != null && depth == 10 && "ipv6AddressesSet".equals(xml.ancestor(2))
+            && "networkInterfaceSet".equals(xml.ancestor(4))) {
+          if (name.equals("ipv6Address")) {
+            ipv6 = emptyToNull(xml.text());
+          } else if (name.equals("isPrimaryIpv6")) {
+            ipv6Primary = "true".equalsIgnoreCase(xml.text().trim());
+          }
+        } else if (depth == 2 && name.equals("nextToken")) {
+          nextToken = emptyToNull(xml.text());
         }
       }
-      if (!ended) {
-        throw new XMLStreamException("the answer ended before its last element closed");
-      }
+      xml.requireComplete();
       return new InstancePage(List.copyOf(instances), nextToken, ROOT.equals(root));
-    } finally {
-      xml.close();
     }
   }
 

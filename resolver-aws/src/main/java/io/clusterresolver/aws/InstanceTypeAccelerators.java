@@ -1,14 +1,10 @@
 package io.clusterresolver.aws;
 
 import java.io.InputStream;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
-import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamException;
-import javax.xml.stream.XMLStreamReader;
 
 /**
  * The accelerators of each instance type in one {@code DescribeInstanceTypes} answer, read with StAX
@@ -31,55 +27,38 @@ record InstanceTypeAccelerators(Map<String, Map<String, Integer>> types) {
    *     (an empty one neither, as for the SDK's model)
    */
   static InstanceTypeAccelerators read(InputStream body) throws XMLStreamException {
-    XMLStreamReader xml = AnswerXml.open(body);
-    try {
+    try (AnswerXml xml = AnswerXml.open(body)) {
       Map<String, Map<String, Integer>> types = new LinkedHashMap<>();
-      Deque<String> path = new ArrayDeque<>();
       String type = null;
       Map<String, Integer> devices = null;
-      boolean ended = false;
-      while (xml.hasNext()) {
-        int event = xml.next();
-        if (event == XMLStreamConstants.START_ELEMENT) {
-          String name = xml.getLocalName();
-          path.push(name);
-          int depth = path.size();
-          if (depth == 1 && !name.equals(ROOT)) {
-            throw new XMLStreamException("not a " + ROOT + " but <" + name + ">");
-          }
-          if (depth == 3 && name.equals("item") && "instanceTypeSet".equals(AnswerXml.ancestor(path, 1))) {
-            type = null;
-            devices = new TreeMap<>();
-          } else if (devices != null && depth == 4 && name.equals("instanceType")) {
-            type = xml.getElementText();
-            path.pop();
-          } else if (devices != null && depth == 7 && name.equals("count")) {
-            String kind = kind(AnswerXml.ancestor(path, 3), AnswerXml.ancestor(path, 2), AnswerXml.ancestor(path, 1));
-            String text = xml.getElementText();
-            path.pop();
-            if (kind != null) {
-              add(devices, kind, text);
-            }
-          }
-        } else if (event == XMLStreamConstants.END_ELEMENT) {
-          path.pop();
-          if (devices != null && path.size() == 2) { // the type's item closed
+      while (xml.next()) {
+        int depth = xml.depth();
+        String name = xml.name();
+        if (!xml.atStart()) {
+          if (devices != null && depth == 3) { // the type's item closed
             if (type != null) {
               devices.values().removeIf(sum -> sum <= 0);
               types.put(type, Map.copyOf(devices));
             }
             devices = null;
-          } else if (path.isEmpty()) {
-            ended = true;
+          }
+        } else if (depth == 1 && !name.equals(ROOT)) {
+          throw new XMLStreamException("not a " + ROOT + " but <" + name + ">");
+        } else if (depth == 3 && name.equals("item") && "instanceTypeSet".equals(xml.ancestor(1))) {
+          type = null;
+          devices = new TreeMap<>();
+        } else if (devices != null && depth == 4 && name.equals("instanceType")) {
+          type = xml.text();
+        } else if (devices != null && depth == 7 && name.equals("count")) {
+          String kind = kind(xml.ancestor(3), xml.ancestor(2), xml.ancestor(1));
+          String text = xml.text();
+          if (kind != null) {
+            add(devices, kind, text);
           }
         }
       }
-      if (!ended) {
-        throw new XMLStreamException("the answer ended before its last element closed");
-      }
+      xml.requireComplete();
       return new InstanceTypeAccelerators(types);
-    } finally {
-      xml.close();
     }
   }
 
