@@ -137,17 +137,12 @@ public final class PropertySources {
     return settings;
   }
 
-  /** One setting addressed to a provider: its written key, and the name part after the prefix. */
-  static final class Setting {
-    final String written;
-    final String name;
-    final boolean environmentVariable;
-
-    Setting(String written, String name, boolean environmentVariable) {
-      this.written = written;
-      this.name = name;
-      this.environmentVariable = environmentVariable;
-    }
+  /**
+   * One setting addressed to a provider: its written key, and the name part after the prefix.
+   *
+   * @param environmentVariable whether it is written as an environment variable ({@code CLUSTERRESOLVER_…})
+   */
+  record Setting(String written, String name, boolean environmentVariable) {
 
     boolean matches(ConfigProperty<?> property) {
       return environmentVariable

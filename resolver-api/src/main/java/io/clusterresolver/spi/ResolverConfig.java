@@ -93,11 +93,11 @@ public final class ResolverConfig {
       String provider, PropertySources.Setting setting, Map<String, ConfigProperty<?>> declared) {
     List<String> candidates = new ArrayList<>();
     for (ConfigProperty<?> property : declared.values()) {
-      candidates.add(setting.environmentVariable ? property.environmentVariable(provider) : property.key(provider));
+      candidates.add(setting.environmentVariable() ? property.environmentVariable(provider) : property.key(provider));
     }
-    String message = (setting.environmentVariable ? "Unknown environment variable " : "Unknown property ")
-        + setting.written;
-    Optional<String> closest = Suggestions.closest(setting.written, candidates);
+    String message = (setting.environmentVariable() ? "Unknown environment variable " : "Unknown property ")
+        + setting.written();
+    Optional<String> closest = Suggestions.closest(setting.written(), candidates);
     if (closest.isPresent()) {
       return message + ": did you mean " + closest.get() + "?";
     }

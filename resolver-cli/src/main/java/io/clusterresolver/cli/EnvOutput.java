@@ -28,7 +28,7 @@ final class EnvOutput {
     if (!ranks.tasks().isEmpty()) {
       GlobalRanks.Task master = ranks.tasks().get(0);
       variables.put("MASTER_ADDR", master.host());
-      OptionalInt port = HostPort.port(master.address);
+      OptionalInt port = HostPort.port(master.address());
       if (port.isPresent()) {
         variables.put("MASTER_PORT", Integer.toString(port.getAsInt()));
       }

@@ -46,7 +46,7 @@ final class GlobalRanks {
   int rankOf(String job, Integer index) {
     for (int rank = 0; rank < tasks.size(); rank++) {
       Task task = tasks.get(rank);
-      if (task.job.equals(job) && Objects.equals(task.index, index)) {
+      if (task.job().equals(job) && Objects.equals(task.index(), index)) {
         return rank;
       }
     }
@@ -54,16 +54,7 @@ final class GlobalRanks {
   }
 
   /** One task: its job, index and {@code host:port} address. */
-  static final class Task {
-    final String job;
-    final int index;
-    final String address;
-
-    Task(String job, int index, String address) {
-      this.job = job;
-      this.index = index;
-      this.address = address;
-    }
+  record Task(String job, int index, String address) {
 
     /** The host part of the address: without the port, and without brackets for IPv6. */
     String host() {

@@ -23,10 +23,10 @@ final class TableOutput {
         .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(","));
     int rank = 0;
     for (GlobalRanks.Task task : ranks.tasks()) {
-      boolean self = task.job.equals(r.taskType()) && Objects.equals(task.index, r.taskIndex());
+      boolean self = task.job().equals(r.taskType()) && Objects.equals(task.index(), r.taskIndex());
       // Job names come from tags and labels anyone with access to the fleet may set: no terminal escapes.
-      rows.add(new String[] {self ? "*" : "", Integer.toString(rank++), UntrustedText.escape(task.job),
-          Integer.toString(task.index), UntrustedText.escape(task.address), self ? UntrustedText.escape(accelerators) : ""});
+      rows.add(new String[] {self ? "*" : "", Integer.toString(rank++), UntrustedText.escape(task.job()),
+          Integer.toString(task.index()), UntrustedText.escape(task.address()), self ? UntrustedText.escape(accelerators) : ""});
     }
     int[] widths = new int[rows.get(0).length];
     for (String[] row : rows) {
