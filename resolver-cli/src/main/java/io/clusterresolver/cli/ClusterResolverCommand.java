@@ -20,8 +20,8 @@ import picocli.CommandLine.ParseResult;
 
 /**
  * The {@code cluster-resolver} command. Each subcommand is its own class, listed in
- * {@link #SUBCOMMANDS}; it reaches this process's environment through
- * {@code @ParentCommand ClusterResolverCommand parent} and {@link #environment()}.
+ * {@link #SUBCOMMANDS}; it reaches this process's environment through its parent's
+ * {@link #environment()} ({@link Subcommand#environment()}).
  *
  * <p>Exit codes are those of {@link ExitCodes}. Errors go to standard error only; a command writes
  * to standard output only once it has its whole answer, so nothing reaches standard output when it

@@ -9,13 +9,9 @@ import io.clusterresolver.runtime.ConnectOptions;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.time.Duration;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /** {@code cluster-resolver connect}: connects to the cluster and prints the visible devices. */
 @Command(
@@ -30,16 +26,7 @@ import picocli.CommandLine.Spec;
       "Formats: text (one device per line), json {\"local_task\", \"cluster\", \"devices\"}.",
       ""
     })
-public final class ConnectCommand implements Callable<Integer> {
-
-  @ParentCommand private ClusterResolverCommand parent;
-
-  @Spec private CommandSpec spec;
-
-  private final ResolverOptions resolverOptions = new ResolverOptions();
-
-  /** Its model, built in code: picocli takes a mixin given as a {@code CommandSpec} as it is. */
-  @Mixin(name = "resolverOptions") private final CommandSpec resolverOptionsModel = resolverOptions.model();
+public final class ConnectCommand extends ResolvingSubcommand {
 
   @Mixin private TransportOptions transport;
 
@@ -76,16 +63,16 @@ public final class ConnectCommand implements Callable<Integer> {
         .taskIndex(taskIndex)
         .protocol(protocol)
         .deviceFilters(transport.deviceFilters())
-        .tls(transport.tls(parent.environment()))
+        .tls(transport.tls(environment()))
         .connectTimeout(Duration.ofMillis((long) (connectTimeoutSeconds * 1000)))
         .build();
-    ResolverOptions.Selection selection = resolverOptions.select(parent.environment());
+    ResolverOptions.Selection selection = resolverOptions.select(environment());
     String text;
     try (ClusterConnection connection = Cluster.connect(selection.resolver(), options)) {
       text = format.equals("json") ? json(connection) : String.join("\n", connection.devices()) + "\n";
     }
-    spec.commandLine().getOut().print(text);
-    spec.commandLine().getOut().flush();
+    out().print(text);
+    out().flush();
     return ExitCodes.OK;
   }
 

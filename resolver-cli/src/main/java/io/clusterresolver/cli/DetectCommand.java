@@ -5,12 +5,9 @@ import io.clusterresolver.spi.ClusterResolverProvider;
 import io.clusterresolver.spi.ResolverContext;
 import java.io.PrintWriter;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code cluster-resolver detect}: names the provider that applies to this process. */
@@ -23,11 +20,7 @@ import picocli.CommandLine.Model.CommandSpec;
           + " metadata probe waits at most a short connect timeout.",
       ""
     })
-public final class DetectCommand implements Callable<Integer> {
-
-  @ParentCommand private ClusterResolverCommand parent;
-
-  @Spec private CommandSpec spec;
+public final class DetectCommand extends Subcommand {
 
   private final PropertyOptions propertyOptions = new PropertyOptions();
 
@@ -39,10 +32,10 @@ public final class DetectCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    ResolverContext context = ResolverContext.of(propertyOptions.sources(parent.environment(), Map.of()));
+    ResolverContext context = ResolverContext.of(propertyOptions.sources(environment(), Map.of()));
     ClusterResolverProvider found;
     if (verbose) {
-      PrintWriter err = spec.commandLine().getErr();
+      PrintWriter err = err();
       found = null;
       for (ClusterResolverProvider provider : ClusterResolvers.providers()) {
         long start = System.nanoTime();
@@ -61,8 +54,8 @@ public final class DetectCommand implements Callable<Integer> {
     } else {
       found = ClusterResolvers.detectProvider(context);
     }
-    spec.commandLine().getOut().println(found.name());
-    spec.commandLine().getOut().flush();
+    out().println(found.name());
+    out().flush();
     return ExitCodes.OK;
   }
 }

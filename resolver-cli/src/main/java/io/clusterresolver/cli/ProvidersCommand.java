@@ -9,12 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
@@ -30,11 +27,7 @@ import picocli.CommandLine.Model.CommandSpec;
       "Each key may also be set as the environment variable CLUSTERRESOLVER_<PROVIDER>_<NAME>.",
       ""
     })
-public final class ProvidersCommand implements Callable<Integer> {
-
-  @ParentCommand private ClusterResolverCommand parent;
-
-  @Spec private CommandSpec spec;
+public final class ProvidersCommand extends Subcommand {
 
   private final PropertyOptions propertyOptions = new PropertyOptions();
 
@@ -46,7 +39,7 @@ public final class ProvidersCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    ResolverContext context = ResolverContext.of(propertyOptions.sources(parent.environment(), Map.of()));
+    ResolverContext context = ResolverContext.of(propertyOptions.sources(environment(), Map.of()));
     StringBuilder out = new StringBuilder();
     for (ClusterResolverProvider provider : ClusterResolvers.providers()) {
       if (out.length() > 0) {
@@ -63,8 +56,8 @@ public final class ProvidersCommand implements Callable<Integer> {
             .append(textTable(provider));
       }
     }
-    spec.commandLine().getOut().print(out);
-    spec.commandLine().getOut().flush();
+    out().print(out);
+    out().flush();
     return ExitCodes.OK;
   }
 

@@ -10,13 +10,8 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code cluster-resolver relay}: serves a cloud provider's listing relay until interrupted, so that
@@ -35,16 +30,7 @@ import picocli.CommandLine.Spec;
       "Lists once at start, so that a mistake (credentials, filters, a port in use) shows at once.",
       ""
     })
-public final class RelayCommand implements Callable<Integer> {
-
-  @ParentCommand private ClusterResolverCommand parent;
-
-  @Spec private CommandSpec spec;
-
-  private final ResolverOptions resolverOptions = new ResolverOptions();
-
-  /** Its model, built in code: picocli takes a mixin given as a {@code CommandSpec} as it is. */
-  @Mixin(name = "resolverOptions") private final CommandSpec resolverOptionsModel = resolverOptions.model();
+public final class RelayCommand extends ResolvingSubcommand {
 
   @Option(names = "--for", paramLabel = "DURATION",
       description = "Serve for DURATION (like 10m), then exit 0; default: until interrupted.")
@@ -63,7 +49,7 @@ public final class RelayCommand implements Callable<Integer> {
           + " have); name one with --provider");
     }
     // Not the relay's own host: fail at once instead of waiting for a relay elsewhere.
-    ResolverOptions.Selection selection = resolverOptions.select(parent.environment(),
+    ResolverOptions.Selection selection = resolverOptions.select(environment(),
         Map.of(ConfigProperty.PREFIX + named + ".relay-wait", "1ms"));
     String provider = selection.provider().name();
     Set<InetSocketAddress> before = ListingRelay.servedHere();
@@ -75,7 +61,7 @@ public final class RelayCommand implements Callable<Integer> {
           + provider + ".relay-serve true); if another process holds the port, it was asked like any relay and its"
           + " answers had to prove the relay secret");
     }
-    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter out = out();
     for (InetSocketAddress address : served) {
       out.println("Relaying " + provider + " listings on " + address.getHostString() + ":" + address.getPort()
           + " (first listing: " + first.totalTasks() + " task(s))" + (duration == null ? "" : " for " + serveFor));

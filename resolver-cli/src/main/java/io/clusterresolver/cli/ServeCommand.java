@@ -6,13 +6,9 @@ import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.security.MessageDigest;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /** {@code cluster-resolver serve}: runs this process's task server until interrupted. */
 @Command(
@@ -25,16 +21,7 @@ import picocli.CommandLine.Spec;
       "Listens on loopback unless --bind says otherwise.",
       ""
     })
-public final class ServeCommand implements Callable<Integer> {
-
-  @ParentCommand private ClusterResolverCommand parent;
-
-  @Spec private CommandSpec spec;
-
-  private final ResolverOptions resolverOptions = new ResolverOptions();
-
-  /** Its model, built in code: picocli takes a mixin given as a {@code CommandSpec} as it is. */
-  @Mixin(name = "resolverOptions") private final CommandSpec resolverOptionsModel = resolverOptions.model();
+public final class ServeCommand extends ResolvingSubcommand {
 
   @Mixin private TransportOptions transport;
 
@@ -48,7 +35,7 @@ public final class ServeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Answer resolution = resolverOptions.select(parent.environment()).resolve();
+    Answer resolution = resolverOptions.select(environment()).resolve();
     if (resolution.taskType() == null || resolution.taskIndex() == null) {
       throw new ConfigurationException("serve: provider '" + resolution.provider()
           + "' does not say which task this process is; give --task-type and --task-id");
@@ -58,7 +45,7 @@ public final class ServeCommand implements Callable<Integer> {
             .accelerators(resolution.accelerators())
             .bindAddress(bindAddress())
             .deviceFilters(transport.deviceFilters())
-            .tls(transport.tls(parent.environment()))
+            .tls(transport.tls(environment()))
             .function("echo", input -> input)
             .function("sha256", input -> MessageDigest.getInstance("SHA-256").digest(input));
     if (port != null) {
@@ -67,7 +54,7 @@ public final class ServeCommand implements Callable<Integer> {
     TaskServer server = builder.start();
     Thread hook = new Thread(server::close, "cluster-resolver-serve-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
-    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter out = out();
     out.println("Serving " + server.taskName() + " on " + bind + ":" + server.port()
         + " (provider " + resolution.provider() + ")");
     server.devices().forEach(device -> out.println("  " + device));

@@ -1,12 +1,7 @@
 package io.clusterresolver.cli;
 
 import io.clusterresolver.ConfigurationException;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code cluster-resolver tf-server}: this process's task as a real TensorFlow server, until SIGINT or
@@ -25,17 +20,8 @@ import picocli.CommandLine.Spec;
       "Needs the distribution's tensorflow/ folder (cluster-resolver-<version>-tensorflow.tar.gz).",
       ""
     })
-public final class TfServerCommand implements Callable<Integer> {
+public final class TfServerCommand extends ResolvingSubcommand {
   static final String ENGINE = "io.clusterresolver.tensorflow.TensorFlowServer";
-
-  @ParentCommand private ClusterResolverCommand parent;
-
-  @Spec private CommandSpec spec;
-
-  private final ResolverOptions resolverOptions = new ResolverOptions();
-
-  /** Its model, built in code: picocli takes a mixin given as a {@code CommandSpec} as it is. */
-  @Mixin(name = "resolverOptions") private final CommandSpec resolverOptionsModel = resolverOptions.model();
 
   @Override
   public Integer call() throws Exception {
@@ -46,11 +32,11 @@ public final class TfServerCommand implements Callable<Integer> {
           + " unpack cluster-resolver-<version>-tensorflow.tar.gz over the distribution so that it has"
           + " a tensorflow/ folder next to lib/ (bin/cluster-resolver adds it for tf-server)");
     }
-    Answer answer = resolverOptions.select(parent.environment()).resolve();
+    Answer answer = resolverOptions.select(environment()).resolve();
     if (answer.taskType() == null || answer.taskIndex() == null) {
       throw new ConfigurationException("tf-server: provider '" + answer.provider()
           + "' does not say which task this process is; give --task-type and --task-id");
     }
-    return TensorFlowServing.serve(answer, spec.commandLine().getOut());
+    return TensorFlowServing.serve(answer, out());
   }
 }
