@@ -1,14 +1,17 @@
 package io.clusterresolver.gce;
 
 import com.google.api.gax.rpc.RequestParamsBuilder;
+import com.google.api.gax.core.CredentialsProvider;
+import io.clusterresolver.cloud.AnswerLimit;
+import io.clusterresolver.google.GoogleApi;
 import io.clusterresolver.google.GoogleCalls;
-import io.clusterresolver.google.GoogleRest;
-import java.io.IOException;
+import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The Compute Engine calls of a resolve, the {@code GET}s {@code instances.aggregatedList}, {@code instances.list}
@@ -17,9 +20,18 @@ import java.util.function.Consumer;
  * {@code HttpJsonMachineTypesStub} and {@code HttpJsonInstanceGroupsStub} (same paths, query parameters, routing
  * header and body), each answer streamed into a record ({@link InstancePage}, {@link GroupMembersPage}, a GPU count)
  * instead of the SDK's protobuf messages (whose first use builds Compute Engine's whole descriptor, and which
- * {@code JsonFormat} fills field by field, reflectively).
+ * {@code JsonFormat} fills field by field, reflectively). The client is built on the first call (so creating a
+ * resolver touches neither the network nor the credentials) and kept. Each call runs with what is left of the
+ * resolve's deadline and is made once: the kit's {@code CloudApi} retries it ({@link GceFailures#API}), Compute
+ * Engine's rate-quota answer (403 {@code rateLimitExceeded}, which the SDK would take for a permission error) included.
  */
-final class ComputeCalls implements AutoCloseable {
+final class ComputeCalls {
+
+  /** Compute Engine's largest page. */
+  static final int PAGE_SIZE = 500;
+
+  /** Read-only access to Compute Engine is all the provider needs. */
+  static final String SCOPE = "https://www.googleapis.com/auth/compute.readonly";
 
   private static final GoogleCalls.Method<InstancePage> AGGREGATED_LIST = GoogleCalls.get(
       "google.cloud.compute.v1.Instances/AggregatedList", "/compute/v1/projects/{project}/aggregated/instances",
@@ -38,11 +50,15 @@ final class ComputeCalls implements AutoCloseable {
       "/compute/v1/projects/{project}/zones/{zone}/instanceGroups/{instanceGroup}/listInstances",
       GroupMembersPage::read);
 
-  private final GoogleCalls calls;
+  private final Supplier<GoogleCalls> calls;
 
-  /** Connects as {@code rest} says; each call one attempt. */
-  ComputeCalls(GoogleRest rest) throws IOException {
-    this.calls = new GoogleCalls(rest, "compute.googleapis.com:443");
+  /**
+   * @param endpoint the API endpoint, or {@code null} for Google's
+   * @param credentials the {@code credentials} property's credentials, loaded on the first call
+   */
+  ComputeCalls(URI endpoint, CredentialsProvider credentials, AnswerLimit limit) {
+    this.calls = new GoogleApi(endpoint, credentials, limit).client(rest -> new GoogleCalls(rest,
+        "compute.googleapis.com:443"));
   }
 
   /**
@@ -53,14 +69,14 @@ final class ComputeCalls implements AutoCloseable {
       Consumer<GceInstance> seen) {
     Map<String, List<String>> query = query(filter, token);
     query.put("returnPartialSuccess", List.of("true"));
-    return calls.call(watched(AGGREGATED_LIST, in -> InstancePage.readAggregated(in, seen)),
+    return calls.get().call(watched(AGGREGATED_LIST, in -> InstancePage.readAggregated(in, seen)),
         new GoogleCalls.Get(Map.of("project", project), query, routing(project)), remaining);
   }
 
   /** One page of one zone's instances, each told to {@code seen} as it is read. */
   InstancePage list(String project, String zone, String filter, String token, Duration remaining,
       Consumer<GceInstance> seen) {
-    return calls.call(watched(LIST, in -> InstancePage.readList(in, seen)),
+    return calls.get().call(watched(LIST, in -> InstancePage.readList(in, seen)),
         new GoogleCalls.Get(Map.of("project", project, "zone", zone), query(filter, token), routing(project)),
         remaining);
   }
@@ -77,7 +93,7 @@ final class ComputeCalls implements AutoCloseable {
     routing.add("project", project);
     routing.add("zone", zone);
     // The body as the SDK's stub writes an InstanceGroupsListInstancesRequest (the state is a bare word: no escaping).
-    return calls.post(GROUP_MEMBERS, new GoogleCalls.Get(Map.of("project", project, "zone", zone, "instanceGroup",
+    return calls.get().post(GROUP_MEMBERS, new GoogleCalls.Get(Map.of("project", project, "zone", zone, "instanceGroup",
         group), query("", token), routing.build()), "{\"instanceState\":\"" + instanceState + "\"}", remaining);
   }
 
@@ -93,7 +109,7 @@ final class ComputeCalls implements AutoCloseable {
     routing.add("machine_type", type);
     routing.add("project", project);
     routing.add("zone", zone);
-    return calls.call(MACHINE_TYPE, new GoogleCalls.Get(Map.of("project", project, "zone", zone, "machineType", type),
+    return calls.get().call(MACHINE_TYPE, new GoogleCalls.Get(Map.of("project", project, "zone", zone, "machineType", type),
         Map.of(), routing.build()), remaining);
   }
 
@@ -102,7 +118,7 @@ final class ComputeCalls implements AutoCloseable {
     if (!filter.isEmpty()) {
       query.put("filter", List.of(filter));
     }
-    query.put("maxResults", List.of(Integer.toString(ComputeClients.PAGE_SIZE)));
+    query.put("maxResults", List.of(Integer.toString(PAGE_SIZE)));
     if (token != null) {
       query.put("pageToken", List.of(token));
     }
@@ -114,10 +130,5 @@ final class ComputeCalls implements AutoCloseable {
     RequestParamsBuilder params = RequestParamsBuilder.create();
     params.add("project", project);
     return params.build();
-  }
-
-  @Override
-  public void close() {
-    calls.close();
   }
 }

@@ -9,7 +9,6 @@ import io.clusterresolver.cloud.MembersLeftOut;
 import io.clusterresolver.cloud.NotTheApiException;
 import io.clusterresolver.cloud.OnceNoted;
 import io.clusterresolver.cloud.RequiredLabels;
-import io.clusterresolver.google.GoogleClients;
 import io.clusterresolver.google.ResourceNames;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,7 +34,7 @@ final class GceMemberSource implements MemberSource {
   record Query(String project, List<String> zones, RequiredLabels labels, List<String> states,
       String instanceGroup, String groupZone) {}
 
-  private final ComputeClients compute;
+  private final ComputeCalls compute;
   private final Query query;
   private final AddressType address;
   private final Duration timeout;
@@ -47,7 +46,7 @@ final class GceMemberSource implements MemberSource {
    * @param scope the API endpoint, for the catalog of machine types
    * @param onListing run when a listing starts (asks this process's identity in the background)
    */
-  GceMemberSource(ComputeClients compute, Query query, AddressType address, Duration timeout, String scope,
+  GceMemberSource(ComputeCalls compute, Query query, AddressType address, Duration timeout, String scope,
       Runnable onListing) {
     this.onListing = onListing;
     this.compute = compute;
@@ -59,12 +58,6 @@ final class GceMemberSource implements MemberSource {
 
   @Override
   public List<Member> members() {
-    try (GoogleClients.Lease lease = compute.lease()) {
-      return list();
-    }
-  }
-
-  private List<Member> list() {
     CloudApi.Session session = GceFailures.API.session(timeout);
     onListing.run(); // this process's identity, asked while the pages come
     try (MachineTypeGpus.Lookups types = new MachineTypeGpus.Lookups(compute, session, scope, query.project())) {

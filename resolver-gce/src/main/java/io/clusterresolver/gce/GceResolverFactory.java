@@ -62,7 +62,7 @@ final class GceResolverFactory {
           + config.key(GceProperties.ZONES) + ", not " + zones.size());
     }
     CredentialsProvider credentials = GoogleCredentialsSetting.read(config, GceProperties.CREDENTIALS,
-        List.of(ComputeClients.SCOPE), problems);
+        List.of(ComputeCalls.SCOPE), problems);
     String project = setup.lookup(GceProperties.PROJECT, "project", "my-project")
         .orEnvironment("GOOGLE_CLOUD_PROJECT")
         .orMetadata("the metadata server", metadata::projectId)
@@ -79,7 +79,7 @@ final class GceResolverFactory {
 
     GceMemberSource.Query query = new GceMemberSource.Query(project, group != null ? List.of() : zones,
         new RequiredLabels(config.get(GceProperties.LABELS)), states, group, groupZone);
-    ComputeClients compute = new ComputeClients(endpoint, credentials, AnswerLimit.of(config));
+    ComputeCalls compute = new ComputeCalls(endpoint, credentials, AnswerLimit.of(config));
     SelfIdentity identity = SelfIdentity.cached(() -> metadata.instanceId().map(InstanceFacts::memberId));
     GceMemberSource source = new GceMemberSource(compute, query, address(config.get(GceProperties.ADDRESS)), timeout,
         endpoint != null ? endpoint.toString() : "compute.googleapis.com", identity.askedWhileListing(config));

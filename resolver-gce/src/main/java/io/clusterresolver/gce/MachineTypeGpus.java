@@ -23,7 +23,7 @@ final class MachineTypeGpus {
   private MachineTypeGpus() {}
 
   /** The GPU count of the type {@code zone/type}, asked of the API (the cache is the prefetch's). */
-  private static int ask(ComputeClients compute, CloudApi.Session session, String project, String zonalType) {
+  private static int ask(ComputeCalls compute, CloudApi.Session session, String project, String zonalType) {
     int slash = zonalType.indexOf('/');
     String zone = zonalType.substring(0, slash);
     String type = zonalType.substring(slash + 1);
@@ -40,12 +40,12 @@ final class MachineTypeGpus {
    * instead of following the last one; {@link #gpus} then takes that answer. The kit's {@link CatalogCache.Prefetch}
    * does the work: calls under the resolve's session (its deadline and retries), a failure the resolve's when the
    * GPUs are taken, a type kept for the JVM never asked again, and {@link #close()} stopping the calls still running
-   * so that none outlives the resolve (and the lease of its clients).
+   * so that none outlives the resolve.
    */
   static final class Lookups implements AutoCloseable {
     private final CatalogCache.Prefetch<Integer> prefetch;
 
-    Lookups(ComputeClients compute, CloudApi.Session session, String scope, String project) {
+    Lookups(ComputeCalls compute, CloudApi.Session session, String scope, String project) {
       this.prefetch = CACHE.prefetch(session, scope + "|" + project, Threads.CATALOG, "gce machineTypes.get", keys -> {
         Map<String, Integer> gpus = new HashMap<>();
         for (String zonalType : keys) {

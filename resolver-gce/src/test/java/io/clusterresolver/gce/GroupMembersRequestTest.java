@@ -8,7 +8,6 @@ import com.google.cloud.compute.v1.InstanceGroupsListInstancesRequest;
 import com.google.cloud.compute.v1.InstanceGroupsSettings;
 import com.google.cloud.compute.v1.ListInstancesInstanceGroupsRequest;
 import io.clusterresolver.cloud.AnswerLimit;
-import io.clusterresolver.google.GoogleClients;
 import io.clusterresolver.testkit.RecordingHttpServer;
 import java.io.IOException;
 import java.net.URI;
@@ -53,16 +52,14 @@ class GroupMembersRequestTest {
   @CsvSource({"RUNNING,", "ALL,page+2/of 3"})
   void listInstancesIsTheRequestOfTheSdksClient(String state, String token) throws Exception {
     URI endpoint = server.uri();
-    ComputeClients compute = new ComputeClients(endpoint, NoCredentialsProvider.create(), AnswerLimit.ofBytes(1 << 20));
-    try (GoogleClients.Lease lease = compute.lease()) {
-      GroupMembersPage page = compute.groupMembers("my-project", "us-east1-b", "trainers", state, token,
-          Duration.ofSeconds(10));
-      assertThat(page.instances()).containsExactly(
-          "https://www.googleapis.com/compute/v1/projects/p/zones/z/instances/vm-1");
-    }
+    ComputeCalls compute = new ComputeCalls(endpoint, NoCredentialsProvider.create(), AnswerLimit.ofBytes(1 << 20));
+    GroupMembersPage page = compute.groupMembers("my-project", "us-east1-b", "trainers", state, token,
+        Duration.ofSeconds(10));
+    assertThat(page.instances()).containsExactly(
+        "https://www.googleapis.com/compute/v1/projects/p/zones/z/instances/vm-1");
     ListInstancesInstanceGroupsRequest.Builder request = ListInstancesInstanceGroupsRequest.newBuilder()
         .setProject("my-project").setZone("us-east1-b").setInstanceGroup("trainers")
-        .setMaxResults(ComputeClients.PAGE_SIZE).setInstanceGroupsListInstancesRequestResource(
+        .setMaxResults(ComputeCalls.PAGE_SIZE).setInstanceGroupsListInstancesRequestResource(
             InstanceGroupsListInstancesRequest.newBuilder().setInstanceState(state));
     if (token != null) {
       request.setPageToken(token);

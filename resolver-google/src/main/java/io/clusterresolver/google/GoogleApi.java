@@ -8,14 +8,13 @@ import java.util.function.Supplier;
 
 /**
  * One Google API of a resolver: how it connects ({@link GoogleRest}: the endpoint, the credentials loaded once, the
- * answer limit) and its clients, each built on its first call, so that creating a resolver touches neither the
- * network nor the credentials, and kept while resolves use them ({@link GoogleClients}: each resolve takes a {@link
- * #lease()}, the last one to end closes them). Thread-safe.
+ * answer limit) and its clients, each built on its first call and then kept, so that creating a resolver touches
+ * neither the network nor the credentials. A client holds no thread or pool ({@link GoogleCalls} calls on the
+ * caller's thread), so nothing is closed. Thread-safe.
  */
 public final class GoogleApi {
 
   private final GoogleRest rest;
-  private final GoogleClients clients = new GoogleClients();
 
   /**
    * @param endpoint the API endpoint, or {@code null} for Google's
@@ -27,17 +26,22 @@ public final class GoogleApi {
   }
 
   /**
-   * A client of this API, built by {@code factory} on its first use within a lease (like {@code rest -> new
-   * GoogleCalls(rest, "tpu.googleapis.com:443")}); credentials that cannot be loaded then are a {@link
-   * GoogleRest.CredentialsUnavailable}.
+   * A client of this API, built by {@code factory} when first asked for (like {@code rest -> new GoogleCalls(rest,
+   * "tpu.googleapis.com:443")}) and kept; credentials that cannot be loaded then are a {@link
+   * GoogleRest.CredentialsUnavailable}, and the next call tries again.
    */
-  public <T extends AutoCloseable> Supplier<T> client(Factory<T> factory) {
-    return clients.client(() -> GoogleRest.create(() -> factory.create(rest)));
-  }
+  public <T> Supplier<T> client(Factory<T> factory) {
+    return new Supplier<>() {
+      private T client;
 
-  /** Takes the clients for one resolve; {@link GoogleClients.Lease#close()} ends it. */
-  public GoogleClients.Lease lease() {
-    return clients.lease();
+      @Override
+      public synchronized T get() {
+        if (client == null) {
+          client = GoogleRest.create(() -> factory.create(rest));
+        }
+        return client;
+      }
+    };
   }
 
   /** Builds a client on this API's connection. */

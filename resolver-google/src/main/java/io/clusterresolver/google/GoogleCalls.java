@@ -41,7 +41,7 @@ import java.util.Map;
  * ({@link GoogleJson}); an answer that is not the JSON expected is a {@link MalformedAnswer}, an error status
  * an {@link HttpResponseException} (in an {@link UncheckedIOException}), both read by {@link GoogleFailure}.
  */
-public final class GoogleCalls implements AutoCloseable {
+public final class GoogleCalls {
 
   /** The header the SDK's clients send (gl-java/… gax/… rest/…), less the library's token: the same for every call. */
   private static final Map<String, String> API_CLIENT = ApiClientHeaderProvider.newBuilder()
@@ -222,9 +222,6 @@ public final class GoogleCalls implements AutoCloseable {
     }
   }
 
-  /** Nothing to close: no pool of its own (connections are the JDK's keep-alive cache). */
-  @Override
-  public void close() {}
 
   /** An answer that is not the JSON a method answers, or one cut short by the answer limit (its cause). */
   public static final class MalformedAnswer extends RuntimeException {

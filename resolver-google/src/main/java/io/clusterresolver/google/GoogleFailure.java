@@ -2,17 +2,14 @@ package io.clusterresolver.google;
 
 import com.google.api.client.http.HttpHeaders;
 import com.google.api.client.http.HttpResponseException;
-import com.google.api.gax.rpc.ApiException;
-import com.google.api.gax.rpc.StatusCode;
 import io.clusterresolver.cloud.ApiFailure;
 import io.clusterresolver.cloud.RetryAfter;
 import java.time.Instant;
 
 /**
- * Reads a failed REST call ({@link GoogleCalls}, or a gax client's) for the kit's {@code CloudApi}, the same way for every Google API: the
- * HTTP error answer anywhere in the cause chain (its status, Google's JSON error or the first line of a
- * page that is not, {@code Retry-After}), an answer the client could not parse, the call's deadline, or
- * no answer at all.
+ * Reads a failed REST call ({@link GoogleCalls}) for the kit's {@code CloudApi}, the same way for every Google API:
+ * the HTTP error answer anywhere in the cause chain (its status, Google's JSON error or the first line of a page that
+ * is not, {@code Retry-After}), an answer that could not be read, or no answer at all (a timeout among them).
  */
 public final class GoogleFailure {
 
@@ -20,8 +17,7 @@ public final class GoogleFailure {
 
   /**
    * The facts of {@code e}. An HTTP error's code is Compute Engine's first {@code errors[].reason} (like
-   * {@code rateLimitExceeded}), else the canonical status (like {@code UNAUTHENTICATED}), else gax's status
-   * code; its request id is the {@code RequestInfo} detail's, else the {@code x-request-id} header's.
+   * {@code rateLimitExceeded}), else the canonical status (like {@code UNAUTHENTICATED}); its request id is the {@code RequestInfo} detail's, else the {@code x-request-id} header's.
    */
   public static ApiFailure read(RuntimeException e) {
     if (e instanceof GoogleRest.CredentialsUnavailable) {
@@ -31,8 +27,7 @@ public final class GoogleFailure {
     if (http != null) {
       GoogleError error = GoogleError.of(http.getContent());
       HttpHeaders headers = http.getHeaders() == null ? new HttpHeaders() : http.getHeaders();
-      String code = error.reason() != null ? error.reason() : error.status() != null ? error.status()
-          : e instanceof ApiException ? ((ApiException) e).getStatusCode().getCode().name() : null;
+      String code = error.reason() != null ? error.reason() : error.status();
       String message = error.message() != null ? error.message() : http.getStatusMessage();
       String requestId = error.requestId() != null ? error.requestId() : headers.getFirstHeaderStringValue("x-request-id");
       return ApiFailure.http(http.getStatusCode(), code, message, requestId, 1)
@@ -47,16 +42,12 @@ public final class GoogleFailure {
     if (parse != null) {
       return ApiFailure.of(ApiFailure.Kind.MALFORMED_RESPONSE, describe(parse), 1);
     }
-    if (e instanceof ApiException && ((ApiException) e).getStatusCode().getCode() == StatusCode.Code.DEADLINE_EXCEEDED) {
-      return ApiFailure.of(ApiFailure.Kind.TIMEOUT, describe(e), 1);
-    }
     return ApiFailure.withoutAnswer(e);
   }
 
-  /** Whether the API answered that the resource does not exist (HTTP 404, gax's {@code NOT_FOUND}). */
+  /** Whether the API answered that the resource does not exist (HTTP 404). */
   public static boolean notFound(Throwable e) {
-    return e instanceof ApiException ? ((ApiException) e).getStatusCode().getCode() == StatusCode.Code.NOT_FOUND
-        : GoogleError.answer(e).map(answer -> answer.getStatusCode() == 404).orElse(false);
+    return GoogleError.answer(e).map(answer -> answer.getStatusCode() == 404).orElse(false);
   }
 
   /** protobuf's, gson's and gax's parse errors, and an answer cut short; matched by name, none is loaded for it. */

@@ -15,22 +15,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
-/** An API's clients: built on first use on one connection (credentials asked once), closed by the last lease. */
+/** An API's clients: built on first use on one connection (credentials asked once) and kept. */
 class GoogleApiTest {
 
-  /** Stands in for a client: what matters here is what it was built on and when it is closed. */
-  private static final class Client implements AutoCloseable {
+  /** Stands in for a client: what matters here is what it was built on and when. */
+  private static final class Client {
     final GoogleRest rest;
-    boolean closed;
 
     Client(GoogleRest rest) throws IOException {
       this.rest = rest;
       rest.authorization(); // as GoogleCalls does when built
-    }
-
-    @Override
-    public void close() {
-      closed = true;
     }
   }
 
@@ -41,7 +35,7 @@ class GoogleApiTest {
   };
 
   @Test
-  void clientsAreBuiltOnFirstUseOnOneConnectionAndClosedByTheLastLease() {
+  void clientsAreBuiltOnFirstUseOnceOnOneConnection() {
     GoogleApi api = new GoogleApi(URI.create("http://127.0.0.1:1"), credentials, AnswerLimit.ofBytes(1 << 20));
     List<Client> built = new ArrayList<>();
     Supplier<Client> first = api.client(rest -> {
@@ -53,27 +47,26 @@ class GoogleApiTest {
     assertThat(built).isEmpty();
     assertThat(credentialsAsked).as("creating a resolver asks nothing").hasValue(0);
 
-    GoogleClients.Lease resolve = api.lease();
-    GoogleClients.Lease other = api.lease();
     assertThat(first.get()).isSameAs(first.get());
+    assertThat(built).hasSize(1);
     assertThat(second.get().rest).isSameAs(first.get().rest);
     assertThat(second.get().rest.endpoint()).isEqualTo(URI.create("http://127.0.0.1:1"));
     assertThat(credentialsAsked).as("loaded once for both clients").hasValue(1);
-    resolve.close();
-    assertThat(built.get(0).closed).as("another resolve still uses it").isFalse();
-    other.close();
-    assertThat(built.get(0).closed).isTrue();
   }
 
   @Test
-  void credentialsThatCannotBeLoadedAreCredentialsUnavailableNamingTheFirstLine() {
+  void credentialsThatCannotBeLoadedAreCredentialsUnavailableNamingTheFirstLineAndAskedAgainNextTime() {
     GoogleApi api = new GoogleApi(null, credentials, AnswerLimit.ofBytes(1 << 20));
+    AtomicInteger attempts = new AtomicInteger();
     Supplier<Client> client = api.client(rest -> {
-      throw new IOException("The Application Default Credentials are not available.\nSee https://…");
+      if (attempts.incrementAndGet() == 1) {
+        throw new IOException("The Application Default Credentials are not available.\nSee https://…");
+      }
+      return new Client(rest);
     });
-    try (GoogleClients.Lease lease = api.lease()) {
-      assertThat(catchThrowable(client::get)).isInstanceOf(GoogleRest.CredentialsUnavailable.class)
-          .hasMessage("IOException: The Application Default Credentials are not available.");
-    }
+    assertThat(catchThrowable(client::get)).isInstanceOf(GoogleRest.CredentialsUnavailable.class)
+        .hasMessage("IOException: The Application Default Credentials are not available.");
+    assertThat(client.get()).as("a failure is not kept").isNotNull();
+    assertThat(attempts).hasValue(2);
   }
 }

@@ -3,6 +3,7 @@ package io.clusterresolver.kubernetes;
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.AnswerLimit;
+import io.clusterresolver.cloud.ApiFailure;
 import io.clusterresolver.cloud.CloudApi;
 import io.clusterresolver.cloud.CloudProperties;
 import io.clusterresolver.cloud.CloudResolverSetup;
@@ -55,7 +56,7 @@ final class KubernetesResolverFactory {
     } catch (GeneralSecurityException | IOException e) {
       throw connection.tlsUnusable(e, e);
     }
-    CloudApi api = CloudApi.builder(NAME, KubernetesFailures::read).retryPolicy(ApiConnection.RETRY)
+    CloudApi api = CloudApi.builder(NAME, ApiFailure::withoutAnswer).retryPolicy(ApiConnection.RETRY)
         .apiName("Kubernetes API")
         .permissions("list on pods in namespace " + connection.namespace())
         .build();

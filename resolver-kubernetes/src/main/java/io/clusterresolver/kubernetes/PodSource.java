@@ -2,6 +2,8 @@ package io.clusterresolver.kubernetes;
 
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.cloud.AddressType;
+import io.clusterresolver.cloud.ApiErrorException;
+import io.clusterresolver.cloud.ApiFailure;
 import io.clusterresolver.cloud.CloudApi;
 import io.clusterresolver.cloud.InBackground;
 import io.clusterresolver.cloud.Member;
@@ -247,7 +249,11 @@ final class PodSource implements MemberSource {
       return new ContinueExpired("kubernetes: the continue token expired (410 Gone)"
           + (status.message() == null ? "" : ": " + status.message()), null);
     }
-    return new KubernetesFailures.ApiError("list pods in namespace " + connection.namespace(), code, status, auditId,
-        RetryAfter.parse(response.header("Retry-After"), Instant.now()));
+    // The Status it sent, the Audit-Id (the id its audit log and support know the request by), and how long it asked
+    // to wait (Retry-After, as API Priority and Fairness sends with a 429).
+    String answered = "list pods in namespace " + connection.namespace() + ": HTTP " + code
+        + (status.message() == null ? "" : ": " + status.message());
+    return new ApiErrorException(answered, ApiFailure.http(code, status.reason(), status.message(), auditId, 1)
+        .withRetryAfter(RetryAfter.parse(response.header("Retry-After"), Instant.now())));
   }
 }

@@ -6,7 +6,6 @@ import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.RetryPolicy;
 import io.clusterresolver.google.GoogleApi;
 import io.clusterresolver.google.GoogleCalls;
-import io.clusterresolver.google.GoogleClients;
 import io.clusterresolver.google.GoogleCredentialsSetting;
 import java.net.URI;
 import java.time.Duration;
@@ -19,7 +18,7 @@ import java.util.function.Supplier;
  * per call, made once (the SDK does not retry): the kit's {@code CloudApi} retries it by {@link #RETRY}
  * (at most {@link #MAX_ATTEMPTS} attempts, exponential backoff, within what is left of the deadline)
  * on throttling, server errors and lost connections, and counts the attempts. The client is built on the
- * first call and kept while resolves use it ({@link GoogleApi}); each call carries its own deadline.
+ * first call and kept ({@link GoogleApi}); each call carries its own deadline.
  */
 final class TpuApi {
 
@@ -40,7 +39,6 @@ final class TpuApi {
   private static final GoogleCalls.Method<TpuNode> GET_NODE = GoogleCalls.get(
       "google.cloud.tpu.v2.Tpu/GetNode", "/v2/{name=projects/*/locations/*/nodes/*}", TpuNode::read);
 
-  private final GoogleApi tpu;
   private final Supplier<GoogleCalls> client;
 
   /**
@@ -48,16 +46,11 @@ final class TpuApi {
    * @param credentials the {@code credentials} property's credentials ({@link GoogleCredentialsSetting})
    */
   TpuApi(URI endpoint, CredentialsProvider credentials, AnswerLimit limit) {
-    this.tpu = new GoogleApi(endpoint, credentials, limit);
-    this.client = tpu.client(rest -> new GoogleCalls(rest, "tpu.googleapis.com:443"));
+    this.client = new GoogleApi(endpoint, credentials, limit).client(rest -> new GoogleCalls(rest,
+        "tpu.googleapis.com:443"));
   }
 
-  /** Takes the client for one resolve: built on its first call, closed when the last resolve using it ends. */
-  GoogleClients.Lease lease() {
-    return tpu.lease();
-  }
-
-  /** Gets one node by its full resource name, waiting at most {@code remaining}: one attempt, in a {@link #lease()}. */
+  /** Gets one node by its full resource name, waiting at most {@code remaining}: one attempt. */
   TpuNode getNode(String name, Duration remaining) {
     RequestParamsBuilder routing = RequestParamsBuilder.create();
     routing.add("name", name);

@@ -8,7 +8,6 @@ import io.clusterresolver.cloud.Member;
 import io.clusterresolver.cloud.MemberSource;
 import io.clusterresolver.cloud.NotTheApiException;
 import io.clusterresolver.cloud.OnceNoted;
-import io.clusterresolver.google.GoogleClients;
 import io.clusterresolver.google.GoogleFailure;
 import io.clusterresolver.google.GoogleMetadata;
 import java.lang.System.Logger.Level;
@@ -121,7 +120,7 @@ final class TpuNodeSource implements MemberSource {
 
   private List<Member> fromApi() {
     TpuNode node;
-    try (GoogleClients.Lease lease = api.lease()) {
+    try {
       node = API.session(timeout).call("nodes.get " + target.node(), remaining -> {
         // Every node the API describes has its name; without it, STATE_UNSPECIFIED would read as "not ready yet".
         TpuNode answer = api.getNode(target.node(), remaining);

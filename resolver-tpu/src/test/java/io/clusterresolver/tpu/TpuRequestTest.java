@@ -43,9 +43,7 @@ class TpuRequestTest {
   void nodesGetIsTheRequestOfTheSdksClient() throws Exception {
     String name = "projects/my-project/locations/us-central2-b/nodes/pod slice+1";
     TpuApi api = new TpuApi(endpoint, NoCredentialsProvider.create(), AnswerLimit.ofBytes(1 << 20));
-    try (var lease = api.lease()) {
-      assertThat(api.getNode(name, Duration.ofSeconds(10)).name()).isEqualTo("projects/p/locations/z/nodes/n");
-    }
+    assertThat(api.getNode(name, Duration.ofSeconds(10)).name()).isEqualTo("projects/p/locations/z/nodes/n");
     TpuSettings settings = TpuSettings.newHttpJsonBuilder().setEndpoint(endpoint.toString())
         .setCredentialsProvider(NoCredentialsProvider.create()).build();
     try (TpuClient sdk = TpuClient.create(settings)) {
