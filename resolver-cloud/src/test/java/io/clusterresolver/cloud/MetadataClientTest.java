@@ -78,6 +78,12 @@ class MetadataClientTest {
         .build();
     assertThat(imds.get("/latest/meta-data/instance-id")).contains("i-0abc");
     assertThat(requests).containsExactly("PUT /latest/api/token", "GET /latest/meta-data/instance-id");
+    // The same two requests under a deadline, each bounded whole.
+    requests.clear();
+    assertThat(imds.fetch("/latest/meta-data/instance-id", Deadline.after(Duration.ofSeconds(10)))).get()
+        .satisfies(answer -> assertThat(answer.status()).isEqualTo(200))
+        .satisfies(answer -> assertThat(answer.body()).isEqualTo("i-0abc\n"));
+    assertThat(requests).containsExactly("PUT /latest/api/token", "GET /latest/meta-data/instance-id");
   }
 
   @Test
