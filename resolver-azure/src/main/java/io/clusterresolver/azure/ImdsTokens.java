@@ -56,8 +56,6 @@ final class ImdsTokens implements BearerTokens {
   private final MetadataClient imds;
   /** The token's path and query under the IMDS address. */
   private final String request;
-  /** The answer limit ({@code max-answer-mib}), in bytes. */
-  private final int maxAnswerBytes;
   /** The provider's {@code timeout}: the deadline of an ask made outside a resolve. */
   private final Duration timeout;
   private final TokenCache kept = TokenCache.withMargin(MARGIN);
@@ -66,8 +64,8 @@ final class ImdsTokens implements BearerTokens {
   private BearerTokens askingChain;
 
   private ImdsTokens(URI endpoint, String request, BoundedAnswers bounds, Supplier<BearerTokens> chain) {
-    this.maxAnswerBytes = (int) Math.min(Integer.MAX_VALUE - 8, bounds.limit().maxBytes());
-    this.imds = Imds.client(endpoint).timeout(ATTEMPT).maxAnswerBytes(maxAnswerBytes)
+    this.imds = Imds.client(endpoint).timeout(ATTEMPT)
+        .maxAnswerBytes((int) Math.min(Integer.MAX_VALUE - 8, bounds.limit().maxBytes()))
         .retries(RETRIES).retriedStatuses(status -> RETRIED.contains(status) || status >= 500)
         .retriesLostAnswers(false).backoff(FIRST_BACKOFF).jitter(false).build();
     this.request = request;
@@ -197,7 +195,7 @@ final class ImdsTokens implements BearerTokens {
       throw noToken("HTTP " + answer.status());
     }
     if (!answer.complete()) {
-      throw noToken("an answer over the answer limit of " + maxAnswerBytes + " bytes");
+      throw noToken("an answer over the answer limit");
     }
     Token token = read(answer.body().getBytes(StandardCharsets.UTF_8))
         .orElseThrow(() -> noToken("an answer without access_token and expires_on"));
