@@ -10,8 +10,8 @@ import java.util.Optional;
  * The one access token a credential uses at a time, kept until {@code margin} before it expires and then asked for
  * again: the rule of the clouds' own token caches, each with its library's margin (azure-core's {@code
  * AccessTokenCache}: 5 minutes; google-auth-library's {@code OAuth2Credentials}: a refresh margin of 3 min 45 s). A
- * token is renewed once the time left is the margin or less; one whose expiry is not known ({@link Instant#MIN}) is
- * used once.
+ * token is renewed once the time left is the margin or less, as google-auth-library does (azure-core: less, which
+ * differs at that one instant only); one whose expiry is not known ({@link Instant#MIN}) is used once.
  *
  * <p>Thread-safe: calls that find no token to use wait for one ask instead of each asking. A failed ask keeps
  * nothing and changes nothing: the next call asks again. The token never appears in {@link #toString()}.
