@@ -4,8 +4,9 @@ import com.azure.core.credential.AccessToken;
 import com.azure.core.credential.TokenCredential;
 import com.azure.core.credential.TokenRequestContext;
 import io.clusterresolver.cloud.Deadline;
+import io.clusterresolver.cloud.TokenCache;
 import java.time.Duration;
-import java.time.OffsetDateTime;
+import java.time.Instant;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -60,12 +61,13 @@ interface BearerTokens {
 
   /** A credential's tokens, one kept at a time; asks of concurrent calls (the NIC listing's thread) wait for one. */
   final class FromCredential implements BearerTokens {
+    /** azure-core's {@code AccessTokenCache}'s margin. */
     private static final Duration MARGIN = Duration.ofMinutes(5);
 
     private final TokenCredential credential;
     private final String scope;
     private final AtomicReference<Deadline> resolveInProgress;
-    private AccessToken kept;
+    private final TokenCache kept = TokenCache.withMargin(MARGIN);
 
     private FromCredential(TokenCredential credential, String scope, AtomicReference<Deadline> resolveInProgress) {
       this.credential = credential;
@@ -74,12 +76,8 @@ interface BearerTokens {
     }
 
     @Override
-    public synchronized String token(Deadline deadline) {
-      if (kept == null || kept.getExpiresAt() == null
-          || kept.getExpiresAt().minus(MARGIN).isBefore(OffsetDateTime.now())) {
-        kept = ask(deadline);
-      }
-      return kept.getToken();
+    public String token(Deadline deadline) {
+      return kept.get(() -> ask(deadline));
     }
 
     @Override
@@ -88,12 +86,12 @@ interface BearerTokens {
     }
 
     @Override
-    public synchronized String renewed(Deadline deadline) {
-      kept = ask(deadline);
-      return kept.getToken();
+    public String renewed(Deadline deadline) {
+      return kept.renew(() -> ask(deadline));
     }
 
-    private AccessToken ask(Deadline deadline) {
+    /** A new token; one without an expiry is used once (asked again for the next call). */
+    private TokenCache.Token ask(Deadline deadline) {
       if (deadline != null) {
         resolveInProgress.set(deadline);
       }
@@ -102,7 +100,8 @@ interface BearerTokens {
         throw new com.azure.core.exception.ClientAuthenticationException("the credential " + credential.getClass()
             .getSimpleName() + " gave no token for " + scope, null);
       }
-      return token;
+      return new TokenCache.Token(token.getToken(),
+          token.getExpiresAt() == null ? Instant.MIN : token.getExpiresAt().toInstant());
     }
 
     @Override

@@ -35,8 +35,12 @@ final class Imds {
   }
 
   private static MetadataClient client(URI endpoint, Duration timeout) {
-    return MetadataClient.builder(AzureClusterResolverProvider.NAME, endpoint).header("Metadata", "true")
-        .timeout(timeout).build();
+    return client(endpoint).timeout(timeout).build();
+  }
+
+  /** A client of IMDS at {@code endpoint}: the provider's name in its messages, {@code Metadata: true} on each request. */
+  static MetadataClient.Builder client(URI endpoint) {
+    return MetadataClient.builder(AzureClusterResolverProvider.NAME, endpoint).header("Metadata", "true");
   }
 
   /** What IMDS says about this VM. */

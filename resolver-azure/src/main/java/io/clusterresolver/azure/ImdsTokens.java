@@ -2,8 +2,10 @@ package io.clusterresolver.azure;
 
 import com.fasterxml.jackson.core.JsonParser;
 import io.clusterresolver.cloud.BoundedAnswers;
-import io.clusterresolver.cloud.CloudHttp;
 import io.clusterresolver.cloud.Deadline;
+import io.clusterresolver.cloud.MetadataClient;
+import io.clusterresolver.cloud.PlatformProbes;
+import io.clusterresolver.cloud.TokenCache;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.URI;
@@ -20,11 +22,11 @@ import java.util.function.UnaryOperator;
  * The managed identity's token straight from the Instance Metadata Service, where azure-identity's default chain
  * would end up asking it ({@link #reachedBy}): {@code GET /metadata/identity/oauth2/token?api-version=2018-02-01
  * &resource=…[&client_id=…]} with {@code Metadata: true}, as msal4j's {@code IMDSManagedIdentitySource} sends it,
- * on the kit's {@link CloudHttp} (plain HTTP, never through a proxy). The chain itself costs a cold resolve about
- * 1,900 classes (Jackson, Reactor, {@code java.net.http}, azure-core, msal4j) and 240 ms of CPU (docs/benchmarks.md,
- * "azure9"). A token is kept until five minutes before its {@code expires_on}, as {@link BearerTokens#of} keeps the
- * chain's. When IMDS gives no token (no answer, an error after IMDS's retries, an answer without a token), the chain
- * is asked instead, from then on: whatever it does then is what it did before.
+ * on the kit's {@link MetadataClient} (plain HTTP, never through a proxy), retried as IMDS's guidance says. The chain
+ * itself costs a cold resolve about 1,900 classes (Jackson, Reactor, {@code java.net.http}, azure-core, msal4j) and
+ * 240 ms of CPU (docs/benchmarks.md, "azure9"). A token is kept until five minutes before its {@code expires_on}, as
+ * {@link BearerTokens#of} keeps the chain's. When IMDS gives no token (no answer, an error after IMDS's retries, an
+ * answer without a token), the chain is asked instead, from then on: whatever it does then is what it did before.
  */
 final class ImdsTokens implements BearerTokens {
 
@@ -35,6 +37,7 @@ final class ImdsTokens implements BearerTokens {
   static final String TOKEN_PATH = "/metadata/identity/oauth2/token";
   /** msal4j's IMDS source's address override (AAD Pod Identity's node agent, a test's simulation). */
   static final String AUTHORITY_HOST_VARIABLE = "AZURE_POD_IDENTITY_AUTHORITY_HOST";
+  /** azure-core's {@code AccessTokenCache}'s margin, which the chain's tokens are kept with. */
   private static final Duration MARGIN = Duration.ofMinutes(5);
   /**
    * The statuses IMDS's guidance retries with exponential backoff: not found while the identity is being assigned,
@@ -45,23 +48,28 @@ final class ImdsTokens implements BearerTokens {
   private static final Duration FIRST_BACKOFF = Duration.ofMillis(200);
   /**
    * The most one request waits: off Azure the link-local address may not answer at all, and the chain, asked then,
-   * needs the rest of the resolve's time for its own sources (the Azure CLI, …).
+   * needs the rest of the resolve's time for its own sources (the Azure CLI, …). For the same reason a request that
+   * got no answer is not sent again.
    */
   private static final Duration ATTEMPT = Duration.ofSeconds(2);
 
-  private final CloudHttp http;
-  private final URI request;
-  private final BoundedAnswers bounds;
+  private final MetadataClient imds;
+  /** The token's path and query under the IMDS address. */
+  private final String request;
+  /** The provider's {@code timeout}: the deadline of an ask made outside a resolve. */
+  private final Duration timeout;
+  private final TokenCache kept = TokenCache.withMargin(MARGIN);
   private final Supplier<BearerTokens> chain;
-  private String kept;
-  private Instant keptUntil = Instant.MIN;
   /** The chain's tokens, once IMDS gave none. */
   private BearerTokens askingChain;
 
-  private ImdsTokens(URI request, BoundedAnswers bounds, Supplier<BearerTokens> chain) {
-    this.http = new CloudHttp(bounds.limit(), CloudHttp.Redirects.REPORTED, null);
+  private ImdsTokens(URI endpoint, String request, BoundedAnswers bounds, Supplier<BearerTokens> chain) {
+    this.imds = Imds.client(endpoint).timeout(ATTEMPT)
+        .maxAnswerBytes((int) Math.min(Integer.MAX_VALUE - 8, bounds.limit().maxBytes()))
+        .retries(RETRIES).retriedStatuses(status -> RETRIED.contains(status) || status >= 500)
+        .retriesLostAnswers(false).backoff(FIRST_BACKOFF).jitter(false).build();
     this.request = request;
-    this.bounds = bounds;
+    this.timeout = bounds.timeout();
     this.chain = chain;
   }
 
@@ -119,8 +127,7 @@ final class ImdsTokens implements BearerTokens {
     String resource = scope.endsWith("/.default") ? scope.substring(0, scope.length() - "/.default".length()) : scope;
     String query = "api-version=" + API_VERSION + "&resource=" + URLEncoder.encode(resource, StandardCharsets.UTF_8)
         + (clientId == null ? "" : "&client_id=" + URLEncoder.encode(clientId, StandardCharsets.UTF_8));
-    return new ImdsTokens(URI.create(endpoint.toString().replaceAll("/+$", "") + TOKEN_PATH + "?" + query), bounds,
-        chain);
+    return new ImdsTokens(endpoint, TOKEN_PATH + "?" + query, bounds, chain);
   }
 
   /**
@@ -141,13 +148,14 @@ final class ImdsTokens implements BearerTokens {
 
   @Override
   public synchronized String token(Deadline deadline) {
-    if (askingChain != null) {
-      return askingChain.token(deadline);
+    if (askingChain == null) {
+      try {
+        return kept.get(() -> fromImds(deadline));
+      } catch (NoToken e) {
+        askingChain = chain.get();
+      }
     }
-    if (kept == null || Instant.now().isAfter(keptUntil.minus(MARGIN))) {
-      return asked(deadline);
-    }
-    return kept;
+    return askingChain.token(deadline);
   }
 
   @Override
@@ -157,20 +165,15 @@ final class ImdsTokens implements BearerTokens {
 
   @Override
   public synchronized String renewed(Deadline deadline) {
-    return askingChain != null ? askingChain.renewed(deadline) : asked(deadline);
-  }
-
-  /** A new token from IMDS, or else from the chain (from now on). */
-  private String asked(Deadline deadline) {
-    Optional<Token> token = fromImds(deadline);
-    if (token.isPresent()) {
-      kept = token.get().value();
-      keptUntil = token.get().expiresOn();
-      return kept;
+    if (askingChain == null) {
+      try {
+        return kept.renew(() -> fromImds(deadline));
+      } catch (NoToken e) {
+        askingChain = chain.get();
+        return askingChain.token(deadline);
+      }
     }
-    kept = null;
-    askingChain = chain.get();
-    return askingChain.token(deadline);
+    return askingChain.renewed(deadline);
   }
 
   /** A token as IMDS answered it. */
@@ -181,45 +184,37 @@ final class ImdsTokens implements BearerTokens {
     }
   }
 
-  /** IMDS's token, retried as IMDS's guidance says within the time left; empty when there is none. */
-  private Optional<Token> fromImds(Deadline deadline) {
-    Duration backoff = FIRST_BACKOFF;
-    for (int attempt = 0; ; attempt++) {
-      Duration left = bounds.within(deadline);
-      int status;
-      try (CloudHttp.Answer answer = http.send(CloudHttp.Request.get(request).with("Metadata", "true"),
-          CloudHttp.Authorization.NONE, left.compareTo(ATTEMPT) < 0 ? left : ATTEMPT)) {
-        status = answer.status();
-        if (status == 200) {
-          byte[] body = answer.body().readAllBytes();
-          Optional<Token> token = read(body);
-          if (token.isEmpty()) {
-            noToken("an answer without access_token and expires_on");
-          }
-          return token;
-        }
-      } catch (IOException e) {
-        noToken("no answer: " + e.getClass().getSimpleName());
-        return Optional.empty();
-      }
-      boolean retried = RETRIED.contains(status) || status >= 500;
-      if (!retried || attempt >= RETRIES || bounds.within(deadline).compareTo(backoff.multipliedBy(2)) < 0) {
-        noToken("HTTP " + status);
-        return Optional.empty();
-      }
-      try {
-        Thread.sleep(backoff.toMillis());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return Optional.empty();
-      }
-      backoff = backoff.multipliedBy(2);
+  /**
+   * IMDS's token, retried as IMDS's guidance says within the time left: of the resolve's deadline, or of the
+   * provider's {@code timeout} when asked outside a resolve.
+   */
+  private TokenCache.Token fromImds(Deadline deadline) throws NoToken {
+    PlatformProbes.Response answer = imds.fetch(request, deadline != null ? deadline : Deadline.after(timeout))
+        .orElseThrow(() -> noToken("no answer"));
+    if (answer.status() != 200) {
+      throw noToken("HTTP " + answer.status());
+    }
+    if (!answer.complete()) {
+      throw noToken("an answer over the answer limit");
+    }
+    Token token = read(answer.body().getBytes(StandardCharsets.UTF_8))
+        .orElseThrow(() -> noToken("an answer without access_token and expires_on"));
+    return new TokenCache.Token(token.value(), token.expiresOn());
+  }
+
+  /** IMDS gave no token: logged, and the chain asked from then on. */
+  private static final class NoToken extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    NoToken() {
+      super(null, null, false, false);
     }
   }
 
-  private void noToken(String why) {
-    LOG.log(Level.INFO, () -> "azure: the instance metadata service at " + BoundedAnswers.origin(request)
+  private NoToken noToken(String why) {
+    LOG.log(Level.INFO, () -> "azure: the instance metadata service at " + BoundedAnswers.origin(imds.base())
         + " gave no managed identity token (" + why + "); asking azure-identity's default credential chain");
+    return new NoToken();
   }
 
   /** {@code access_token} and {@code expires_on} (seconds since the epoch, a string or a number), as msal4j reads. */
@@ -254,6 +249,6 @@ final class ImdsTokens implements BearerTokens {
 
   @Override
   public String toString() {
-    return "ImdsTokens(" + BoundedAnswers.origin(request) + ")"; // never the token
+    return "ImdsTokens(" + BoundedAnswers.origin(imds.base()) + ")"; // never the token
   }
 }

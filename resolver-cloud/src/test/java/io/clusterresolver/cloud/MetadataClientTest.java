@@ -9,13 +9,16 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntPredicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -74,6 +77,12 @@ class MetadataClientTest {
             "X-aws-ec2-metadata-token")
         .build();
     assertThat(imds.get("/latest/meta-data/instance-id")).contains("i-0abc");
+    assertThat(requests).containsExactly("PUT /latest/api/token", "GET /latest/meta-data/instance-id");
+    // The same two requests under a deadline, each bounded whole.
+    requests.clear();
+    assertThat(imds.fetch("/latest/meta-data/instance-id", Deadline.after(Duration.ofSeconds(10)))).get()
+        .satisfies(answer -> assertThat(answer.status()).isEqualTo(200))
+        .satisfies(answer -> assertThat(answer.body()).isEqualTo("i-0abc\n"));
     assertThat(requests).containsExactly("PUT /latest/api/token", "GET /latest/meta-data/instance-id");
   }
 
@@ -167,5 +176,147 @@ class MetadataClientTest {
     assertThatThrownBy(() -> MetadataClient.builder("aws", base).retries(2).build().get("gone"))
         .hasMessageContaining("HTTP 410");
     assertThat(requests).containsExactly("GET /gone");
+  }
+
+  /**
+   * Azure IMDS's retry guidance for the managed identity token (learn.microsoft.com, "How to use managed identities
+   * for Azure resources on an Azure VM to acquire an access token", error handling): 404 while the identity is being
+   * assigned, 410 while IMDS is updated, 429, and 5xx are retried with exponential backoff.
+   */
+  private static final IntPredicate IMDS_TOKEN_RETRIES = status -> Set.of(404, 408, 410, 429).contains(status)
+      || status >= 500;
+
+  private MetadataClient.Builder imdsTokens() {
+    return MetadataClient.builder("azure", base).header("Metadata", "true").retries(3)
+        .retriedStatuses(IMDS_TOKEN_RETRIES).retriesLostAnswers(false).backoff(Duration.ofMillis(20)).jitter(false);
+  }
+
+  @Test
+  void theStatusesAServiceRetriesAreRetriedAndTheLastAnswerIsWhatTheyLeave() {
+    int[] statuses = {410, 429, 404, 200};
+    AtomicInteger calls = new AtomicInteger();
+    answer("/token", e -> send(e, statuses[Math.min(calls.getAndIncrement(), 3)], "{\"access_token\":\"t\"}"));
+    assertThat(imdsTokens().build().get("token")).contains("{\"access_token\":\"t\"}");
+    assertThat(calls).hasValue(4);
+
+    // Not one of them: asked once, whatever the retries left.
+    AtomicInteger refused = new AtomicInteger();
+    answer("/refused", e -> send(e, refused.incrementAndGet() == 1 ? 400 : 200, "{}"));
+    assertThat(imdsTokens().build().fetch("refused", Deadline.after(Duration.ofSeconds(10))))
+        .get().extracting(PlatformProbes.Response::status).isEqualTo(400);
+    assertThat(refused).hasValue(1);
+
+    // Retried to the last: 1 + 3 requests, and the answer is what a 404 is unretried, no value.
+    AtomicInteger missing = new AtomicInteger();
+    answer("/missing", e -> {
+      missing.incrementAndGet();
+      send(e, 404, "");
+    });
+    assertThat(imdsTokens().build().get("missing")).isEmpty();
+    assertThat(missing).hasValue(4);
+    // By default a 404 is a value that is not there: asked once.
+    missing.set(0);
+    assertThat(MetadataClient.builder("azure", base).retries(3).build().get("missing")).isEmpty();
+    assertThat(missing).hasValue(1);
+  }
+
+  @Test
+  void fetchGivesTheLastAnswerWhateverItsStatusWithItsBodyAndHeaders() {
+    answer("/token", e -> {
+      e.getResponseHeaders().add("X-Ms-Request-Id", "r-1");
+      send(e, 400, "{\"error\":\"invalid_request\"}");
+    });
+    answer("/big", e -> send(e, 200, "x".repeat(1025)));
+    answer("/fits", e -> send(e, 200, "y".repeat(1024)));
+    Deadline deadline = Deadline.after(Duration.ofSeconds(10));
+    MetadataClient client = MetadataClient.builder("azure", base).maxAnswerBytes(1024).build();
+    PlatformProbes.Response answer = client.fetch("token", deadline).orElseThrow();
+    assertThat(answer.status()).isEqualTo(400);
+    assertThat(answer.body()).isEqualTo("{\"error\":\"invalid_request\"}");
+    assertThat(answer.header("x-ms-request-id")).contains("r-1");
+    assertThat(answer.complete()).isTrue();
+    // Over the limit: cut there and said to be, as without a deadline.
+    for (Deadline d : new Deadline[] {deadline, null}) {
+      assertThat(client.fetch("big", d).orElseThrow()).satisfies(big -> {
+        assertThat(big.body()).isEqualTo("x".repeat(1024));
+        assertThat(big.complete()).isFalse();
+      });
+      assertThat(client.fetch("fits", d).orElseThrow().complete()).isTrue();
+    }
+  }
+
+  @Test
+  void aLostAnswerIsRetriedByDefaultAndNotWhenTheServiceSaysSo() throws Exception {
+    // A listener that takes each connection and never answers, counted. (One that closes at once would not do: the
+    // JDK's HttpURLConnection sends a GET again itself after an empty answer.)
+    List<Socket> held = new CopyOnWriteArrayList<>();
+    try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      Thread acceptor = new Thread(() -> {
+        while (!silent.isClosed()) {
+          try {
+            held.add(silent.accept());
+          } catch (IOException e) {
+            return;
+          }
+        }
+      });
+      acceptor.setDaemon(true);
+      acceptor.start();
+      URI nobody = URI.create("http://127.0.0.1:" + silent.getLocalPort());
+
+      assertThat(MetadataClient.builder("aws", nobody).timeout(Duration.ofMillis(200)).retries(2)
+          .backoff(Duration.ofMillis(10)).build().get("latest/meta-data/instance-id")).isEmpty();
+      assertThat(held).hasSize(3);
+      for (Socket socket : held) {
+        socket.close();
+      }
+      held.clear();
+      assertThat(MetadataClient.builder("azure", nobody).timeout(Duration.ofMillis(200)).retries(3)
+          .retriesLostAnswers(false).build().fetch("token", Deadline.after(Duration.ofSeconds(10)))).isEmpty();
+      assertThat(held).hasSize(1);
+    } finally {
+      for (Socket socket : held) {
+        socket.close();
+      }
+    }
+  }
+
+  @Test
+  void underADeadlineNoRetryWaitsWithoutAsMuchTimeAgainLeftForTheNextAttempt() {
+    AtomicInteger calls = new AtomicInteger();
+    answer("/token", e -> {
+      calls.incrementAndGet();
+      send(e, 503, "");
+    });
+    MetadataClient client = MetadataClient.builder("azure", base).retries(5).backoff(Duration.ofMillis(200))
+        .jitter(false).build();
+    // 1.5 s: the first wait (200 ms) leaves about 1.3 s >= 400 ms, the second (400 ms) about 0.9 s >= 800 ms, the
+    // third (800 ms) would leave under 0.9 s of the 1.6 s it needs: three requests, not six.
+    assertThat(client.fetch("token", Deadline.after(Duration.ofMillis(1500)))).get()
+        .extracting(PlatformProbes.Response::status).isEqualTo(503);
+    assertThat(calls).hasValue(3);
+  }
+
+  @Test
+  void underADeadlineAnAnswerThatTricklesIsCutWhenTheTimeIsUp() {
+    // The status line and headers come at once, the body a byte every 100 ms: within each read's timeout, not
+    // within the deadline.
+    answer("/trickle", e -> {
+      e.sendResponseHeaders(200, 100);
+      for (int i = 0; i < 100; i++) {
+        e.getResponseBody().write('x');
+        e.getResponseBody().flush();
+        try {
+          Thread.sleep(100);
+        } catch (InterruptedException interrupted) {
+          return;
+        }
+      }
+    });
+    MetadataClient client = MetadataClient.builder("azure", base).timeout(Duration.ofSeconds(5)).build();
+    long start = System.nanoTime();
+    assertThat(client.fetch("trickle", Deadline.after(Duration.ofMillis(500)))).isEmpty();
+    // Without the deadline it would take the 10 s the body takes.
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
   }
 }

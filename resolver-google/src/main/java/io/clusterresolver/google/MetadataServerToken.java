@@ -2,6 +2,7 @@ package io.clusterresolver.google;
 
 import com.google.gson.stream.JsonReader;
 import io.clusterresolver.cloud.MetadataClient;
+import io.clusterresolver.cloud.TokenCache;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
@@ -30,8 +31,7 @@ final class MetadataServerToken {
 
   private final MetadataClient server;
   private final Clock clock;
-  private String token;
-  private Instant expires;
+  private final TokenCache kept;
 
   /**
    * @param provider the provider's name, which starts the metadata client's messages
@@ -42,6 +42,7 @@ final class MetadataServerToken {
         + "/computeMetadata/v1")).header("Metadata-Flavor", "Google").answersWith("Metadata-Flavor", "Google")
         .timeouts(TIMEOUT, TIMEOUT).build();
     this.clock = clock;
+    this.kept = TokenCache.withMargin(REFRESH_MARGIN, clock);
   }
 
   /**
@@ -49,24 +50,21 @@ final class MetadataServerToken {
    *
    * @throws UncheckedIOException when the metadata server gives none (as a call's credentials that cannot be had)
    */
-  synchronized String current() {
-    if (token == null || !clock.instant().isBefore(expires.minus(REFRESH_MARGIN))) {
-      try {
-        fetch();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+  String current() {
+    try {
+      return kept.get(this::fetch);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
-    return token;
   }
 
   /** Asks for a new token (after a 401: the token may have been revoked early). */
-  synchronized boolean renew() throws IOException {
-    fetch();
+  boolean renew() throws IOException {
+    kept.renew(this::fetch);
     return true;
   }
 
-  private void fetch() throws IOException {
+  private TokenCache.Token fetch() throws IOException {
     StringBuilder whyNot = new StringBuilder();
     Optional<String> answer;
     try {
@@ -100,12 +98,11 @@ final class MetadataServerToken {
       throw new IOException("the metadata server's token answer has no " + (accessToken == null ? "access_token"
           : "expires_in"));
     }
-    token = accessToken;
-    expires = asked.plusSeconds(expiresIn);
+    return new TokenCache.Token(accessToken, asked.plusSeconds(expiresIn));
   }
 
   /** When the token expires, or {@code null} before the first. */
-  synchronized Instant expires() {
-    return expires;
+  Instant expires() {
+    return kept.expiresAt().orElse(null);
   }
 }
