@@ -170,7 +170,7 @@ public final class CloudApi {
     private <T> T run(String operation, Call<T> call) {
       RetryPolicy.Waits waits = retry.begin(random);
       Duration first = waits.first();
-      if (!first.isZero()) {
+      if (first.compareTo(Duration.ZERO) > 0) {
         // A client-side rate limit's wait: the call has not been sent, so only the deadline can end it.
         if (first.plus(NEXT_ATTEMPT).compareTo(deadline.remaining()) >= 0) {
           throw deadline.timedOut(provider, operation, null);

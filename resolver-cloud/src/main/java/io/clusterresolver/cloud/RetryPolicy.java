@@ -66,11 +66,13 @@ public final class RetryPolicy {
    * {@code Retry-After} and never past the {@link Deadline}, as for every policy; the backoff settings of this policy
    * are the {@linkplain #defaults() defaults'} and unused.
    *
+   * <p>aws's {@code retry-mode=adaptive} is one: its strategy adapts the AWS SDK's adaptive {@code RetryStrategy},
+   * whose {@code begin()} acquires the SDK's initial token ({@code first()} is the token's delay), {@code next}
+   * refreshes it (empty when the SDK refuses) and {@code succeeded()} records the success.
+   *
    * <pre>{@code
-   * // An adapter of the AWS SDK's RetryStrategy: begin() acquires its initial token (first(): the token's delay),
-   * // next(failure) refreshes it (empty when the SDK refuses), succeeded() records the success.
    * CloudApi.builder("aws", reader)
-   *     .retryPolicy(RetryPolicy.delegating(3, new SdkRetryStrategyWaits(AwsRetryStrategy.adaptiveRetryStrategy())))
+   *     .retryPolicy(RetryPolicy.delegating(maxAttempts, new AdaptiveEc2(maxAttempts)))
    *     .build();
    * }</pre>
    *
@@ -91,7 +93,7 @@ public final class RetryPolicy {
     Waits begin();
   }
 
-  /** The waits of one call's attempts, asked in order on the thread that makes them. */
+  /** The waits of one call's attempts (none negative), asked in order on the thread that makes them. */
   public interface Waits {
     /** The wait before the first attempt (a client-side rate limit's), or zero. */
     Duration first();
