@@ -75,11 +75,11 @@ final class AwsResolverFactory {
           + " it, or set " + config.key(AwsProperties.ENDPOINT) + ")"));
     }
     Ec2Warmup.start("https".equalsIgnoreCase(api.getScheme()));
-    Ec2Api calls = new Ec2Calls(api, region, credentials(config), AnswerLimit.of(config), Clock.systemUTC(),
+    Ec2Calls calls = new Ec2Calls(api, region, credentials(config), AnswerLimit.of(config), Clock.systemUTC(),
         maxAttempts, Ec2Proxies.fromSettings());
-    Ec2Api ec2 = retryMode.equals("adaptive") ? new AdaptiveEc2(calls, maxAttempts) : calls;
     SelfIdentity identity = imdsDisabled ? SelfIdentity.none() : SelfIdentity.cached(imds::instanceId);
-    Ec2MemberSource source = new Ec2MemberSource(ec2, Ec2MemberSource.standardRetries(maxAttempts), filters,
+    Ec2MemberSource source = new Ec2MemberSource(calls, retryMode.equals("adaptive") ? AdaptiveEc2.retries(maxAttempts)
+        : Ec2MemberSource.standardRetries(maxAttempts), filters,
         AddressType.parse(config.get(AwsProperties.ADDRESS)), config.get(CloudProperties.TIMEOUT),
         config.get(AwsProperties.PAGE_SIZE), config.get(AwsProperties.ACCELERATORS),
         endpoint != null ? endpoint.toString() : region, imdsDisabled ? () -> { } : identity::askInBackground);

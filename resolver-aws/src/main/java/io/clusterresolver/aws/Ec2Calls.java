@@ -45,10 +45,10 @@ import software.amazon.awssdk.utils.http.SdkHttpUtils;
  * {@link AnswerLimit}, as {@link CloudHttp} bounds it.
  *
  * <p>A 200's body is streamed into {@link InstancePage} or {@link InstanceTypeAccelerators}; an error status is read
- * from EC2's error answer ({@code <Response><Errors><Error><Code>…<Message>…</Error></Errors><RequestID>…}) into a
- * {@link Failure}; an answer that is not the XML expected is a {@link Malformed}.
+ * from EC2's error answer ({@code <Response><Errors><Error><Code>…<Message>…</Error></Errors><RequestID>…}) into the
+ * kit's {@link ApiErrorException} (a status without EC2's error answer named by the status alone); an answer that is not the XML expected is a {@link Malformed}.
  */
-final class Ec2Calls implements Ec2Api {
+final class Ec2Calls {
 
   /** The API version the SDK's EC2 model sends. */
   static final String VERSION = "2016-11-15";
@@ -106,8 +106,13 @@ final class Ec2Calls implements Ec2Api {
         .region(Region.of(region)).tags(tags).build()));
   }
 
-  @Override
-  public InstancePage describeInstances(List<Ec2Filter> filters, int pageSize, String token, Duration remaining,
+  /**
+   * One page of {@code DescribeInstances}, given to {@code read} the moment it is read (before the call ends).
+   *
+   * @param token the page's {@code NextToken}, or {@code null} for the first
+   * @param remaining what is left of the resolve's deadline for the whole call
+   */
+  InstancePage describeInstances(List<Ec2Filter> filters, int pageSize, String token, Duration remaining,
       Consumer<InstancePage> read) {
     Form form = new Form("DescribeInstances");
     for (int i = 0; i < filters.size(); i++) {
@@ -129,18 +134,13 @@ final class Ec2Calls implements Ec2Api {
     });
   }
 
-  @Override
-  public InstanceTypeAccelerators describeInstanceTypes(List<String> types, Duration remaining) {
+  /** The accelerators of at most 100 {@code types}: one {@code DescribeInstanceTypes}. */
+  InstanceTypeAccelerators describeInstanceTypes(List<String> types, Duration remaining) {
     Form form = new Form("DescribeInstanceTypes");
     for (int i = 0; i < types.size(); i++) {
       form.add("InstanceType." + (i + 1), types.get(i));
     }
     return call(form, remaining, InstanceTypeAccelerators::read);
-  }
-
-  @Override
-  public boolean retriesItself() {
-    return false;
   }
 
   /** A Query request's body: {@code Action} and {@code Version}, then the parameters, form-encoded as the SDK encodes them. */
@@ -236,7 +236,7 @@ final class Ec2Calls implements Ec2Api {
    * An error status: EC2's error answer read when it is one, else the status alone (as the body of a 401, which the
    * JDK does not give when the request's body is streamed).
    */
-  private static Failure failure(Form form, CloudHttp.Answer answer) throws IOException {
+  private static ApiErrorException failure(Form form, CloudHttp.Answer answer) throws IOException {
     Duration retryAfter = RetryAfter.fromHeaders(answer::header, Instant.now());
     String headerId = answer.header("x-amzn-RequestId");
     headerId = headerId != null ? headerId : answer.header("x-amz-request-id");
@@ -251,37 +251,16 @@ final class Ec2Calls implements Ec2Api {
       // Not EC2's error answer (a proxy's page, an empty body): the status speaks for itself.
     }
     String code = error == null ? null : error.code();
-    return new Failure(form.action, answer.status(), code, error == null ? answer.reason() : error.message(),
-        error == null || error.requestId() == null ? headerId : error.requestId(), retryAfter);
+    String message = error == null ? answer.reason() : error.message();
+    return new ApiErrorException(form.action + ": HTTP " + answer.status() + (code == null ? "" : " " + code)
+        + (message == null ? "" : ": " + message), ApiFailure.http(answer.status(),
+        code != null ? code : statusAlone(answer.status()), message,
+        error == null || error.requestId() == null ? headerId : error.requestId(), 1).withRetryAfter(retryAfter));
   }
 
-  /**
-   * An error status from EC2, with what its error answer said (each part {@code null} when it did not say), as the
-   * kit takes it: its {@link #failure()} names a status without EC2's error answer by the status alone.
-   */
-  static final class Failure extends ApiErrorException {
-    private static final long serialVersionUID = 1L;
-    final int status;
-    final String code;
-    final String errorMessage;
-    final String requestId;
-    final transient Duration retryAfter;
-
-    Failure(String action, int status, String code, String message, String requestId, Duration retryAfter) {
-      super(action + ": HTTP " + status + (code == null ? "" : " " + code) + (message == null ? "" : ": " + message),
-          ApiFailure.http(status, code != null ? code : statusAlone(status), message, requestId, 1)
-              .withRetryAfter(retryAfter));
-      this.status = status;
-      this.code = code;
-      this.errorMessage = message;
-      this.requestId = requestId;
-      this.retryAfter = retryAfter;
-    }
-
-    /** What an error status without EC2's error answer is called. */
-    private static String statusAlone(int status) {
-      return status == 401 ? "Unauthorized (EC2 AuthFailure: the credentials were not accepted)" : "unknown error";
-    }
+  /** What an error status without EC2's error answer is called. */
+  private static String statusAlone(int status) {
+    return status == 401 ? "Unauthorized (EC2 AuthFailure: the credentials were not accepted)" : "unknown error";
   }
 
   /** A 200 whose body is not the XML of the action's answer. */

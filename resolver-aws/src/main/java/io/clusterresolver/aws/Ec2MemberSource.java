@@ -4,7 +4,6 @@ import io.clusterresolver.cloud.Member;
 import io.clusterresolver.cloud.MemberSource;
 import io.clusterresolver.cloud.MembersLeftOut;
 import io.clusterresolver.cloud.AddressType;
-import io.clusterresolver.cloud.ApiErrorException;
 import io.clusterresolver.cloud.ApiFailure;
 import io.clusterresolver.cloud.CatalogCache;
 import io.clusterresolver.cloud.CloudApi;
@@ -22,8 +21,9 @@ import java.util.Set;
  * with StAX ({@link InstancePage}) keeping only what a member needs, and accelerators from
  * {@code DescribeInstanceTypes} (read the same way), asked once per JVM and endpoint for the types not yet known (instance
  * types never change; membership is never cached), from the moment a page is read, while that call ends and
- * later pages are in flight. The calls are {@link Ec2Api}'s: {@link Ec2Calls} on the JDK's connections, retried by
- * the kit's session or, with {@code retry-mode=adaptive}, by the SDK's adaptive strategy ({@link AdaptiveEc2}).
+ * later pages are in flight. The calls are {@link Ec2Calls}' on the JDK's connections, retried by the kit's session:
+ * with the SDK standard strategy's backoff ({@link #standardRetries}) or, with {@code retry-mode=adaptive}, the waits
+ * of the SDK's adaptive strategy ({@link AdaptiveEc2}).
  */
 final class Ec2MemberSource implements MemberSource {
 
@@ -56,7 +56,7 @@ final class Ec2MemberSource implements MemberSource {
   /** Accelerators by instance type, per API endpoint (region or override): facts that never change. */
   private static final CatalogCache<Map<String, Integer>> TYPE_CACHE = CatalogCache.create();
 
-  private final Ec2Api ec2;
+  private final Ec2Calls ec2;
   private final CloudApi api;
   private final List<Ec2Filter> filters;
   private final AddressType address;
@@ -66,13 +66,13 @@ final class Ec2MemberSource implements MemberSource {
   private final String cacheScope;
   private final Runnable onListing;
 
-  /** {@code retries}: the session's, when {@code ec2} does not retry itself. */
-  Ec2MemberSource(Ec2Api ec2, RetryPolicy retries, List<Ec2Filter> filters,
+  /** {@code retries}: how the session retries {@code ec2}'s calls. */
+  Ec2MemberSource(Ec2Calls ec2, RetryPolicy retries, List<Ec2Filter> filters,
       AddressType address, Duration timeout, int pageSize, boolean accelerators, String cacheScope,
       Runnable onListing) {
     this.onListing = onListing;
     this.ec2 = ec2;
-    this.api = api(ec2.retriesItself() ? RetryPolicy.none() : retries);
+    this.api = api(retries);
     this.filters = List.copyOf(filters);
     this.address = address;
     this.timeout = timeout;
@@ -195,18 +195,11 @@ final class Ec2MemberSource implements MemberSource {
     TYPE_CACHE.clear();
   }
 
-  /** The facts of a failed call ({@link Ec2Calls}'), for the kit's one explanation of it. */
+  /**
+   * The facts of a call that failed without an error answer (the session takes EC2's error answers, the kit's
+   * {@code ApiErrorException}, as they are), for the kit's one explanation of it.
+   */
   static ApiFailure readFailure(RuntimeException e) {
-    if (e instanceof AdaptiveEc2.Exhausted) {
-      AdaptiveEc2.Exhausted exhausted = (AdaptiveEc2.Exhausted) e;
-      ApiFailure last = readFailure(exhausted.last());
-      return new ApiFailure(last.kind(), last.httpStatus(), last.errorCode(), last.message(), last.requestId(),
-          exhausted.attempts, last.retryAfter());
-    }
-    if (e instanceof ApiErrorException answered) {
-      // an Ec2Calls.Failure, which the session takes as it is, but AdaptiveEc2 asks here (and for an Exhausted's last)
-      return answered.failure();
-    }
     if (e instanceof Ec2Calls.Malformed) {
       return ApiFailure.of(ApiFailure.Kind.MALFORMED_RESPONSE, e.getMessage(), 1);
     }

@@ -11,8 +11,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code retry-mode=adaptive}: the SDK's adaptive strategy retries the calls on the JDK's connections (no
- * {@code Ec2Client}): throttling and server errors within {@code max-attempts}, other errors never.
+ * {@code retry-mode=adaptive}: the kit's session retries the calls on the JDK's connections (no {@code Ec2Client})
+ * with the waits of the SDK's adaptive strategy ({@link AdaptiveEc2}): throttling and server errors within
+ * {@code max-attempts}, other errors never, the attempts counted once.
  */
 class AdaptiveRetriesTest {
 

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.clusterresolver.cloud.AnswerLimit;
+import io.clusterresolver.cloud.ApiErrorException;
+import io.clusterresolver.cloud.ApiFailure;
 import io.clusterresolver.testkit.RecordingHttpServer;
 import java.io.IOException;
 import java.net.URI;
@@ -201,9 +203,9 @@ class Ec2CallsRequestTest {
       "<Response><Errors><Error><Code>InternalError</Code></Error></Errors></Response>"})
   void errorAnswersAreReadAsTheSdksClientReadsThem(String answer) {
     error.set(answer);
-    Ec2Calls.Failure ours = catchThrowableOfType(() -> new Ec2Calls(server.uri(), "eu-central-2", CREDENTIALS,
+    ApiFailure ours = catchThrowableOfType(() -> new Ec2Calls(server.uri(), "eu-central-2", CREDENTIALS,
         AnswerLimit.ofBytes(1 << 20), Clock.systemUTC(), 1, Ec2Proxies.fromSettings())
-        .describeInstanceTypes(List.of("c5.xlarge"), Duration.ofSeconds(10)), Ec2Calls.Failure.class);
+        .describeInstanceTypes(List.of("c5.xlarge"), Duration.ofSeconds(10)), ApiErrorException.class).failure();
     AwsServiceException sdks;
     try (Ec2Client sdk = Ec2Client.builder().region(Region.of("eu-central-2")).endpointOverride(server.uri())
         .credentialsProvider(CREDENTIALS).httpClient(UrlConnectionHttpClient.create())
@@ -211,9 +213,9 @@ class Ec2CallsRequestTest {
       sdks = catchThrowableOfType(() -> sdk.describeInstanceTypes(r -> r.instanceTypesWithStrings("c5.xlarge")),
           AwsServiceException.class);
     }
-    assertThat(ours.status).isEqualTo(sdks.statusCode()).isEqualTo(503);
-    assertThat(ours.code).isEqualTo(sdks.awsErrorDetails().errorCode());
-    assertThat(ours.errorMessage).isEqualTo(sdks.awsErrorDetails().errorMessage());
-    assertThat(ours.requestId).isEqualTo(sdks.requestId());
+    assertThat(ours.httpStatus()).isEqualTo(sdks.statusCode()).isEqualTo(503);
+    assertThat(ours.errorCode()).isEqualTo(sdks.awsErrorDetails().errorCode());
+    assertThat(ours.message()).isEqualTo(sdks.awsErrorDetails().errorMessage());
+    assertThat(ours.requestId()).isEqualTo(sdks.requestId());
   }
 }

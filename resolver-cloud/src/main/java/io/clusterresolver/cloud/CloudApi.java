@@ -18,13 +18,14 @@ import java.util.function.LongSupplier;
  * request id, the attempts, and what to change — written the same way for every cloud. A call whose
  * failure {@linkplain ApiFailure#isRetryable() is retryable} is tried again by its {@link RetryPolicy}
  * (backoff or the API's {@code Retry-After}, never past the deadline), and its attempts are counted
- * here, in one place: a provider turns its SDK's own retries off, or keeps them and uses {@link
- * RetryPolicy#none()}. Immutable and thread-safe.
+ * here, in one place: a provider turns its SDK's own retries off, lending the SDK's retry algorithm to
+ * {@link RetryPolicy#delegating} when it wants that algorithm's waits, or keeps the SDK's loop and
+ * uses {@link RetryPolicy#none()}. Immutable and thread-safe.
  *
  * <pre>{@code
  * CloudApi api = CloudApi.builder("aws", AwsFailures::describe)
  *     .permissions("ec2:DescribeInstances")
- *     .retryPolicy(RetryPolicy.none()) // the AWS SDK retries itself
+ *     .retryPolicy(RetryPolicy.builder().maxAttempts(3).build())
  *     .build();
  * CloudApi.Session session = api.session(timeout);
  * session.forEachPage("DescribeInstances",
@@ -162,13 +163,31 @@ public final class CloudApi {
       return page;
     }
 
-    /** Runs a call, retrying it by the policy; its attempts are counted here and nowhere else. */
+    /**
+     * Runs a call, retrying it by the policy; its attempts are counted here and nowhere else, its waits chosen by the
+     * policy (its backoff or its strategy's) but never shorter than the API's {@code Retry-After}.
+     */
     private <T> T run(String operation, Call<T> call) {
+      RetryPolicy.Waits waits = retry.begin(random);
+      Duration first = waits.first();
+      if (first.compareTo(Duration.ZERO) > 0) {
+        // A client-side rate limit's wait: the call has not been sent, so only the deadline can end it.
+        if (first.plus(NEXT_ATTEMPT).compareTo(deadline.remaining()) >= 0) {
+          throw deadline.timedOut(provider, operation, null);
+        }
+        try {
+          sleeper.sleep(first);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          throw new ClusterResolverException(provider + ": " + operation + " was interrupted before it was sent");
+        }
+      }
       int attempts = 0;
       for (int attempt = 1; ; attempt++) {
         deadline.check(provider, attempt == 1 ? operation : operation + " (" + attempts + " attempts)");
+        T answer;
         try {
-          return call.run(atLeastOneMs(deadline.remaining()));
+          answer = call.run(atLeastOneMs(deadline.remaining()));
         } catch (ClusterResolverException e) {
           throw e;
         } catch (NotTheApiException e) {
@@ -191,7 +210,13 @@ public final class CloudApi {
           if (!f.isRetryable() || read.attempts() > 1 || attempt >= retry.maxAttempts()) {
             throw explain(operation, f, e);
           }
-          Duration wait = retry.waitAfter(attempt, f, random);
+          Duration wait = waits.next(f).orElse(null);
+          if (wait == null) {
+            throw explain(operation, f, e); // the strategy's retry quota is spent
+          }
+          if (f.retryAfter() != null && f.retryAfter().compareTo(wait) > 0) {
+            wait = f.retryAfter();
+          }
           Duration left = deadline.remaining();
           if (wait.plus(NEXT_ATTEMPT).compareTo(left) >= 0) {
             throw gaveUp(operation, f, wait, left, e);
@@ -202,7 +227,10 @@ public final class CloudApi {
             Thread.currentThread().interrupt();
             throw explain(operation, f, e);
           }
+          continue;
         }
+        waits.succeeded();
+        return answer;
       }
     }
 
@@ -210,7 +238,7 @@ public final class CloudApi {
     private ClusterResolverException gaveUp(String operation, ApiFailure f, Duration wait, Duration left,
         RuntimeException cause) {
       String last = describe(operation, f).substring(provider.length() + 2 + operation.length());
-      String why = f.retryAfter() != null ? "the API asked to wait " + wait.toMillis() + " ms (Retry-After)"
+      String why = wait.equals(f.retryAfter()) ? "the API asked to wait " + wait.toMillis() + " ms (Retry-After)"
           : "the next backoff is " + wait.toMillis() + " ms";
       return new ClusterResolverException(deadline.timedOut(provider, operation, null).getMessage() + ": " + why
           + " and " + left.toMillis() + " ms are left, so it gave up; the last attempt" + last, cause);
