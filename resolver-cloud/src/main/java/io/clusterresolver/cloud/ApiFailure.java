@@ -17,7 +17,7 @@ import java.util.concurrent.TimeoutException;
  * @param message the API's error message, or {@code null}
  * @param requestId the request id to quote to the cloud's support, or {@code null}
  * @param attempts how many attempts the SDK made for this one call of {@link CloudApi}, at least 1 (more than 1
- *     only for an SDK that retries itself, like AWS's: {@link RetryPolicy#none()})
+ *     only for an SDK left to retry itself: {@link RetryPolicy#none()})
  * @param retryAfter how long the API asked to wait before the next attempt ({@code Retry-After}, read with
  *     {@link RetryAfter#parse}), or {@code null} when it did not say
  */
