@@ -1,9 +1,7 @@
 package io.clusterresolver.aws;
 
-import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.cloud.CloudResolverProvider;
 import io.clusterresolver.cloud.PlatformProbes;
-import io.clusterresolver.spi.ResolverConfig;
 import io.clusterresolver.spi.ResolverContext;
 import java.net.URI;
 import java.util.List;
@@ -27,7 +25,8 @@ public final class AwsClusterResolverProvider extends CloudResolverProvider {
 
   /** A public zero-argument constructor that does no work, for {@link java.util.ServiceLoader}. */
   public AwsClusterResolverProvider() {
-    super(NAME, AwsProperties.ALL);
+    // A lambda: a method reference would load AwsResolverFactory, and verifying it the SDK's classes.
+    super(NAME, AwsProperties.DECLARATIONS, config -> AwsResolverFactory.create(config));
   }
 
   /**
@@ -52,11 +51,5 @@ public final class AwsClusterResolverProvider extends CloudResolverProvider {
     URI endpoint = URI.create(explicit.orElse(ImdsClient.DEFAULT_ENDPOINT.toString()));
     return PlatformProbes.http("PUT", endpoint.resolve("/latest/api/token"),
         Map.of("x-aws-ec2-metadata-token-ttl-seconds", "60"), context.probeTimeout()).map(PlatformProbes.Response::ok).orElse(false);
-  }
-
-  /** Validates the configuration and builds the resolver (in {@link AwsResolverFactory}, so that loading this provider loads no SDK class). */
-  @Override
-  public ClusterResolver create(ResolverConfig config) {
-    return AwsResolverFactory.create(config);
   }
 }

@@ -3,14 +3,11 @@ package io.clusterresolver.aws;
 import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.CloudProperties;
 import io.clusterresolver.spi.ConfigProperty;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /** Every property the {@code aws} provider reads: {@code clusterresolver.aws.<name>}. */
 final class AwsProperties {
-
-  static final ConfigProperty<String> TASKS_PER_INSTANCE = CloudProperties.tasksPerMember("tasks-per-instance");
 
   static final ConfigProperty<String> REGION = ConfigProperty.string("region")
       .description("AWS region, like us-east-1; default: AWS_REGION, AWS_DEFAULT_REGION, then the instance metadata")
@@ -70,16 +67,9 @@ final class AwsProperties {
           + " strategy: the same, plus a client-side rate limit that slows down after throttling)")
       .build();
 
-  static final List<ConfigProperty<?>> ALL;
-
-  static {
-    List<ConfigProperty<?>> all = new ArrayList<>(List.of(REGION, ENDPOINT, IMDS_ENDPOINT, PROFILE, ACCESS_KEY_ID,
-        SECRET_ACCESS_KEY, SESSION_TOKEN, TAGS, ASG, STATES, ZONES, VPC_ID, ADDRESS, ACCELERATORS,
-        MAX_ATTEMPTS, RETRY_MODE, PAGE_SIZE, CloudProperties.MAX_ANSWER_MIB));
-    all.addAll(CloudProperties.sharing());
-    all.addAll(CloudProperties.layout(TASKS_PER_INSTANCE));
-    ALL = List.copyOf(all);
-  }
+  static final CloudProperties.Declarations DECLARATIONS = CloudProperties.declarations(REGION, ENDPOINT, IMDS_ENDPOINT,
+      PROFILE, ACCESS_KEY_ID, SECRET_ACCESS_KEY, SESSION_TOKEN, TAGS, ASG, STATES, ZONES, VPC_ID, ADDRESS, ACCELERATORS,
+      MAX_ATTEMPTS, RETRY_MODE, PAGE_SIZE).tasksPerMember(CloudProperties.tasksPerMember("tasks-per-instance")).build();
 
   private AwsProperties() {}
 }

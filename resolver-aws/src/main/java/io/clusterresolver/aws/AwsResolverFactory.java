@@ -37,7 +37,7 @@ final class AwsResolverFactory {
   private AwsResolverFactory() {}
 
   static ClusterResolver create(ResolverConfig config) {
-    CloudResolverSetup setup = CloudResolverSetup.start(config, AwsProperties.ALL, AwsProperties.TASKS_PER_INSTANCE);
+    CloudResolverSetup setup = CloudResolverSetup.start(config, AwsProperties.DECLARATIONS);
     List<String> problems = setup.problems();
     URI endpoint = setup.endpoint(AwsProperties.ENDPOINT);
     URI imdsEndpoint = setup.endpoint(AwsProperties.IMDS_ENDPOINT);

@@ -1,9 +1,7 @@
 package io.clusterresolver.azure;
 
-import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.cloud.CloudResolverProvider;
 import io.clusterresolver.cloud.PlatformProbes;
-import io.clusterresolver.spi.ResolverConfig;
 import io.clusterresolver.spi.ResolverContext;
 import java.net.URI;
 import java.nio.file.Path;
@@ -27,7 +25,8 @@ public final class AzureClusterResolverProvider extends CloudResolverProvider {
 
   /** A public zero-argument constructor that does no work, for {@link java.util.ServiceLoader}. */
   public AzureClusterResolverProvider() {
-    super(NAME, AzureProperties.ALL);
+    // A lambda: a method reference would load AzureResolverFactory, and verifying it the SDK's classes.
+    super(NAME, AzureProperties.DECLARATIONS, config -> AzureResolverFactory.create(config));
   }
 
   /**
@@ -52,11 +51,5 @@ public final class AzureClusterResolverProvider extends CloudResolverProvider {
     } catch (RuntimeException e) {
       return false;
     }
-  }
-
-  /** Validates the configuration and builds the resolver (in {@link AzureResolverFactory}, so that loading this provider loads no SDK class). */
-  @Override
-  public ClusterResolver create(ResolverConfig config) {
-    return AzureResolverFactory.create(config);
   }
 }

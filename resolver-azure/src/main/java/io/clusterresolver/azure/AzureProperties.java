@@ -3,7 +3,6 @@ package io.clusterresolver.azure;
 import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.CloudProperties;
 import io.clusterresolver.spi.ConfigProperty;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -42,16 +41,11 @@ final class AzureProperties {
       .description("A fixed bearer token for Resource Manager (proxies, tests) instead of the credential chain")
       .build();
 
-  static final List<ConfigProperty<?>> ALL;
-
-  static {
-    List<ConfigProperty<?>> all = new ArrayList<>(List.of(SUBSCRIPTION, RESOURCE_GROUP, SCALE_SET, TAGS,
-        TAG_NAMES_CASE_INSENSITIVE, ADDRESS, ENDPOINT, IMDS_ENDPOINT, CLIENT_ID, ACCESS_TOKEN,
-        CloudProperties.MAX_ANSWER_MIB));
-    all.addAll(CloudProperties.layout(TASKS_PER_VM));
-    all.addAll(CloudProperties.sharing());
-    ALL = List.copyOf(all);
-  }
+  static final CloudProperties.Declarations DECLARATIONS = CloudProperties.declarations(SUBSCRIPTION, RESOURCE_GROUP,
+      SCALE_SET, TAGS, TAG_NAMES_CASE_INSENSITIVE, ADDRESS, ENDPOINT, IMDS_ENDPOINT, CLIENT_ID, ACCESS_TOKEN)
+      .tasksPerMember(TASKS_PER_VM).build();
+  /** {@link #DECLARATIONS}' list, as {@code AzureResolverFactory} starts its setup with. */
+  static final List<ConfigProperty<?>> ALL = DECLARATIONS.all();
 
   private AzureProperties() {}
 }

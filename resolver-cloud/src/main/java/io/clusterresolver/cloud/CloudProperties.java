@@ -5,13 +5,23 @@ import io.clusterresolver.spi.ConfigProperty;
 import io.clusterresolver.spi.TaskProperties;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * The property declarations every cloud provider shares, so that {@code job}, {@code jobs},
  * {@code order}, {@code port}, {@code address} and {@code timeout} mean the same in every cloud. A
- * provider adds {@link #layout(ConfigProperty)} to its own {@code properties()} and builds its resolver
- * with {@link MemberClusterResolver.Builder#configure}.
+ * provider names only its cloud's own properties and lets {@link #declarations} add the shared ones:
+ *
+ * <pre>{@code
+ * static final CloudProperties.Declarations DECLARATIONS = CloudProperties.declarations(PROJECT, ZONES, ADDRESS)
+ *     .tasksPerMember(CloudProperties.tasksPerMember("tasks-per-vm"))
+ *     .then(ENDPOINT, CREDENTIALS)
+ *     .build();   // project, zones, address, job, job-tag, jobs, order, tasks-per-vm, port, rpc-layer, ...
+ * }</pre>
  */
 public final class CloudProperties {
 
@@ -139,6 +149,170 @@ public final class CloudProperties {
    */
   public static List<ConfigProperty<?>> sharing() {
     return ListingSharing.ALL;
+  }
+
+  /**
+   * Starts a cloud provider's declarations with the cloud's own properties that its README lists
+   * first (what it lists: project, zones, labels, address, …). {@link Declarations.Builder#build()}
+   * places the shared ones around them, in one order for every cloud: these, the layout ({@code job},
+   * {@code job-tag}, {@code jobs}, {@code order}, the tasks-per-member property, {@code port}, then
+   * {@code rpc-layer}, {@code task-type}, {@code task-id}), the cloud's properties given to
+   * {@link Declarations.Builder#then} (its endpoints and credentials), {@code timeout},
+   * {@code max-answer-mib} and the {@link #sharing()} declarations.
+   */
+  public static Declarations.Builder declarations(ConfigProperty<?>... own) {
+    return new Declarations.Builder(List.of(own));
+  }
+
+  /**
+   * Every property a cloud provider declares, its own placed among the kit's (see
+   * {@link CloudProperties#declarations}), and what {@link CloudResolverSetup#start(io.clusterresolver.spi.ResolverConfig,
+   * Declarations)} reads the layout by: the job tag, the tasks-per-member property, whether members carry
+   * their task index. Immutable.
+   */
+  public static final class Declarations {
+    private final List<ConfigProperty<?>> all;
+    private final ConfigProperty<String> jobTag;
+    private final ConfigProperty<String> tasksPerMember;
+    private final boolean indexByOrdinal;
+
+    private Declarations(Builder b) {
+      List<ConfigProperty<?>> all = new ArrayList<>(b.first);
+      if (b.fixedJob) {
+        all.add(JOB);
+      }
+      if (b.jobs) {
+        all.add(b.jobTag);
+        all.add(JOBS);
+      }
+      if (!b.indexByOrdinal) {
+        all.add(ORDER);
+      }
+      if (b.tasksPerMember != null) {
+        all.add(b.tasksPerMember);
+      }
+      all.add(b.port);
+      // The order five READMEs listed them in before the kit declared them (TaskProperties.ALL's differs).
+      all.addAll(List.of(TaskProperties.RPC_LAYER, TaskProperties.TASK_TYPE, TaskProperties.TASK_ID));
+      all.addAll(b.then);
+      all.add(TIMEOUT);
+      all.add(MAX_ANSWER_MIB);
+      all.addAll(sharing());
+      Set<String> names = new HashSet<>();
+      for (ConfigProperty<?> property : all) {
+        if (!names.add(property.name())) {
+          throw new IllegalArgumentException("Two declarations of '" + property.name() + "': the kit declares "
+              + "the shared properties; give only the cloud's own");
+        }
+      }
+      this.all = List.copyOf(all);
+      this.jobTag = b.jobTag;
+      this.tasksPerMember = b.tasksPerMember;
+      this.indexByOrdinal = b.indexByOrdinal;
+    }
+
+    /** Every declaration, in the order the provider's README and {@code --help} list them. */
+    public List<ConfigProperty<?>> all() {
+      return all;
+    }
+
+    /** The property whose value names each member's job: {@link CloudProperties#JOB_TAG} or the cloud's word for it. */
+    public ConfigProperty<String> jobTag() {
+      return jobTag;
+    }
+
+    /** The tasks-per-member property, empty when each member is one task. */
+    public Optional<ConfigProperty<String>> tasksPerMember() {
+      return Optional.ofNullable(tasksPerMember);
+    }
+
+    /** Whether each member carries its task index (no {@code order}): see {@link CloudResolverSetup#indexByOrdinal()}. */
+    public boolean indexByOrdinal() {
+      return indexByOrdinal;
+    }
+
+    @Override
+    public String toString() {
+      List<String> names = new ArrayList<>();
+      for (ConfigProperty<?> property : all) {
+        names.add(property.name());
+      }
+      return "Declarations" + names;
+    }
+
+    /** What a cloud's members carry, and its own properties after the layout. */
+    public static final class Builder {
+      private final List<ConfigProperty<?>> first;
+      private List<ConfigProperty<?>> then = List.of();
+      private ConfigProperty<String> jobTag = JOB_TAG;
+      private boolean fixedJob = true;
+      private boolean jobs = true;
+      private boolean indexByOrdinal;
+      private ConfigProperty<String> tasksPerMember;
+      private ConfigProperty<Integer> port = PORT;
+
+      private Builder(List<ConfigProperty<?>> first) {
+        this.first = first;
+      }
+
+      /**
+       * The cloud's word for the job tag, like {@code job-label} from {@link CloudProperties#jobLabel(String)}, declared
+       * instead of {@code job} and {@code job-tag}: a member's job is the label's value, else (without
+       * {@code jobs}) {@value ClusterLayout#DEFAULT_JOB}.
+       */
+      public Builder jobTag(ConfigProperty<String> jobTag) {
+        this.jobTag = Objects.requireNonNull(jobTag, "jobTag");
+        this.fixedJob = false;
+        return this;
+      }
+
+      /**
+       * Every member is a task of one job the provider names (a TPU node's workers): no {@code job},
+       * {@code job-tag} or {@code jobs}.
+       */
+      public Builder oneJob() {
+        this.fixedJob = false;
+        this.jobs = false;
+        return this;
+      }
+
+      /**
+       * Each member carries its task index (a StatefulSet's pods, a TPU's workers): no {@code order},
+       * and {@link CloudResolverSetup#start(io.clusterresolver.spi.ResolverConfig, Declarations)} takes
+       * each member's ordinal as its index.
+       */
+      public Builder indexByOrdinal() {
+        this.indexByOrdinal = true;
+        return this;
+      }
+
+      /** The provider's {@link CloudProperties#tasksPerMember(String)} property; without it a member is one task. */
+      public Builder tasksPerMember(ConfigProperty<String> tasksPerMember) {
+        this.tasksPerMember = Objects.requireNonNull(tasksPerMember, "tasksPerMember");
+        return this;
+      }
+
+      /** A {@code port} of the provider's own, from {@link CloudProperties#port(int, String)}, instead of {@link CloudProperties#PORT}. */
+      public Builder port(ConfigProperty<Integer> port) {
+        this.port = Objects.requireNonNull(port, "port");
+        return this;
+      }
+
+      /** The cloud's own properties listed after the layout: its endpoints, its credentials. */
+      public Builder then(ConfigProperty<?>... own) {
+        this.then = List.of(own);
+        return this;
+      }
+
+      /**
+       * The declarations.
+       *
+       * @throws IllegalArgumentException when two have one name (a shared property given as the cloud's own)
+       */
+      public Declarations build() {
+        return new Declarations(this);
+      }
+    }
   }
 
   /**

@@ -1,26 +1,28 @@
 package io.clusterresolver.cloud;
 
+import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.spi.ClusterResolverProvider;
 import io.clusterresolver.spi.ConfigProperty;
+import io.clusterresolver.spi.ResolverConfig;
 import io.clusterresolver.spi.ResolverContext;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
- * The provider class of a cloud provider: its name, the cloud priority and its declarations. A
- * subclass adds detection ({@link #isAvailable}) and {@link #create}, which hands the configuration
- * to a factory class of its own: only that class names the cloud's SDK, so that loading the provider
- * (every {@link java.util.ServiceLoader} lookup, every detection) loads no SDK class.
+ * The provider class of a cloud provider: its name, the cloud priority, its declarations and its
+ * factory. A subclass adds detection ({@link #detect}); {@link #create} hands the configuration to
+ * the factory, a class of its own: only that class names the cloud's SDK, so that loading the
+ * provider (every {@link java.util.ServiceLoader} lookup, every detection) loads no SDK class. The
+ * factory is given as a lambda, not a method reference: constructing the provider links a method
+ * reference's class, and verifying it loads the SDK classes its code names.
  *
  * <pre>{@code
  * public final class MyCloudProvider extends CloudResolverProvider {
  *   public MyCloudProvider() {
- *     super("mycloud", MyProperties.ALL);          // its own, CloudProperties.layout(...), CloudProperties.sharing()
+ *     super("mycloud", MyProperties.DECLARATIONS, config -> MyResolverFactory.create(config));
  *   }
  *   protected boolean detect(ResolverContext context) { ... }
- *   public ClusterResolver create(ResolverConfig config) {
- *     return MyResolverFactory.create(config);     // a CloudResolverSetup and the cloud's source
- *   }
  * }
  * }</pre>
  */
@@ -32,6 +34,8 @@ public abstract class CloudResolverProvider implements ClusterResolverProvider {
   private final String name;
   private final int priority;
   private final List<ConfigProperty<?>> properties;
+  /** What {@link #create} calls; {@code null} when the subclass overrides it. */
+  private final Function<ResolverConfig, ? extends ClusterResolver> factory;
 
   /**
    * A provider; the constructor of a subclass stays public, without arguments and without work, for
@@ -53,9 +57,40 @@ public abstract class CloudResolverProvider implements ClusterResolverProvider {
    * @param properties every property it reads, in the order its README lists them
    */
   protected CloudResolverProvider(String name, int priority, List<ConfigProperty<?>> properties) {
+    this(name, priority, properties, null);
+  }
+
+  /**
+   * A provider whose {@link #create} is {@code factory}, at {@value #CLOUD_PRIORITY}.
+   *
+   * @param name the provider's name: its keys are {@code clusterresolver.<name>.*}
+   * @param declarations every property it reads
+   * @param factory validates the configuration and builds the resolver: a lambda calling a class apart from
+   *     the provider's, {@code config -> MyResolverFactory.create(config)}, so that the class loads only when
+   *     it is called
+   */
+  protected CloudResolverProvider(String name, CloudProperties.Declarations declarations,
+      Function<ResolverConfig, ? extends ClusterResolver> factory) {
+    this(name, CLOUD_PRIORITY, declarations, factory);
+  }
+
+  /**
+   * A provider that ranks apart from the plain clouds, whose {@link #create} is {@code factory}; otherwise as
+   * {@link #CloudResolverProvider(String, CloudProperties.Declarations, Function)}.
+   *
+   * @param priority what {@link #priority()} returns
+   */
+  protected CloudResolverProvider(String name, int priority, CloudProperties.Declarations declarations,
+      Function<ResolverConfig, ? extends ClusterResolver> factory) {
+    this(name, priority, declarations.all(), Objects.requireNonNull(factory, "factory"));
+  }
+
+  private CloudResolverProvider(String name, int priority, List<ConfigProperty<?>> properties,
+      Function<ResolverConfig, ? extends ClusterResolver> factory) {
     this.name = Objects.requireNonNull(name, "name");
     this.priority = priority;
     this.properties = List.copyOf(properties);
+    this.factory = factory;
   }
 
   @Override
@@ -75,6 +110,20 @@ public abstract class CloudResolverProvider implements ClusterResolverProvider {
   @Override
   public final List<ConfigProperty<?>> properties() {
     return properties;
+  }
+
+  /**
+   * The factory given to the constructor. A subclass built without one overrides this.
+   *
+   * @throws UnsupportedOperationException when no factory was given and the subclass does not override it
+   */
+  @Override
+  public ClusterResolver create(ResolverConfig config) {
+    if (factory == null) {
+      throw new UnsupportedOperationException(getClass().getName() + " neither gives CloudResolverProvider a"
+          + " factory nor overrides create(ResolverConfig)");
+    }
+    return factory.apply(config);
   }
 
   /**

@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
  *
  * <pre>{@code
  * static ClusterResolver create(ResolverConfig config) {          // in a class apart from the provider's
- *   CloudResolverSetup setup = CloudResolverSetup.start(config, MyProperties.ALL, MyProperties.TASKS_PER_VM);
+ *   CloudResolverSetup setup = CloudResolverSetup.start(config, MyProperties.DECLARATIONS);
  *   URI endpoint = setup.endpoint(MyProperties.ENDPOINT);
  *   String project = config.get(MyProperties.PROJECT);
  *   if (project == null) {
@@ -37,9 +37,9 @@ import java.util.regex.Pattern;
  * }
  * }</pre>
  *
- * <p>The provider's declarations hold {@link CloudProperties#layout(ConfigProperty)} (or the same
- * properties under its own job tag, see {@link #start(ResolverConfig, List, ConfigProperty, ConfigProperty)})
- * and {@link CloudProperties#sharing()}. A layout property it does not declare keeps the layout's
+ * <p>The provider's declarations are {@link CloudProperties#declarations}' (or hold
+ * {@link CloudProperties#layout(ConfigProperty)}, or the same properties under its own job tag, see
+ * {@link #start(ResolverConfig, List, ConfigProperty, ConfigProperty)}, and {@link CloudProperties#sharing()}). A layout property it does not declare keeps the layout's
  * default: a provider whose members carry their task index (a StatefulSet's pods, a TPU's workers)
  * declares no {@code order} and says {@link #indexByOrdinal()}. One setup builds one resolver; not
  * thread-safe.
@@ -91,6 +91,17 @@ public final class CloudResolverSetup {
   public static CloudResolverSetup start(
       ResolverConfig config, List<ConfigProperty<?>> declared, ConfigProperty<String> tasksPerMember) {
     return start(config, declared, Objects.requireNonNull(tasksPerMember, "tasksPerMember"), CloudProperties.JOB_TAG);
+  }
+
+  /**
+   * Starts the setup of a provider whose declarations the kit placed ({@link CloudProperties#declarations}):
+   * {@link #start(ResolverConfig, List, ConfigProperty, ConfigProperty)} with their job tag and
+   * tasks-per-member property, {@link #indexByOrdinal()} when their members carry their task index.
+   */
+  public static CloudResolverSetup start(ResolverConfig config, CloudProperties.Declarations declarations) {
+    CloudResolverSetup setup = start(config, declarations.all(), declarations.tasksPerMember().orElse(null),
+        declarations.jobTag());
+    return declarations.indexByOrdinal() ? setup.indexByOrdinal() : setup;
   }
 
   /**

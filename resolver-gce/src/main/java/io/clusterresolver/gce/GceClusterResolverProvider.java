@@ -1,9 +1,7 @@
 package io.clusterresolver.gce;
 
-import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.cloud.CloudResolverProvider;
 import io.clusterresolver.google.GoogleMetadata;
-import io.clusterresolver.spi.ResolverConfig;
 import io.clusterresolver.spi.ResolverContext;
 import java.nio.file.Path;
 
@@ -23,7 +21,8 @@ public final class GceClusterResolverProvider extends CloudResolverProvider {
 
   /** A public zero-argument constructor that does no work, for {@link java.util.ServiceLoader}. */
   public GceClusterResolverProvider() {
-    super(NAME, GceProperties.ALL);
+    // A lambda: a method reference would load GceResolverFactory, and verifying it the SDK's classes.
+    super(NAME, GceProperties.DECLARATIONS, config -> GceResolverFactory.create(config));
   }
 
   /**
@@ -35,11 +34,5 @@ public final class GceClusterResolverProvider extends CloudResolverProvider {
   protected boolean detect(ResolverContext context) {
     return GoogleMetadata.onComputeEngine()
         || GoogleMetadata.forDetection(NAME, context, false).map(GoogleMetadata::answers).orElse(false);
-  }
-
-  /** Validates the configuration and builds the resolver (in another class, so loading this one loads no SDK class). */
-  @Override
-  public ClusterResolver create(ResolverConfig config) {
-    return GceResolverFactory.create(config);
   }
 }

@@ -3,11 +3,8 @@ package io.clusterresolver.gce;
 import io.clusterresolver.cloud.CloudProperties;
 import io.clusterresolver.google.GoogleProperties;
 import io.clusterresolver.spi.ConfigProperty;
-import io.clusterresolver.spi.TaskProperties;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /** Every property the {@code gce} provider reads: {@code clusterresolver.gce.<name>}. */
 final class GceProperties {
@@ -43,17 +40,17 @@ final class GceProperties {
       .build();
   static final ConfigProperty<String> JOB_LABEL = CloudProperties.jobLabel(
       "Label whose value is each instance's job; instances without it are left out");
-  static final ConfigProperty<String> TASKS_PER_INSTANCE = CloudProperties.tasksPerMember("tasks-per-instance");
   static final ConfigProperty<String> ENDPOINT = CloudProperties.endpoint("Compute Engine API endpoint override (a proxy, an"
       + " emulator, a simulation); default https://compute.googleapis.com");
   static final ConfigProperty<String> METADATA_ENDPOINT = CloudProperties.endpoint("metadata-endpoint",
       "Metadata server; default: GCE_METADATA_HOST, then http://metadata.google.internal");
   static final ConfigProperty<String> CREDENTIALS = GoogleProperties.CREDENTIALS;
 
-  static final List<ConfigProperty<?>> ALL = Stream.concat(Stream.of(PROJECT, ZONES, LABELS, INSTANCE_GROUP,
-      STATES, ADDRESS, JOB_LABEL, CloudProperties.JOBS, CloudProperties.ORDER, TASKS_PER_INSTANCE, CloudProperties.PORT,
-      TaskProperties.RPC_LAYER, TaskProperties.TASK_TYPE, TaskProperties.TASK_ID, ENDPOINT, METADATA_ENDPOINT,
-      CREDENTIALS, CloudProperties.TIMEOUT, CloudProperties.MAX_ANSWER_MIB), CloudProperties.sharing().stream()).collect(Collectors.toUnmodifiableList());
+  /** Compute Engine's word for the job tag is a label. */
+  static final CloudProperties.Declarations DECLARATIONS = CloudProperties.declarations(PROJECT, ZONES, LABELS,
+      INSTANCE_GROUP, STATES, ADDRESS).jobTag(JOB_LABEL)
+      .tasksPerMember(CloudProperties.tasksPerMember("tasks-per-instance"))
+      .then(ENDPOINT, METADATA_ENDPOINT, CREDENTIALS).build();
 
   private GceProperties() {}
 }

@@ -34,9 +34,7 @@ final class GceResolverFactory {
   private GceResolverFactory() {}
 
   static ClusterResolver create(ResolverConfig config) {
-    // Compute Engine's word for the job tag is a label.
-    CloudResolverSetup setup = CloudResolverSetup.start(config, GceProperties.ALL, GceProperties.TASKS_PER_INSTANCE,
-        GceProperties.JOB_LABEL);
+    CloudResolverSetup setup = CloudResolverSetup.start(config, GceProperties.DECLARATIONS);
     List<String> problems = setup.problems();
     URI endpoint = setup.endpoint(GceProperties.ENDPOINT);
     URI metadataEndpoint = setup.endpoint(GceProperties.METADATA_ENDPOINT);

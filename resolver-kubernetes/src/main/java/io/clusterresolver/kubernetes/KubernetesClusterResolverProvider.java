@@ -1,8 +1,6 @@
 package io.clusterresolver.kubernetes;
 
-import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.cloud.CloudResolverProvider;
-import io.clusterresolver.spi.ResolverConfig;
 import io.clusterresolver.spi.ResolverContext;
 
 /**
@@ -22,18 +20,13 @@ public final class KubernetesClusterResolverProvider extends CloudResolverProvid
 
   /** A public zero-argument constructor that does no work, for {@link java.util.ServiceLoader}. */
   public KubernetesClusterResolverProvider() {
-    super(NAME, PRIORITY, KubernetesProperties.ALL);
+    // A lambda: a method reference would load KubernetesResolverFactory, and verifying it the SDK's classes.
+    super(NAME, PRIORITY, KubernetesProperties.DECLARATIONS, config -> KubernetesResolverFactory.create(config));
   }
 
   /** Whether {@code KUBERNETES_SERVICE_HOST} is set, as it is in every pod; touches no file or network. */
   @Override
   protected boolean detect(ResolverContext context) {
     return context.getenv("KUBERNETES_SERVICE_HOST").filter(h -> !h.isBlank()).isPresent();
-  }
-
-  /** Validates the configuration and builds the resolver (in {@link KubernetesResolverFactory}, so that loading this provider loads no client class). */
-  @Override
-  public ClusterResolver create(ResolverConfig config) {
-    return KubernetesResolverFactory.create(config);
   }
 }

@@ -3,10 +3,6 @@ package io.clusterresolver.kubernetes;
 import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.CloudProperties;
 import io.clusterresolver.spi.ConfigProperty;
-import io.clusterresolver.spi.TaskProperties;
-import java.util.List;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /** Every property the {@code kubernetes} provider reads: {@code clusterresolver.kubernetes.<name>}. */
 final class KubernetesProperties {
@@ -44,10 +40,9 @@ final class KubernetesProperties {
           + " ~/.kube/config")
       .build();
 
-  static final List<ConfigProperty<?>> ALL = Stream.concat(Stream.of(NAMESPACE, SELECTOR, JOB_LABEL,
-      CloudProperties.JOBS, ADDRESS, CloudProperties.PORT, PORT_NAME, TaskProperties.RPC_LAYER, TaskProperties.TASK_TYPE,
-      TaskProperties.TASK_ID, ENDPOINT, TOKEN_FILE, CA_FILE, KUBECONFIG, CloudProperties.TIMEOUT,
-      CloudProperties.MAX_ANSWER_MIB), CloudProperties.sharing().stream()).collect(Collectors.toUnmodifiableList());
+  /** Kubernetes' word for the job tag is a label; a pod is one task, its ordinal (if any) its index. */
+  static final CloudProperties.Declarations DECLARATIONS = CloudProperties.declarations(NAMESPACE, SELECTOR, ADDRESS,
+      PORT_NAME).jobTag(JOB_LABEL).indexByOrdinal().then(ENDPOINT, TOKEN_FILE, CA_FILE, KUBECONFIG).build();
 
   private KubernetesProperties() {}
 }

@@ -30,9 +30,8 @@ final class KubernetesResolverFactory {
   private KubernetesResolverFactory() {}
 
   static ClusterResolver create(ResolverConfig config) {
-    // Kubernetes' word for the job tag is a label; a pod is one task. The JDK client logs the bearer token.
-    CloudResolverSetup setup = CloudResolverSetup.start(config, KubernetesProperties.ALL, null,
-        KubernetesProperties.JOB_LABEL).indexByOrdinal();
+    // The JDK client logs the bearer token: start holds it.
+    CloudResolverSetup setup = CloudResolverSetup.start(config, KubernetesProperties.DECLARATIONS);
     List<String> problems = setup.problems();
     String selector = config.get(KubernetesProperties.SELECTOR);
     if (selector == null || selector.isBlank()) {

@@ -31,7 +31,7 @@ class ApiConnectionTest {
     p.put("clusterresolver.kubernetes.token-file", token.toString());
     p.put("clusterresolver.kubernetes.namespace", "ml");
     p.put("clusterresolver.kubernetes.selector", "app=trainer");
-    ResolverConfig config = ResolverConfig.resolve(KubernetesClusterResolverProvider.NAME, KubernetesProperties.ALL,
+    ResolverConfig config = ResolverConfig.resolve(KubernetesClusterResolverProvider.NAME, KubernetesProperties.DECLARATIONS.all(),
         PropertySources.withEnvironment(p, environment));
     List<String> problems = new ArrayList<>();
     ApiConnection connection = ApiConnection.resolve(config, problems);

@@ -3,7 +3,6 @@ package io.clusterresolver.tpu;
 import io.clusterresolver.ClusterResolver;
 import io.clusterresolver.cloud.CloudResolverProvider;
 import io.clusterresolver.google.GoogleMetadata;
-import io.clusterresolver.spi.ResolverConfig;
 import io.clusterresolver.spi.ResolverContext;
 
 /**
@@ -25,7 +24,8 @@ public final class TpuClusterResolverProvider extends CloudResolverProvider {
 
   /** A public zero-argument constructor that does no work, for {@link java.util.ServiceLoader}. */
   public TpuClusterResolverProvider() {
-    super(NAME, PRIORITY, TpuProperties.ALL);
+    // A lambda: a method reference would load TpuResolverFactory, and verifying it the SDK's classes.
+    super(NAME, PRIORITY, TpuProperties.DECLARATIONS, config -> TpuResolverFactory.create(config));
   }
 
   /**
@@ -43,11 +43,5 @@ public final class TpuClusterResolverProvider extends CloudResolverProvider {
     }
     return GoogleMetadata.forDetection(NAME, context, GoogleMetadata.onComputeEngine())
         .flatMap(metadata -> metadata.get(TpuNodeSource.ACCELERATOR_TYPE)).isPresent();
-  }
-
-  /** Validates the configuration and builds the resolver (in {@link TpuResolverFactory}, so that loading this provider loads no SDK class). */
-  @Override
-  public ClusterResolver create(ResolverConfig config) {
-    return TpuResolverFactory.create(config);
   }
 }

@@ -3,10 +3,6 @@ package io.clusterresolver.tpu;
 import io.clusterresolver.cloud.CloudProperties;
 import io.clusterresolver.google.GoogleProperties;
 import io.clusterresolver.spi.ConfigProperty;
-import io.clusterresolver.spi.TaskProperties;
-import java.util.List;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /** Every property the {@code tpu} provider reads: {@code clusterresolver.tpu.<name>}. */
 final class TpuProperties {
@@ -37,10 +33,9 @@ final class TpuProperties {
       .description("Ask the Cloud TPU API (nodes.get); false: on a TPU VM, read the workers from the metadata server")
       .build();
 
-  static final List<ConfigProperty<?>> ALL = Stream.concat(Stream.of(NAME, PROJECT, ZONE, PORT,
-      TaskProperties.RPC_LAYER, TaskProperties.TASK_TYPE, TaskProperties.TASK_ID, ENDPOINT, METADATA_ENDPOINT,
-      CREDENTIALS, API, CloudProperties.TIMEOUT, CloudProperties.MAX_ANSWER_MIB), CloudProperties.sharing().stream())
-      .collect(Collectors.toUnmodifiableList());
+  /** A worker is one task of job worker, its worker id its index. */
+  static final CloudProperties.Declarations DECLARATIONS = CloudProperties.declarations(NAME, PROJECT, ZONE)
+      .oneJob().indexByOrdinal().port(PORT).then(ENDPOINT, METADATA_ENDPOINT, CREDENTIALS, API).build();
 
   private TpuProperties() {}
 }

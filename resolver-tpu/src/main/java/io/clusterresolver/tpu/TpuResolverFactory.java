@@ -47,9 +47,8 @@ final class TpuResolverFactory {
   private TpuResolverFactory() {}
 
   static ClusterResolver create(ResolverConfig config) {
-    // A worker is one task, its worker id its index (port: TF's 8470 unless set); Google's NetHttpTransport
-    // runs on HttpURLConnection, whose FINE log has the bearer token.
-    CloudResolverSetup setup = CloudResolverSetup.start(config, TpuProperties.ALL).indexByOrdinal().defaultTask(JOB, 0);
+    // Google's NetHttpTransport runs on HttpURLConnection, whose FINE log has the bearer token: start holds it.
+    CloudResolverSetup setup = CloudResolverSetup.start(config, TpuProperties.DECLARATIONS).defaultTask(JOB, 0);
     List<String> problems = setup.problems();
     URI endpoint = setup.endpoint(TpuProperties.ENDPOINT);
     URI metadataEndpoint = setup.endpoint(TpuProperties.METADATA_ENDPOINT);

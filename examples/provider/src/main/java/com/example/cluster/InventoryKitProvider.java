@@ -7,31 +7,25 @@ import io.clusterresolver.cloud.CloudResolverSetup;
 import io.clusterresolver.cloud.Member;
 import io.clusterresolver.cloud.MemberSource;
 import io.clusterresolver.cloud.SelfIdentity;
-import io.clusterresolver.spi.ConfigProperty;
 import io.clusterresolver.spi.ResolverConfig;
 import io.clusterresolver.spi.ResolverContext;
 import java.net.URI;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 
 /** The inventory again, on the cloud provider kit: only the listing is its own. */
 public final class InventoryKitProvider extends CloudResolverProvider {
 
-  static final ConfigProperty<String> TASKS_PER_MEMBER = CloudProperties.tasksPerMember("tasks-per-member");
-  static final List<ConfigProperty<?>> PROPERTIES = declarations();
+  // Its own properties; the kit adds job, job-tag, jobs, order, port, rpc-layer, task-*, timeout, max-answer-mib,
+  // shared-listing, relay, relay-secret, ...
+  static final CloudProperties.Declarations DECLARATIONS = CloudProperties.declarations(InventoryProvider.URL,
+      InventoryProvider.POOL, InventoryProvider.TOKEN)
+      .tasksPerMember(CloudProperties.tasksPerMember("tasks-per-member")).build();
 
   public InventoryKitProvider() {               // public, zero-argument, does no work
-    super("inventory-kit", PROPERTIES);         // keys: clusterresolver.inventory-kit.*; priority 50
-  }
-
-  private static List<ConfigProperty<?>> declarations() {
-    List<ConfigProperty<?>> all = new ArrayList<>(
-        List.of(InventoryProvider.URL, InventoryProvider.POOL, InventoryProvider.TOKEN));
-    all.addAll(CloudProperties.layout(TASKS_PER_MEMBER)); // job, job-tag, jobs, order, port, task-*, timeout
-    all.addAll(CloudProperties.sharing());                 // shared-listing, relay, relay-secret, ...
-    return List.copyOf(all);
+    // keys: clusterresolver.inventory-kit.*; priority 50. A provider with an SDK gives a lambda calling a class
+    // of its own (config -> MyFactory.create(config)), so that loading the provider loads no SDK class.
+    super("inventory-kit", DECLARATIONS, config -> resolver(config));
   }
 
   @Override protected boolean detect(ResolverContext context) {
@@ -39,13 +33,12 @@ public final class InventoryKitProvider extends CloudResolverProvider {
         || context.property(InventoryProvider.URL.key(name())).isPresent();
   }
 
-  @Override public ClusterResolver create(ResolverConfig config) {
-    // No SDK here; a provider with one builds this in a class of its own, so loading it loads none.
-    CloudResolverSetup setup = CloudResolverSetup.start(config, PROPERTIES, TASKS_PER_MEMBER);
+  private static ClusterResolver resolver(ResolverConfig config) {
+    CloudResolverSetup setup = CloudResolverSetup.start(config, DECLARATIONS);
     URI url = setup.endpoint(InventoryProvider.URL);      // an http(s) URL, or a problem naming the key
     setup.requireValid();                                 // every problem at once, naming each key
-    InventoryClient client = new InventoryClient(name(), url.toString(), config.find(InventoryProvider.TOKEN),
-        config.get(CloudProperties.TIMEOUT));
+    InventoryClient client = new InventoryClient(config.provider(), url.toString(),
+        config.find(InventoryProvider.TOKEN), config.get(CloudProperties.TIMEOUT));
     String pool = config.get(InventoryProvider.POOL);
     MemberSource inventory = () -> client.members(pool).stream()
         .map(m -> Member.builder(m.name(), m.host()).creationTime(Instant.ofEpochMilli(m.created())).build())
