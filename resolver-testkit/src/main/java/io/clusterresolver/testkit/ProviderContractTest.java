@@ -40,7 +40,8 @@ import org.junit.jupiter.api.TestFactory;
  * what every provider promises, whatever its cloud:
  *
  * <ul>
- *   <li>the {@link java.util.ServiceLoader} entry loads, and every property is documented;
+ *   <li>the {@link java.util.ServiceLoader} entry loads, finding it loads no library's class, and every property is
+ *       documented;
  *   <li>freshness: the spec follows the members between two calls of one resolver;
  *   <li>stable ordering: two resolvers over the same members compute the same spec;
  *   <li>self-identification: a process on member {@code i} is task {@code i} of the default job;
@@ -171,6 +172,51 @@ public abstract class ProviderContractTest {
           assertThat(p.getClass()).isEqualTo(expected.getClass());
         });
     assertThat(ClusterResolvers.provider(expected.name()).getClass()).isEqualTo(expected.getClass());
+  }
+
+  /**
+   * Finding the provider ({@link java.util.ServiceLoader}: its class, its constructor, {@code name()}, {@code
+   * priority()} and {@code properties()}, what {@code providers} and auto-detection ask of every provider on the class
+   * path) loads no class of a library: the SDK and its client loads only when a resolver is created. Run in a class
+   * loader of its own over this test's class path, which records every class it is asked for; a factory given as a
+   * method reference, or an SDK type in a field or signature of the provider class, shows up here.
+   */
+  @Test
+  void findingTheProviderLoadsNoLibraryClass() throws Exception {
+    String providerClass = provider().getClass().getName();
+    String ownPackage = provider().getClass().getPackageName() + ".";
+    List<String> asked = java.util.Collections.synchronizedList(new ArrayList<>());
+    java.net.URL[] classPath = Stream.of(System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+        .map(entry -> {
+          try {
+            return java.nio.file.Path.of(entry).toUri().toURL();
+          } catch (java.net.MalformedURLException e) {
+            throw new IllegalStateException(e);
+          }
+        }).toArray(java.net.URL[]::new);
+    try (java.net.URLClassLoader loader = new java.net.URLClassLoader(classPath, ClassLoader.getPlatformClassLoader()) {
+      @Override
+      protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+        asked.add(name);
+        return super.loadClass(name, resolve);
+      }
+    }) {
+      Class<?> spi = loader.loadClass(ClusterResolverProvider.class.getName());
+      Object found = java.util.ServiceLoader.load(spi, loader).stream()
+          .filter(p -> p.type().getName().equals(providerClass)).findFirst()
+          .orElseThrow(() -> new AssertionError(providerClass + " is not in META-INF/services")).get();
+      for (String method : List.of("name", "priority", "properties")) {
+        spi.getMethod(method).invoke(found);
+      }
+    }
+    List<String> libraries;
+    synchronized (asked) {
+      libraries = asked.stream().distinct()
+          .filter(name -> Stream.of("java.", "javax.", "jdk.", "sun.", "com.sun.", "io.clusterresolver.", ownPackage)
+              .noneMatch(name::startsWith))
+          .toList();
+    }
+    assertThat(libraries).as("classes of libraries loaded by finding " + providerClass).isEmpty();
   }
 
   @Test
