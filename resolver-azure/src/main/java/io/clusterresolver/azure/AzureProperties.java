@@ -3,7 +3,6 @@ package io.clusterresolver.azure;
 import io.clusterresolver.cloud.AddressType;
 import io.clusterresolver.cloud.CloudProperties;
 import io.clusterresolver.spi.ConfigProperty;
-import java.util.List;
 import java.util.Map;
 
 /** Every property the {@code azure} provider reads: {@code clusterresolver.azure.<name>}. */
@@ -44,8 +43,6 @@ final class AzureProperties {
   static final CloudProperties.Declarations DECLARATIONS = CloudProperties.declarations(SUBSCRIPTION, RESOURCE_GROUP,
       SCALE_SET, TAGS, TAG_NAMES_CASE_INSENSITIVE, ADDRESS, ENDPOINT, IMDS_ENDPOINT, CLIENT_ID, ACCESS_TOKEN)
       .tasksPerMember(TASKS_PER_VM).build();
-  /** {@link #DECLARATIONS}' list, as {@code AzureResolverFactory} starts its setup with. */
-  static final List<ConfigProperty<?>> ALL = DECLARATIONS.all();
 
   private AzureProperties() {}
 }

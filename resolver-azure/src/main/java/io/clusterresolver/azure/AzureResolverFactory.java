@@ -32,7 +32,7 @@ final class AzureResolverFactory {
   private AzureResolverFactory() {}
 
   static ClusterResolver create(ResolverConfig config) {
-    CloudResolverSetup setup = CloudResolverSetup.start(config, AzureProperties.ALL, AzureProperties.TASKS_PER_VM);
+    CloudResolverSetup setup = CloudResolverSetup.start(config, AzureProperties.DECLARATIONS);
     List<String> problems = setup.problems();
     URI endpoint = setup.endpoint(AzureProperties.ENDPOINT);
     URI imdsEndpoint = setup.endpoint(AzureProperties.IMDS_ENDPOINT);
