@@ -2,6 +2,7 @@ package io.clusterresolver.gce;
 
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.cloud.AddressType;
+import io.clusterresolver.cloud.CatalogCache;
 import io.clusterresolver.cloud.CloudApi;
 import io.clusterresolver.cloud.Member;
 import io.clusterresolver.cloud.MemberSource;
@@ -60,12 +61,15 @@ final class GceMemberSource implements MemberSource {
   public List<Member> members() {
     CloudApi.Session session = GceFailures.API.session(timeout);
     onListing.run(); // this process's identity, asked while the pages come
-    try (MachineTypeGpus.Lookups types = new MachineTypeGpus.Lookups(compute, session, scope, query.project())) {
+    CatalogCache.Prefetch<Integer> types = MachineTypeGpus.prefetch(compute, session, scope, query.project());
+    try {
       return list(session, types);
+    } finally {
+      types.cancel(); // no call outlives the resolve
     }
   }
 
-  private List<Member> list(CloudApi.Session session, MachineTypeGpus.Lookups types) {
+  private List<Member> list(CloudApi.Session session, CatalogCache.Prefetch<Integer> types) {
     List<GceInstance> listed = query.instanceGroup() != null ? groupMembers(session, types)
         : query.zones().isEmpty() ? aggregated(session, types) : perZone(session, types);
     List<Member> members = new ArrayList<>(listed.size());
@@ -103,24 +107,25 @@ final class GceMemberSource implements MemberSource {
         "no \"kind\": \"" + expected + "\"");
   }
 
-  private static int gpus(GceInstance i, MachineTypeGpus.Lookups types) {
+  private static int gpus(GceInstance i, CatalogCache.Prefetch<Integer> types) {
     int attached = i.guestGpus();
     String type = ResourceNames.lastSegment(i.machineType());
     if (attached > 0 || !InstanceFacts.hasBundledGpus(type)) {
       return attached;
     }
-    return types.gpus(ResourceNames.lastSegment(i.zone()), type);
+    String zonalType = ResourceNames.lastSegment(i.zone()) + "/" + type;
+    return types.await(List.of(zonalType)).get(zonalType);
   }
 
   /**
    * Asks for an instance's machine type as soon as it is read, when {@link #list} will need it: a member (as its
    * loop selects them) whose GPUs only its type tells.
    */
-  private void lookUpType(GceInstance i, MachineTypeGpus.Lookups types) {
+  private void lookUpType(GceInstance i, CatalogCache.Prefetch<Integer> types) {
     String type = ResourceNames.lastSegment(i.machineType());
     if (i.guestGpus() == 0 && InstanceFacts.hasBundledGpus(type) && selected(i)
         && InstanceFacts.address(address, i).isPresent()) {
-      types.ask(ResourceNames.lastSegment(i.zone()), type);
+      types.start(List.of(ResourceNames.lastSegment(i.zone()) + "/" + type));
     }
   }
 
@@ -136,7 +141,7 @@ final class GceMemberSource implements MemberSource {
     return String.join(" AND ", terms);
   }
 
-  private List<GceInstance> aggregated(CloudApi.Session session, MachineTypeGpus.Lookups types) {
+  private List<GceInstance> aggregated(CloudApi.Session session, CatalogCache.Prefetch<Integer> types) {
     List<GceInstance> instances = new ArrayList<>();
     String filter = filter(true);
     session.forEachPage("instances.aggregatedList",
@@ -156,7 +161,7 @@ final class GceMemberSource implements MemberSource {
     return instances;
   }
 
-  private List<GceInstance> perZone(CloudApi.Session session, MachineTypeGpus.Lookups types) {
+  private List<GceInstance> perZone(CloudApi.Session session, CatalogCache.Prefetch<Integer> types) {
     List<GceInstance> instances = new ArrayList<>();
     String filter = filter(true);
     for (String zone : query.zones()) {
@@ -170,7 +175,7 @@ final class GceMemberSource implements MemberSource {
   }
 
   /** The group's member URLs (every page), joined to one listing of its zone (labels applied here). */
-  private List<GceInstance> groupMembers(CloudApi.Session session, MachineTypeGpus.Lookups types) {
+  private List<GceInstance> groupMembers(CloudApi.Session session, CatalogCache.Prefetch<Integer> types) {
     String zone = query.groupZone();
     Set<String> names = new LinkedHashSet<>();
     String state = query.states().equals(List.of("RUNNING")) ? "RUNNING" : "ALL";

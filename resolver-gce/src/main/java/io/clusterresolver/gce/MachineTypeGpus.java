@@ -8,7 +8,6 @@ import io.clusterresolver.cloud.NotTheApiException;
 import io.clusterresolver.google.GoogleJson;
 import java.io.IOException;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 
@@ -35,42 +34,19 @@ final class MachineTypeGpus {
   }
 
   /**
-   * The machine types of one resolve, each asked on a daemon thread the moment the listing reads an instance that
-   * needs it ({@link #ask(String, String)}), so that its round trip overlaps the rest of the page and the next pages
-   * instead of following the last one; {@link #gpus} then takes that answer. The kit's {@link CatalogCache.Prefetch}
-   * does the work: calls under the resolve's session (its deadline and retries), a failure the resolve's when the
-   * GPUs are taken, a type kept for the JVM never asked again, and {@link #close()} stopping the calls still running
-   * so that none outlives the resolve.
+   * The machine types of one resolve, keyed {@code zone/type}: one {@linkplain CatalogCache.Prefetch#start started}
+   * as the listing reads a member that needs it is asked at once on a daemon thread, so that its round trip overlaps
+   * the rest of the listing; the caller cancels what still runs when it no longer needs it.
    */
-  static final class Lookups implements AutoCloseable {
-    private final CatalogCache.Prefetch<Integer> prefetch;
-
-    Lookups(ComputeCalls compute, CloudApi.Session session, String scope, String project) {
-      this.prefetch = CACHE.prefetch(session, scope + "|" + project, Threads.CATALOG, "gce machineTypes.get", keys -> {
-        Map<String, Integer> gpus = new HashMap<>();
-        for (String zonalType : keys) {
-          gpus.put(zonalType, MachineTypeGpus.ask(compute, session, project, zonalType));
-        }
-        return gpus;
-      });
-    }
-
-    /** Starts asking for the type's GPUs in the background, unless they are known or already asked. */
-    void ask(String zone, String type) {
-      prefetch.start(List.of(zone + "/" + type));
-    }
-
-    /** The type's GPUs: the answer of the call {@link #ask} started, else asked now (or known). */
-    int gpus(String zone, String type) {
-      String zonalType = zone + "/" + type;
-      return prefetch.await(List.of(zonalType)).get(zonalType);
-    }
-
-    /** Stops the calls still running and waits for their end. */
-    @Override
-    public void close() {
-      prefetch.cancel();
-    }
+  static CatalogCache.Prefetch<Integer> prefetch(ComputeCalls compute, CloudApi.Session session, String scope,
+      String project) {
+    return CACHE.prefetch(session, scope + "|" + project, Threads.CATALOG, "gce machineTypes.get", keys -> {
+      Map<String, Integer> gpus = new HashMap<>();
+      for (String zonalType : keys) {
+        gpus.put(zonalType, ask(compute, session, project, zonalType));
+      }
+      return gpus;
+    });
   }
 
   /** The threads of the calls beside a listing, made on first use: at most 4 at once. */
