@@ -359,8 +359,8 @@ final class AzureMemberSource implements MemberSource {
     if (known != null) {
       return known;
     }
-    ArmResources.ScaleSet set = Paging.call(session, "VirtualMachineScaleSets.Get",
-        deadline -> arm.scaleSet(scope.resourceGroup(), scope.scaleSet(), deadline));
+    ArmResources.ScaleSet set = session.call("VirtualMachineScaleSets.Get",
+        remaining -> arm.scaleSet(scope.resourceGroup(), scope.scaleSet(), session.deadline()));
     ScaleSet found = new ScaleSet(set.id(), !set.flexible());
     scaleSet.set(found);
     return found;

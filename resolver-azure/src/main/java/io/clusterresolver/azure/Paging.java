@@ -1,9 +1,7 @@
 package io.clusterresolver.azure;
 
 import io.clusterresolver.cloud.CloudApi;
-import io.clusterresolver.cloud.Deadline;
 import java.util.function.Consumer;
-import java.util.function.Function;
 
 /**
  * One ARM listing, page by page through the kit's {@link CloudApi.Session}: each page is one call
@@ -35,10 +33,5 @@ final class Paging {
         (token, remaining) -> listing.page(token, session.deadline(), onAnswer),
         ArmClients.Page::nextLink,
         page -> page.items().forEach(each));
-  }
-
-  /** One call (not a listing) under the session's deadline. */
-  static <T> T call(CloudApi.Session session, String operation, Function<Deadline, T> call) {
-    return session.call(operation, remaining -> call.apply(session.deadline()));
   }
 }
