@@ -225,11 +225,6 @@ public final class CloudHttp {
       return null;
     }
 
-    /** Every header of the answer, by name (the status line's key is {@code null}). */
-    public Map<String, List<String>> headers() {
-      return answer.headers();
-    }
-
     /** The whole body (empty when there was none, as a 401's to a streamed request). */
     public byte[] body() {
       return body.clone();
@@ -424,23 +419,12 @@ public final class CloudHttp {
       ErrorReader errors) {
     try (Answer answer = send(request, authorization, remaining)) {
       if (answer.status() / 100 != 2) {
-        throw errors.read(new ErrorAnswer(answer, answer.body().readAllBytes(),
-            RetryAfter.fromHeaders(answer::header, Instant.now())));
+        throw Failed.answered(answer, errors);
       }
       try {
         return reader.read(answer);
       } catch (Exception e) {
-        AnswerLimitException limit = limitBroken(e);
-        if (limit != null) {
-          throw new UncheckedIOException(limit); // rather than the parser's own word for the body it could not finish
-        }
-        if (e instanceof RuntimeException) {
-          throw (RuntimeException) e;
-        }
-        if (e instanceof IOException) {
-          throw new UncheckedIOException((IOException) e);
-        }
-        throw new MalformedAnswerException(request + ": the answer is not what was expected (" + e + ")", e);
+        throw Failed.unread(request, e);
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -448,28 +432,49 @@ public final class CloudHttp {
   }
 
   /**
-   * The limit the answer broke, if that is why it could not be read: in the cause chain, or kept by the JDK's StAX
-   * parser as its "nested" exception, which is not its cause.
+   * What an exchange that read no 2xx answer throws: a class apart, so that a resolve whose calls succeed loads
+   * neither its classes nor those its verification would.
    */
-  private static AnswerLimitException limitBroken(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      AnswerLimitException limit = AnswerLimitException.find(t);
-      if (limit != null) {
-        return limit;
-      }
-      Throwable nested = StaxNested.of(t);
-      if (nested != null) {
-        return limitBroken(nested);
-      }
-    }
-    return null;
-  }
+  private static final class Failed {
 
-  /** Kept apart so that {@code java.xml}'s exception class is loaded only when a reader failed. */
-  private static final class StaxNested {
-    static Throwable of(Throwable t) {
-      return t instanceof javax.xml.stream.XMLStreamException ? ((javax.xml.stream.XMLStreamException) t)
-          .getNestedException() : null;
+    /** The provider's exception for an error answer, its body read whole. */
+    static ApiErrorException answered(Answer answer, ErrorReader errors) throws IOException {
+      return errors.read(new ErrorAnswer(answer, answer.body().readAllBytes(),
+          RetryAfter.fromHeaders(answer::header, Instant.now())));
+    }
+
+    /** A reader's failure as the exchange reports it. */
+    static RuntimeException unread(Request request, Exception e) {
+      AnswerLimitException limit = limitBroken(e);
+      if (limit != null) {
+        return new UncheckedIOException(limit); // rather than the parser's own word for the body it could not finish
+      }
+      if (e instanceof RuntimeException) {
+        return (RuntimeException) e;
+      }
+      if (e instanceof IOException) {
+        return new UncheckedIOException((IOException) e);
+      }
+      return new MalformedAnswerException(request + ": the answer is not what was expected (" + e + ")", e);
+    }
+
+    /**
+     * The limit the answer broke, if that is why it could not be read: in the cause chain, or kept by the JDK's StAX
+     * parser as its "nested" exception, which is not its cause.
+     */
+    private static AnswerLimitException limitBroken(Throwable e) {
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        AnswerLimitException limit = AnswerLimitException.find(t);
+        if (limit != null) {
+          return limit;
+        }
+        Throwable nested = t instanceof javax.xml.stream.XMLStreamException
+            ? ((javax.xml.stream.XMLStreamException) t).getNestedException() : null;
+        if (nested != null) {
+          return limitBroken(nested);
+        }
+      }
+      return null;
     }
   }
 
