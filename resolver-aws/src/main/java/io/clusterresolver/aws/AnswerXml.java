@@ -1,6 +1,5 @@
 package io.clusterresolver.aws;
 
-import io.clusterresolver.cloud.AnswerLimitException;
 import java.io.InputStream;
 import java.util.Arrays;
 import javax.xml.stream.XMLInputFactory;
@@ -112,18 +111,5 @@ final class AnswerXml implements AutoCloseable {
   @Override
   public void close() throws XMLStreamException {
     xml.close();
-  }
-
-  /**
-   * The limit the body broke, if that is why it could not be read ({@code null} otherwise): the JDK's StAX parser
-   * keeps the stream's exception as its "nested" one, not as the cause.
-   */
-  static AnswerLimitException limitBroken(Exception e) {
-    AnswerLimitException limit = AnswerLimitException.find(e);
-    if (limit == null && e instanceof XMLStreamException) {
-      Throwable nested = ((XMLStreamException) e).getNestedException();
-      limit = nested == null ? null : AnswerLimitException.find(nested);
-    }
-    return limit;
   }
 }

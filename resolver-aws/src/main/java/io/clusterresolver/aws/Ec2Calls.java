@@ -1,19 +1,16 @@
 package io.clusterresolver.aws;
 
 import io.clusterresolver.cloud.AnswerLimit;
-import io.clusterresolver.cloud.AnswerLimitException;
 import io.clusterresolver.cloud.ApiErrorException;
 import io.clusterresolver.cloud.ApiFailure;
 import io.clusterresolver.cloud.CloudHttp;
-import io.clusterresolver.cloud.RetryAfter;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -213,49 +210,36 @@ final class Ec2Calls {
     return added;
   }
 
+  /** One call: a 2xx answer read by {@code reader}, an error answer thrown as {@link #failure}'s. */
   private <T> T call(Form form, Duration remaining, Answer<T> reader) {
-    try (CloudHttp.Answer answer = http.send(request(form), this::sign, remaining)) {
-      if (answer.status() / 100 != 2) {
-        throw failure(form, answer);
-      }
+    return http.exchange(request(form), this::sign, remaining, answer -> {
       try {
         return reader.read(answer.body());
       } catch (XMLStreamException e) {
-        AnswerLimitException broken = AnswerXml.limitBroken(e);
-        if (broken != null) {
-          throw broken;
-        }
+        // A body cut short by the answer limit is the limit's error: the kit finds it in this one.
         throw new Malformed(form.action + ": the answer is not the XML expected (" + e.getMessage() + ")", e);
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    }, answer -> failure(form, answer));
   }
 
   /**
    * An error status: EC2's error answer read when it is one, else the status alone (as the body of a 401, which the
    * JDK does not give when the request's body is streamed).
    */
-  private static ApiErrorException failure(Form form, CloudHttp.Answer answer) throws IOException {
-    Duration retryAfter = RetryAfter.fromHeaders(answer::header, Instant.now());
-    String headerId = answer.header("x-amzn-RequestId");
-    headerId = headerId != null ? headerId : answer.header("x-amz-request-id");
+  private static ApiErrorException failure(Form form, CloudHttp.ErrorAnswer answer) {
     Ec2Error error = null;
     try {
-      error = Ec2Error.read(answer.body());
+      error = Ec2Error.read(new ByteArrayInputStream(answer.body()));
     } catch (XMLStreamException e) {
-      AnswerLimitException broken = AnswerXml.limitBroken(e);
-      if (broken != null) {
-        throw broken;
-      }
       // Not EC2's error answer (a proxy's page, an empty body): the status speaks for itself.
     }
     String code = error == null ? null : error.code();
     String message = error == null ? answer.reason() : error.message();
+    String requestId = error == null || error.requestId() == null
+        ? answer.firstHeader("x-amzn-RequestId", "x-amz-request-id") : error.requestId();
     return new ApiErrorException(form.action + ": HTTP " + answer.status() + (code == null ? "" : " " + code)
         + (message == null ? "" : ": " + message), ApiFailure.http(answer.status(),
-        code != null ? code : statusAlone(answer.status()), message,
-        error == null || error.requestId() == null ? headerId : error.requestId(), 1).withRetryAfter(retryAfter));
+        code != null ? code : statusAlone(answer.status()), message, requestId, 1).withRetryAfter(answer.retryAfter()));
   }
 
   /** What an error status without EC2's error answer is called. */
@@ -263,7 +247,10 @@ final class Ec2Calls {
     return status == 401 ? "Unauthorized (EC2 AuthFailure: the credentials were not accepted)" : "unknown error";
   }
 
-  /** A 200 whose body is not the XML of the action's answer. */
+  /**
+   * A 200 whose body is not the XML of the action's answer. Kept, rather than the kit's {@code
+   * MalformedAnswerException}, while {@code Ec2MemberSource.readFailure} names this class.
+   */
   static final class Malformed extends RuntimeException {
     private static final long serialVersionUID = 1L;
 

@@ -66,7 +66,7 @@ final class StreamingInstances implements ExecutionInterceptor {
         types.accept(InstanceTypeAccelerators.read(in));
       }
     } catch (XMLStreamException | IOException e) {
-      AnswerLimitException limit = AnswerXml.limitBroken(e);
+      AnswerLimitException limit = limitBroken(e);
       if (limit != null) {
         throw SdkClientException.create(limit.getMessage(), limit);
       }
@@ -74,5 +74,15 @@ final class StreamingInstances implements ExecutionInterceptor {
       throw SdkClientException.create("Unable to unmarshall response (" + e.getMessage() + ")", e);
     }
     return Optional.of(new ByteArrayInputStream(EMPTY_PAGE));
+  }
+
+  /** The limit the body broke, if that is why it could not be read: StAX keeps it as its "nested" exception. */
+  private static AnswerLimitException limitBroken(Exception e) {
+    AnswerLimitException limit = AnswerLimitException.find(e);
+    if (limit == null && e instanceof XMLStreamException) {
+      Throwable nested = ((XMLStreamException) e).getNestedException();
+      limit = nested == null ? null : AnswerLimitException.find(nested);
+    }
+    return limit;
   }
 }

@@ -1,11 +1,10 @@
 package io.clusterresolver.azure;
 
-import com.azure.json.JsonProviders;
-import com.azure.json.JsonReader;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.clusterresolver.cloud.BoundedAnswers;
 import io.clusterresolver.cloud.Deadline;
+import io.clusterresolver.cloud.MalformedAnswerException;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -137,43 +136,28 @@ final class ArmClients {
   }
 
   /**
-   * One GET: the answer read by {@code read} when it is a 200, else the {@link ArmAnswerException} the SDK's
-   * {@code ManagementException} was; a successful answer to a {@code list} call must be one ({@link ArmListAnswer}).
+   * One GET: a 200's body read by {@code read}, an error status the {@link ArmAnswerException} the SDK's {@code
+   * ManagementException} was; a successful answer to a {@code list} call must be one ({@link ArmListAnswer}), and a
+   * 2xx but 200 is one the generated clients did not take.
    */
   private <T> T get(String url, Deadline deadline, Runnable onAnswer, boolean list, ArmJson.Reader<T> read) {
-    ArmHttp.Answer answer = http.get(url, deadline, onAnswer);
-    byte[] body = answer.body();
-    if (list && answer.status() / 100 == 2) {
-      ArmListAnswer.require(body, BoundedAnswers.origin(answer.uri()));
-    }
-    if (answer.status() != 200) {
-      throw failure(answer);
-    }
-    try (JsonParser json = ArmJson.parser(body)) {
-      return read.read(json);
-    } catch (IOException | RuntimeException e) {
-      throw new ArmFailures.MalformedAnswer("HTTP response has a malformed body: " + e.getMessage(), e);
-    }
-  }
-
-  /**
-   * What the generated clients threw for any other status: ARM's {@code {"error":{...}}} as the value, for an error
-   * status (a 2xx but 200 is not one).
-   */
-  private static RuntimeException failure(ArmHttp.Answer answer) {
-    byte[] body = answer.body();
-    String text = body.length == 0 ? "(empty body)" : "\"" + new String(body, StandardCharsets.UTF_8) + "\"";
-    ArmError error = null;
-    if (body.length > 0) {
-      try (JsonReader json = JsonProviders.createReader(body)) {
-        error = ArmError.read(json);
-      } catch (IOException | RuntimeException e) {
-        // not ARM's error object (a proxy's page): the status and the text say what happened
+    return http.get(url, deadline, answer -> {
+      if (answer.status() == 200) {
+        onAnswer.run();
       }
-    }
-    String message = "Status code " + answer.status() + ", " + text;
-    return answer.status() / 100 == 2 ? new ArmFailures.MalformedAnswer(message, null)
-        : new ArmAnswerException(message, answer, error);
+      byte[] body = answer.body().readAllBytes();
+      if (list) {
+        ArmListAnswer.require(body, BoundedAnswers.origin(answer.request().uri()));
+      }
+      if (answer.status() != 200) {
+        throw new MalformedAnswerException(ArmAnswerException.statusAndBody(answer.status(), body), null);
+      }
+      try (JsonParser json = ArmJson.parser(body)) {
+        return read.read(json);
+      } catch (IOException | RuntimeException e) {
+        throw new MalformedAnswerException("HTTP response has a malformed body: " + e.getMessage(), e);
+      }
+    });
   }
 
   /** One page: the {@code value} array (its {@code null} items left out) and the {@code nextLink}. */

@@ -3,6 +3,7 @@ package io.clusterresolver.azure;
 import com.azure.core.exception.ClientAuthenticationException;
 import io.clusterresolver.cloud.ApiErrorException;
 import io.clusterresolver.cloud.ApiFailure;
+import io.clusterresolver.cloud.MalformedAnswerException;
 import java.util.Objects;
 import reactor.core.Exceptions;
 
@@ -23,8 +24,8 @@ final class ArmFailures {
     if (t instanceof ApiErrorException answered) {
       return answered.failure(); // as the kit takes it when it is not wrapped
     }
-    if (t instanceof MalformedAnswer) {
-      return ApiFailure.of(ApiFailure.Kind.MALFORMED_RESPONSE, t.getMessage(), 1);
+    if (t instanceof MalformedAnswerException) {
+      return ((MalformedAnswerException) t).failure();
     }
     ApiFailure withoutAnswer = ApiFailure.withoutAnswer(t);
     if (withoutAnswer.kind() == ApiFailure.Kind.TIMEOUT) {
@@ -38,17 +39,5 @@ final class ArmFailures {
       }
     }
     return withoutAnswer;
-  }
-
-  /**
-   * A 2xx answer a call cannot read: a status other than 200, or a body that is not what the call reads, with the
-   * SDK's message for it ({@code HTTP response has a malformed body: …}).
-   */
-  static final class MalformedAnswer extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    MalformedAnswer(String message, Throwable cause) {
-      super(message, cause);
-    }
   }
 }

@@ -3,12 +3,10 @@ package io.clusterresolver.azure;
 import io.clusterresolver.cloud.BoundedAnswers;
 import io.clusterresolver.cloud.CloudHttp;
 import io.clusterresolver.cloud.Deadline;
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ProxySelector;
 import java.net.URI;
 import java.util.UUID;
-import java.util.function.UnaryOperator;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -45,39 +43,19 @@ final class ArmHttp {
   }
 
   /**
-   * An answer's status, headers and whole body (inflated), as it came.
-   *
-   * @param headers a header's value by its name (any case), or {@code null}: the connection's
-   */
-  record Answer(URI uri, int status, UnaryOperator<String> headers, byte[] body) {
-    /** A header's value, by its case-insensitive name, or {@code null}. */
-    String header(String name) {
-      return headers.apply(name);
-    }
-  }
-
-  /**
-   * Sends the {@code GET} once and reads its whole answer, whatever its status.
+   * Sends the {@code GET} once: a 2xx answer read by {@code reader}, an error answer thrown as the {@link
+   * ArmAnswerException} the generated clients' {@code ManagementException} was.
    *
    * @param deadline the resolve's, or {@code null} outside one (then the timeout)
-   * @param onAnswer run when a 200's headers are in, before its body is read (the connection is up by then)
    * @throws UncheckedIOException when there is no whole answer (a {@code SocketTimeoutException} when the time ran
    *     out), or the body is over the limit (its cause an {@code AnswerLimitException})
    */
-  Answer get(String url, Deadline deadline, Runnable onAnswer) {
-    URI uri = URI.create(url);
-    CloudHttp.Request request = CloudHttp.Request.get(uri).with("Accept", "application/json")
+  <T> T get(String url, Deadline deadline, CloudHttp.AnswerReader<T> reader) {
+    CloudHttp.Request request = CloudHttp.Request.get(URI.create(url)).with("Accept", "application/json")
         // gzip: a page of 100 VMs is about 160 KB of JSON that compresses many times over.
         .with("Accept-Encoding", "gzip").with("User-Agent", USER_AGENT)
         .with("x-ms-client-request-id", UUID.randomUUID().toString());
-    try (CloudHttp.Answer answer = http.send(request, authorization(deadline), bounds.within(deadline))) {
-      if (answer.status() == 200) {
-        onAnswer.run();
-      }
-      return new Answer(uri, answer.status(), answer::header, answer.body().readAllBytes());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return http.exchange(request, authorization(deadline), bounds.within(deadline), reader, ArmAnswerException::of);
   }
 
   /** The bearer token of a call under {@code deadline}, renewed once after a 401 when it can be. */

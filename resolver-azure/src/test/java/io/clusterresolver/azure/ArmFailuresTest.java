@@ -1,6 +1,7 @@
 package io.clusterresolver.azure;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.azure.core.http.HttpMethod;
 import com.azure.core.http.HttpRequest;
@@ -70,9 +71,10 @@ class ArmFailuresTest {
         assertThat(answer.getStatusCode()).isEqualTo(429);
         Duration azureCore = ImplUtils.getRetryAfterFromHeaders(answer.getHeaders(), OffsetDateTime::now);
 
-        ArmHttp.Answer ours = new ArmHttp(null, BoundedAnswers.of(AnswerLimit.ofBytes(1 << 20), TIMEOUT),
-            BearerTokens.fixed("t"), null).get(url.toString(), null, () -> { });
-        ApiFailure read = ArmFailures.read(new ArmAnswerException("throttled", ours, null));
+        ArmAnswerException ours = catchThrowableOfType(() -> new ArmHttp(null,
+            BoundedAnswers.of(AnswerLimit.ofBytes(1 << 20), TIMEOUT), BearerTokens.fixed("t"), null)
+            .get(url.toString(), null, read -> "not an error"), ArmAnswerException.class);
+        ApiFailure read = ArmFailures.read(ours);
 
         assertThat(read.isThrottling()).as("%s", headers).isTrue();
         if (azureCore == null) {

@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.HttpURLConnection;
 import java.net.Proxy;
 import java.net.ProxySelector;
@@ -13,6 +14,7 @@ import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,14 +37,15 @@ import javax.net.ssl.SSLSocketFactory;
  * them, and then it is followed without the credentials (which would otherwise go to whichever host it names),
  * after a {@code 303} as a {@code GET} without the body, at most 10 times.
  *
+ * <p>{@link #exchange} is the whole call of most providers: a 2xx answer read by the provider's {@link AnswerReader},
+ * an error answer read whole and made into its {@link ApiErrorException} by its {@link ErrorReader}.
+ *
  * <pre>{@code
  * CloudHttp http = new CloudHttp(AnswerLimit.of(config), CloudHttp.Redirects.REPORTED, null);
- * try (CloudHttp.Answer answer = http.send(CloudHttp.Request.get(uri), CloudHttp.Authorization.bearer(token), left)) {
- *   if (answer.status() / 100 != 2) {
- *     throw failure(answer.status(), answer.text());
- *   }
- *   return reader.read(answer.body());
- * }
+ * PodList pods = http.exchange(CloudHttp.Request.get(uri), CloudHttp.Authorization.bearer(token), left,
+ *     answer -> PodList.read(answer.body()),
+ *     error -> new ApiErrorException("list pods: HTTP " + error.status(), ApiFailure.http(error.status(),
+ *         error.reason(), error.text(), error.header("Audit-Id"), 1).withRetryAfter(error.retryAfter())));
  * }</pre>
  */
 public final class CloudHttp {
@@ -153,6 +156,88 @@ public final class CloudHttp {
     @Override
     public String toString() {
       return method + " " + uri.getScheme() + "://" + uri.getRawAuthority() + uri.getRawPath();
+    }
+  }
+
+  /** Reads a 2xx answer into what the call returns. */
+  @FunctionalInterface
+  public interface AnswerReader<T> {
+    /**
+     * Reads {@code answer} (its status, headers and body).
+     *
+     * @throws IOException when the body could not be read (the connection lost): no whole answer
+     * @throws Exception any other checked exception: the answer is not what was expected, reported as a
+     *     {@link MalformedAnswerException}; an unchecked one (a {@link MalformedAnswerException} worded by the reader,
+     *     a {@link NotTheApiException}) is thrown as it is
+     */
+    T read(Answer answer) throws Exception;
+  }
+
+  /** Reads an error answer (a status that is not 2xx) into the exception the call throws. */
+  @FunctionalInterface
+  public interface ErrorReader {
+    /** The provider's exception for {@code answer}: its status, its cloud's error body, its headers. */
+    ApiErrorException read(ErrorAnswer answer);
+  }
+
+  /** An error answer, its body read whole within the call's bounds, and the wait it asked for. */
+  public static final class ErrorAnswer {
+    private final Answer answer;
+    private final String reason;
+    private final byte[] body;
+    private final Duration retryAfter;
+
+    private ErrorAnswer(Answer answer, byte[] body, Duration retryAfter) {
+      this.answer = answer;
+      this.reason = answer.reason(); // the connection's, while it is open
+      this.body = body;
+      this.retryAfter = retryAfter;
+    }
+
+    /** The request this answers. */
+    public Request request() {
+      return answer.request();
+    }
+
+    /** The HTTP status. */
+    public int status() {
+      return answer.status();
+    }
+
+    /** The status line's reason, or {@code ""}. */
+    public String reason() {
+      return reason;
+    }
+
+    /** The first value of the header {@code name} (any case), or {@code null}. */
+    public String header(String name) {
+      return answer.header(name);
+    }
+
+    /** The value of the first of {@code names} the answer has (a request id under one of its names), or {@code null}. */
+    public String firstHeader(String... names) {
+      for (String name : names) {
+        String value = header(name);
+        if (value != null) {
+          return value;
+        }
+      }
+      return null;
+    }
+
+    /** The whole body (empty when there was none, as a 401's to a streamed request). */
+    public byte[] body() {
+      return body.clone();
+    }
+
+    /** The whole body as UTF-8 text. */
+    public String text() {
+      return new String(body, StandardCharsets.UTF_8);
+    }
+
+    /** The wait the answer asked for ({@link RetryAfter#fromHeaders}), or {@code null}. */
+    public Duration retryAfter() {
+      return retryAfter;
     }
   }
 
@@ -314,6 +399,82 @@ public final class CloudHttp {
         throw timedOut(request, millis);
       }
       throw e;
+    }
+  }
+
+  /**
+   * Makes one call ({@link #send}): a 2xx answer read by {@code reader}, an error answer read whole and thrown as
+   * the exception {@code errors} makes of it (a redirect, when reported, is one).
+   *
+   * @param remaining the time the whole call has, from now to the body's last byte
+   * @return what {@code reader} read
+   * @throws ApiErrorException the one {@code errors} made of an error answer
+   * @throws MalformedAnswerException when {@code reader} failed with a checked exception other than an
+   *     {@code IOException}
+   * @throws UncheckedIOException when there is no whole answer (a {@link SocketTimeoutException} when the time ran
+   *     out), or the answer broke the {@link AnswerLimit}, even as what the reader's parser made of it (its cause an
+   *     {@link AnswerLimitException})
+   */
+  public <T> T exchange(Request request, Authorization authorization, Duration remaining, AnswerReader<T> reader,
+      ErrorReader errors) {
+    try (Answer answer = send(request, authorization, remaining)) {
+      if (answer.status() / 100 != 2) {
+        throw Failed.answered(answer, errors);
+      }
+      try {
+        return reader.read(answer);
+      } catch (Exception e) {
+        throw Failed.unread(request, e);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * What an exchange that read no 2xx answer throws: a class apart, so that a resolve whose calls succeed loads
+   * neither its classes nor those its verification would.
+   */
+  private static final class Failed {
+
+    /** The provider's exception for an error answer, its body read whole. */
+    static ApiErrorException answered(Answer answer, ErrorReader errors) throws IOException {
+      return errors.read(new ErrorAnswer(answer, answer.body().readAllBytes(),
+          RetryAfter.fromHeaders(answer::header, Instant.now())));
+    }
+
+    /** A reader's failure as the exchange reports it. */
+    static RuntimeException unread(Request request, Exception e) {
+      AnswerLimitException limit = limitBroken(e);
+      if (limit != null) {
+        return new UncheckedIOException(limit); // rather than the parser's own word for the body it could not finish
+      }
+      if (e instanceof RuntimeException) {
+        return (RuntimeException) e;
+      }
+      if (e instanceof IOException) {
+        return new UncheckedIOException((IOException) e);
+      }
+      return new MalformedAnswerException(request + ": the answer is not what was expected (" + e + ")", e);
+    }
+
+    /**
+     * The limit the answer broke, if that is why it could not be read: in the cause chain, or kept by the JDK's StAX
+     * parser as its "nested" exception, which is not its cause.
+     */
+    private static AnswerLimitException limitBroken(Throwable e) {
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        AnswerLimitException limit = AnswerLimitException.find(t);
+        if (limit != null) {
+          return limit;
+        }
+        Throwable nested = t instanceof javax.xml.stream.XMLStreamException
+            ? ((javax.xml.stream.XMLStreamException) t).getNestedException() : null;
+        if (nested != null) {
+          return limitBroken(nested);
+        }
+      }
+      return null;
     }
   }
 

@@ -10,6 +10,7 @@ import com.google.api.pathtemplate.PathTemplate;
 import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
 import io.clusterresolver.cloud.CloudHttp;
+import io.clusterresolver.cloud.MalformedAnswerException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -38,8 +39,8 @@ import java.util.Map;
  * ({@link CloudHttp}: the body in bytes and time, the headers by the deadline).
  *
  * <p>The answer is streamed with gson into the provider's own record, reading only what a resolve uses
- * ({@link GoogleJson}); an answer that is not the JSON expected is a {@link MalformedAnswer}, an error status
- * an {@link HttpResponseException} (in an {@link UncheckedIOException}), both read by {@link GoogleFailure}.
+ * ({@link GoogleJson}); an answer that is not the JSON expected is the kit's {@link MalformedAnswerException}, an error
+ * status an {@link HttpResponseException} (in an {@link UncheckedIOException}), both read by {@link GoogleFailure}.
  */
 public final class GoogleCalls {
 
@@ -119,7 +120,7 @@ public final class GoogleCalls {
    * Calls {@code method} once with a {@code GET}, waiting at most {@code remaining} for the whole answer.
    *
    * @throws UncheckedIOException when there is no answer or an error status ({@code HttpResponseException})
-   * @throws MalformedAnswer when the answer is not the JSON expected (or not within the answer limit)
+   * @throws MalformedAnswerException when the answer is not the JSON expected (or not within the answer limit)
    */
   public <R> R call(Method<R> method, Get request, Duration remaining) {
     return call(method, request, null, remaining);
@@ -133,7 +134,7 @@ public final class GoogleCalls {
    *
    * @param json the request's body, a JSON object, sent as UTF-8
    * @throws UncheckedIOException when there is no answer or an error status ({@code HttpResponseException})
-   * @throws MalformedAnswer when the answer is not the JSON expected (or not within the answer limit)
+   * @throws MalformedAnswerException when the answer is not the JSON expected (or not within the answer limit)
    */
   public <R> R post(Method<R> method, Get request, String json, Duration remaining) {
     return call(method, request, json.getBytes(StandardCharsets.UTF_8), remaining);
@@ -217,18 +218,8 @@ public final class GoogleCalls {
       }
       return read;
     } catch (IOException | IllegalStateException | NumberFormatException e) {
-      throw new MalformedAnswer("the answer of " + method.fullName() + " is not the JSON expected: " + e.getMessage(),
-          e);
-    }
-  }
-
-
-  /** An answer that is not the JSON a method answers, or one cut short by the answer limit (its cause). */
-  public static final class MalformedAnswer extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    MalformedAnswer(String message, Exception cause) {
-      super(message, cause);
+      throw new MalformedAnswerException("the answer of " + method.fullName() + " is not the JSON expected: "
+          + e.getMessage(), e);
     }
   }
 }

@@ -3,6 +3,7 @@ package io.clusterresolver.google;
 import com.google.api.client.http.HttpHeaders;
 import com.google.api.client.http.HttpResponseException;
 import io.clusterresolver.cloud.ApiFailure;
+import io.clusterresolver.cloud.MalformedAnswerException;
 import io.clusterresolver.cloud.RetryAfter;
 import java.time.Instant;
 
@@ -53,7 +54,7 @@ public final class GoogleFailure {
   /** protobuf's, gson's and gax's parse errors, and an answer cut short; matched by name, none is loaded for it. */
   private static boolean isParseError(Throwable t) {
     String name = t.getClass().getName();
-    return t instanceof GoogleCalls.MalformedAnswer || name.contains("InvalidProtocolBuffer")
+    return t instanceof MalformedAnswerException || name.contains("InvalidProtocolBuffer")
         || name.contains("RestSerialization") || name.contains("Json") || t instanceof java.io.EOFException;
   }
 

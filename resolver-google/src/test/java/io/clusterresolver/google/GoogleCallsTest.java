@@ -10,6 +10,7 @@ import com.google.auth.oauth2.GoogleCredentials;
 import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.AnswerLimitException;
 import io.clusterresolver.cloud.ApiFailure;
+import io.clusterresolver.cloud.MalformedAnswerException;
 import io.clusterresolver.testkit.RecordingHttpServer;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -136,11 +137,11 @@ class GoogleCallsTest {
     body = "<html>hello</html>";
     GoogleCalls calls = calls(endpoint, NoCredentialsProvider.create());
     RuntimeException e = catchThrowableOfType(() -> calls.call(GET_NAME, get("projects/p/things/a"),
-        Duration.ofSeconds(10)), GoogleCalls.MalformedAnswer.class);
+        Duration.ofSeconds(10)), MalformedAnswerException.class);
     assertThat(GoogleFailure.read(e).kind()).isEqualTo(ApiFailure.Kind.MALFORMED_RESPONSE);
     body = "{\"name\": \"x\"} {\"name\": \"y\"}";
     e = catchThrowableOfType(() -> calls.call(GET_NAME, get("projects/p/things/a"), Duration.ofSeconds(10)),
-        GoogleCalls.MalformedAnswer.class);
+        MalformedAnswerException.class);
     assertThat(e).hasMessageContaining("test.v1.Things/Get").hasMessageContaining("not the JSON expected");
   }
 
