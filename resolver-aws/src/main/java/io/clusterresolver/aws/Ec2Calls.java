@@ -4,6 +4,7 @@ import io.clusterresolver.cloud.AnswerLimit;
 import io.clusterresolver.cloud.ApiErrorException;
 import io.clusterresolver.cloud.ApiFailure;
 import io.clusterresolver.cloud.CloudHttp;
+import io.clusterresolver.cloud.MalformedAnswerException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -43,7 +44,8 @@ import software.amazon.awssdk.utils.http.SdkHttpUtils;
  *
  * <p>A 200's body is streamed into {@link InstancePage} or {@link InstanceTypeAccelerators}; an error status is read
  * from EC2's error answer ({@code <Response><Errors><Error><Code>…<Message>…</Error></Errors><RequestID>…}) into the
- * kit's {@link ApiErrorException} (a status without EC2's error answer named by the status alone); an answer that is not the XML expected is a {@link Malformed}.
+ * kit's {@link ApiErrorException} (a status without EC2's error answer named by the status alone); an answer that is not the XML expected is the kit's
+ * {@link MalformedAnswerException}.
  */
 final class Ec2Calls {
 
@@ -217,7 +219,7 @@ final class Ec2Calls {
         return reader.read(answer.body());
       } catch (XMLStreamException e) {
         // A body cut short by the answer limit is the limit's error: the kit finds it in this one.
-        throw new Malformed(form.action + ": the answer is not the XML expected (" + e.getMessage() + ")", e);
+        throw new MalformedAnswerException(form.action + ": the answer is not the XML expected (" + e.getMessage() + ")", e);
       }
     }, answer -> failure(form, answer));
   }
@@ -245,17 +247,5 @@ final class Ec2Calls {
   /** What an error status without EC2's error answer is called. */
   private static String statusAlone(int status) {
     return status == 401 ? "Unauthorized (EC2 AuthFailure: the credentials were not accepted)" : "unknown error";
-  }
-
-  /**
-   * A 200 whose body is not the XML of the action's answer. Kept, rather than the kit's {@code
-   * MalformedAnswerException}, while {@code Ec2MemberSource.readFailure} names this class.
-   */
-  static final class Malformed extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    Malformed(String message, Exception cause) {
-      super(message, cause);
-    }
   }
 }

@@ -1,6 +1,7 @@
 package io.clusterresolver.aws;
 
 import io.clusterresolver.cloud.Member;
+import io.clusterresolver.cloud.MalformedAnswerException;
 import io.clusterresolver.cloud.MemberSource;
 import io.clusterresolver.cloud.MembersLeftOut;
 import io.clusterresolver.cloud.AddressType;
@@ -200,8 +201,8 @@ final class Ec2MemberSource implements MemberSource {
    * {@code ApiErrorException}, as they are), for the kit's one explanation of it.
    */
   static ApiFailure readFailure(RuntimeException e) {
-    if (e instanceof Ec2Calls.Malformed) {
-      return ApiFailure.of(ApiFailure.Kind.MALFORMED_RESPONSE, e.getMessage(), 1);
+    if (e instanceof MalformedAnswerException malformed) {
+      return malformed.failure();
     }
     if (e instanceof java.io.UncheckedIOException) {
       return ApiFailure.withoutAnswer(e);
