@@ -2,6 +2,7 @@ package io.clusterresolver.azure;
 
 import io.clusterresolver.ClusterResolverException;
 import io.clusterresolver.cloud.AddressType;
+import io.clusterresolver.cloud.ApiFailure;
 import io.clusterresolver.cloud.CatalogCache;
 import io.clusterresolver.cloud.CloudApi;
 import io.clusterresolver.cloud.InBackground;
@@ -256,10 +257,9 @@ final class AzureMemberSource implements MemberSource {
   /** Whether ARM refused the first page's {@code $expand=instanceView} (400, as the reference says it may without a filter). */
   private static boolean expandRefused(ClusterResolverException e) {
     for (Throwable c = e; c != null; c = c.getCause()) {
-      if (c instanceof ArmAnswerException) {
-        ArmAnswerException m = (ArmAnswerException) c;
-        String text = (m.errorMessage() == null ? "" : m.errorMessage()) + " " + m.getMessage();
-        return m.status() == 400 && text.contains("$expand");
+      if (c instanceof ArmAnswerException answered) {
+        ApiFailure failure = answered.failure(); // its message is ARM's error.message, else the status and body
+        return failure.httpStatus() == 400 && (failure.message() + " " + answered.getMessage()).contains("$expand");
       }
     }
     return false;
